@@ -1,0 +1,461 @@
+"""The hub <-> host line protocol, version 1.0: the one encoder and decoder (docs/protocol.md).
+
+Every frame is one ASCII line::
+
+    TYPE SEQ FIELD FIELD ... *CRC\\n
+
+``SEQ`` is a decimal sequence number (0..65535, wrapping, one counter per direction per hub),
+``CRC`` is the CRC-16/CCITT-FALSE of every byte before the space that precedes ``*``, written as
+four upper-case hex digits. The bridge and the simulator both use this module, so what the
+simulator sends is byte for byte what a conforming hub sends.
+
+:func:`decode_line` never raises anything but :class:`ProtocolError`, whose ``reason`` is one of
+:data:`REJECT_REASONS`; the bridge counts and logs each rejection by that reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+PROTOCOL_MAJOR = 1
+PROTOCOL_MINOR = 0
+MAX_LINE_BYTES = 512
+"""The longest frame, newline included. A longer line is discarded up to its newline."""
+MAX_UIDS_PER_FRAME = 24
+"""A snapshot of more tags than this is split into parts (``SNAP seq A03 2/3 ...``)."""
+MAX_PARTS = 8
+SEQ_MODULO = 65536
+MAX_ANTENNAS = 128
+MIN_RATE_HZ = 1
+MAX_RATE_HZ = 50
+
+UID_PATTERN = re.compile(r"[0-9A-F]{16}")
+_TOKEN = re.compile(r"[!-)+-~]{1,64}")  # printable ASCII without space and '*'
+_HUB_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+_ANTENNA = re.compile(r"A([0-9]{2,3})")
+_PART = re.compile(r"([1-9])/([1-9])")
+
+REJECT_REASONS = (
+    "overlong",
+    "not_ascii",
+    "no_checksum",
+    "bad_checksum",
+    "bad_sequence",
+    "unknown_type",
+    "bad_field",
+    "empty",
+)
+
+
+class ProtocolError(ValueError):
+    """A line that is not a valid frame. ``reason`` is one of :data:`REJECT_REASONS`."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+# --------------------------------------------------------------------------- checksum
+
+
+def _crc16_table() -> tuple[int, ...]:
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return tuple(table)
+
+
+_TABLE = _crc16_table()
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection): ``b"123456789"`` -> 0x29B1."""
+    crc = 0xFFFF
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ _TABLE[((crc >> 8) ^ byte) & 0xFF]
+    return crc
+
+
+# --------------------------------------------------------------------------- messages
+
+
+class LedMode(StrEnum):
+    """What a location's LED shows: OFF, ON (a legal destination), BLINK (a discrepancy), FAST
+    (the battle site)."""
+
+    OFF = "OFF"
+    ON = "ON"
+    BLINK = "BLINK"
+    FAST = "FAST"
+
+
+def antenna_name(index: int) -> str:
+    """``3`` -> ``"A03"``."""
+    return f"A{index:02d}"
+
+
+# hub -> host
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """A hub announces itself: on connect, on reboot, and whenever asked with WHO."""
+
+    hub_id: str
+    firmware: str
+    protocol: tuple[int, int]
+    antennas: int
+    rate_hz: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The full set of tags one antenna sees now (one part of it, if ``parts`` > 1)."""
+
+    antenna: int
+    uids: tuple[str, ...]
+    part: int = 1
+    parts: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A reader fault; ``antenna`` is None for a fault of the hub itself."""
+
+    antenna: int | None
+    code: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Beat:
+    """A heartbeat, sent when nothing else was sent for a second."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    command_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Nak:
+    command_seq: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TestResult:
+    """One antenna's self-test outcome."""
+
+    antenna: int
+    passed: bool
+    detail: str = ""
+
+
+# host -> hub
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Who:
+    """Ask the hub to send HELLO."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetRate:
+    hz: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetLed:
+    """Set one antenna's LED, or every LED when ``antenna`` is None (``ALL``)."""
+
+    antenna: int | None
+    mode: LedMode
+
+
+@dataclass(frozen=True, slots=True)
+class SelfTest:
+    """Ask for one TEST line per antenna."""
+
+
+HubMessage = Hello | Snapshot | Fault | Beat | Pong | Ack | Nak | TestResult
+HostCommand = Ping | Who | SetRate | SetLed | SelfTest
+Message = HubMessage | HostCommand
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A decoded frame: its sequence number and its message."""
+
+    seq: int
+    message: Message
+    raw: bytes = field(default=b"", compare=False, repr=False)
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def _fields(message: Message) -> tuple[str, list[str]]:
+    match message:
+        case Hello(hub_id, firmware, (major, minor), antennas, rate):
+            return "HELLO", [
+                f"hub={hub_id}", f"fw={firmware}", f"proto={major}.{minor}",
+                f"antennas={antennas}", f"rate={rate}",
+            ]
+        case Snapshot(antenna, uids, part, parts):
+            return "SNAP", [antenna_name(antenna), f"{part}/{parts}", ",".join(uids) or "-"]
+        case Fault(antenna, code, detail):
+            where = "HUB" if antenna is None else antenna_name(antenna)
+            return "FAULT", [where, code, *detail.split()]
+        case Beat():
+            return "BEAT", []
+        case Pong(token):
+            return "PONG", [token]
+        case Ack(command_seq):
+            return "ACK", [str(command_seq)]
+        case Nak(command_seq, reason):
+            return "NAK", [str(command_seq), reason]
+        case TestResult(antenna, passed, detail):
+            return "TEST", [antenna_name(antenna), "PASS" if passed else "FAIL", *detail.split()]
+        case Ping(token):
+            return "PING", [token]
+        case Who():
+            return "WHO", []
+        case SetRate(hz):
+            return "RATE", [str(hz)]
+        case SetLed(antenna, mode):
+            return "LED", ["ALL" if antenna is None else antenna_name(antenna), mode.value]
+        case SelfTest():
+            return "SELFTEST", []
+    raise TypeError(f"not a protocol message: {message!r}")
+
+
+def encode(message: Message, seq: int) -> bytes:
+    """The line for ``message`` with sequence number ``seq``, checksum and newline included."""
+    kind, fields = _fields(message)
+    body = " ".join([kind, str(seq % SEQ_MODULO), *fields]).encode("ascii")
+    line = body + b" *%04X\n" % crc16(body)
+    if len(line) > MAX_LINE_BYTES:
+        raise ValueError(f"{kind} frame is {len(line)} bytes, the limit is {MAX_LINE_BYTES}")
+    return line
+
+
+def snapshot_frames(antenna: int, uids: list[str] | tuple[str, ...]) -> list[Snapshot]:
+    """Split one antenna's tag set into as many SNAP parts as it needs (at least one)."""
+    ordered = sorted(uids)
+    chunks = [
+        tuple(ordered[i : i + MAX_UIDS_PER_FRAME])
+        for i in range(0, len(ordered), MAX_UIDS_PER_FRAME)
+    ] or [()]
+    if len(chunks) > MAX_PARTS:
+        raise ValueError(f"{len(ordered)} tags on one antenna is more than a snapshot can carry")
+    return [Snapshot(antenna, chunk, i + 1, len(chunks)) for i, chunk in enumerate(chunks)]
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def _antenna(text: str) -> int:
+    m = _ANTENNA.fullmatch(text)
+    if m is None or int(m.group(1)) >= MAX_ANTENNAS:
+        raise ProtocolError("bad_field", f"not an antenna: {text[:20]!r}")
+    return int(m.group(1))
+
+
+def _number(text: str, low: int, high: int, what: str) -> int:
+    if not text.isdigit() or len(text) > 6 or not low <= int(text) <= high:
+        raise ProtocolError("bad_field", f"{what} must be {low}..{high}, not {text[:20]!r}")
+    return int(text)
+
+
+def _token(text: str, what: str) -> str:
+    if _TOKEN.fullmatch(text) is None:
+        raise ProtocolError("bad_field", f"bad {what}: {text[:20]!r}")
+    return text
+
+
+def _arity(kind: str, fields: list[str], low: int, high: int | None = None) -> None:
+    high = low if high is None else high
+    if not low <= len(fields) <= high:
+        raise ProtocolError("bad_field", f"{kind} takes {low}..{high} fields, got {len(fields)}")
+
+
+def _hello(fields: list[str]) -> Hello:
+    values: dict[str, str] = {}
+    for item in fields:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ProtocolError("bad_field", f"HELLO field {item[:20]!r} is not key=value")
+        values[key] = value
+    for key in ("hub", "fw", "proto", "antennas"):
+        if key not in values:
+            raise ProtocolError("bad_field", f"HELLO lacks {key}=")
+    if _HUB_ID.fullmatch(values["hub"]) is None:
+        raise ProtocolError("bad_field", f"bad hub id {values['hub'][:40]!r}")
+    major, dot, minor = values["proto"].partition(".")
+    if not dot:
+        raise ProtocolError("bad_field", f"bad protocol version {values['proto'][:20]!r}")
+    return Hello(
+        hub_id=values["hub"],
+        firmware=_token(values["fw"], "firmware version"),
+        protocol=(_number(major, 0, 999, "major"), _number(minor, 0, 999, "minor")),
+        antennas=_number(values["antennas"], 1, MAX_ANTENNAS, "antennas"),
+        rate_hz=_number(values.get("rate", "10"), MIN_RATE_HZ, MAX_RATE_HZ, "rate"),
+    )
+
+
+def _snapshot(fields: list[str]) -> Snapshot:
+    _arity("SNAP", fields, 3)
+    m = _PART.fullmatch(fields[1])
+    if m is None or not 1 <= int(m.group(1)) <= int(m.group(2)) <= MAX_PARTS:
+        raise ProtocolError("bad_field", f"bad snapshot part {fields[1][:20]!r}")
+    uids: tuple[str, ...] = () if fields[2] == "-" else tuple(fields[2].split(","))
+    if len(uids) > MAX_UIDS_PER_FRAME:
+        raise ProtocolError("bad_field", f"{len(uids)} tags in one part")
+    for uid in uids:
+        if UID_PATTERN.fullmatch(uid) is None:
+            raise ProtocolError("bad_field", f"bad tag uid {uid[:20]!r}")
+    if len(set(uids)) != len(uids):
+        raise ProtocolError("bad_field", "a tag listed twice")
+    return Snapshot(_antenna(fields[0]), uids, int(m.group(1)), int(m.group(2)))
+
+
+def _message(kind: str, f: list[str]) -> Message:
+    if kind == "SNAP":
+        return _snapshot(f)
+    if kind == "HELLO":
+        return _hello(f)
+    if kind == "BEAT":
+        _arity(kind, f, 0)
+        return Beat()
+    if kind == "FAULT":
+        _arity(kind, f, 2, 32)
+        where = None if f[0] == "HUB" else _antenna(f[0])
+        return Fault(where, _token(f[1], "fault code"), " ".join(f[2:]))
+    if kind in ("PONG", "PING"):
+        _arity(kind, f, 1)
+        token = _token(f[0], "token")
+        return Pong(token) if kind == "PONG" else Ping(token)
+    if kind == "ACK":
+        _arity(kind, f, 1)
+        return Ack(_number(f[0], 0, SEQ_MODULO - 1, "command seq"))
+    if kind == "NAK":
+        _arity(kind, f, 2)
+        return Nak(_number(f[0], 0, SEQ_MODULO - 1, "command seq"), _token(f[1], "reason"))
+    if kind == "TEST":
+        _arity(kind, f, 2, 32)
+        if f[1] not in ("PASS", "FAIL"):
+            raise ProtocolError("bad_field", f"TEST outcome must be PASS or FAIL, not {f[1]!r}")
+        return TestResult(_antenna(f[0]), f[1] == "PASS", " ".join(f[2:]))
+    if kind == "WHO":
+        _arity(kind, f, 0)
+        return Who()
+    if kind == "RATE":
+        _arity(kind, f, 1)
+        return SetRate(_number(f[0], MIN_RATE_HZ, MAX_RATE_HZ, "rate"))
+    if kind == "LED":
+        _arity(kind, f, 2)
+        if f[1] not in LedMode.__members__:
+            raise ProtocolError("bad_field", f"bad LED mode {f[1][:20]!r}")
+        return SetLed(None if f[0] == "ALL" else _antenna(f[0]), LedMode(f[1]))
+    if kind == "SELFTEST":
+        _arity(kind, f, 0)
+        return SelfTest()
+    raise ProtocolError("unknown_type", f"unknown frame type {kind[:20]!r}")
+
+
+def decode_line(line: bytes) -> Frame:
+    """Decode one line (``\\n`` or ``\\r\\n`` optional); raise :class:`ProtocolError` if invalid."""
+    raw = line
+    line = line.rstrip(b"\r\n")
+    if not line:
+        raise ProtocolError("empty", "empty line")
+    if len(line) >= MAX_LINE_BYTES:
+        raise ProtocolError("overlong", f"{len(line)} bytes")
+    if not line.isascii():
+        raise ProtocolError("not_ascii", "byte outside ASCII")
+    body, star, checksum = line.rpartition(b" *")
+    if not star or len(checksum) != 4:
+        raise ProtocolError("no_checksum", "no ' *XXXX' checksum at the end")
+    try:
+        claimed = int(checksum, 16)
+    except ValueError:
+        raise ProtocolError("no_checksum", f"checksum {checksum!r} is not hex") from None
+    if claimed != crc16(body):
+        actual = crc16(body)
+        raise ProtocolError("bad_checksum", f"checksum {claimed:04X}, line sums to {actual:04X}")
+    parts = body.decode("ascii").split(" ")
+    if len(parts) < 2 or not parts[1].isdigit() or len(parts[1]) > 5:
+        raise ProtocolError("bad_sequence", "missing or malformed sequence number")
+    seq = int(parts[1])
+    if seq >= SEQ_MODULO:
+        raise ProtocolError("bad_sequence", f"sequence number {seq} is above 65535")
+    return Frame(seq, _message(parts[0], parts[2:]), raw)
+
+
+# --------------------------------------------------------------------------- line framing
+
+
+@dataclass(slots=True)
+class LineSplitter:
+    """Cut a byte stream into lines; a line longer than :data:`MAX_LINE_BYTES` is discarded up to
+    its newline and reported once as ``b""`` in the output (the caller counts it as overlong)."""
+
+    _buffer: bytearray = field(default_factory=bytearray)
+    _discarding: bool = False
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """Yield each complete line (newline included); ``b""`` marks a discarded overlong one."""
+        self._buffer += data
+        start = 0
+        buf = self._buffer
+        while True:
+            end = buf.find(b"\n", start)
+            if end < 0:
+                break
+            if self._discarding:
+                self._discarding = False
+            elif end + 1 - start > MAX_LINE_BYTES:
+                yield b""
+            else:
+                yield bytes(buf[start : end + 1])
+            start = end + 1
+        del buf[:start]
+        if len(buf) >= MAX_LINE_BYTES:
+            if not self._discarding:
+                yield b""
+            self._discarding = True
+            buf.clear()
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m firmware_bridge.protocol PING 1 hello`` prints the line with its checksum."""
+    if not argv:
+        print("usage: python -m firmware_bridge.protocol TYPE SEQ [FIELD ...]")
+        return 2
+    body = " ".join(argv).encode("ascii", "replace")
+    print(f"{body.decode('ascii')} *{crc16(body):04X}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(_main(sys.argv[1:]))
