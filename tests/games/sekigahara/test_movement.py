@@ -406,3 +406,40 @@ def test_explain_out_of_range_and_standing_still() -> None:
         explain_move(
             BOARD, "edo", "atlantis", 1, side=TOKU, leadership=True, force_march_available=True
         )
+
+
+# --------------------------------------------------------------------------- plumbing
+
+
+def test_a_picked_route_becomes_a_stack_move() -> None:
+    (route,) = explain_move(
+        BOARD, "edo", "hamamatsu", 4, side=TOKU, leadership=True, force_march_available=True
+    ).routes
+    move = StackMove.together(
+        TOKU, route, ["w", "x", "y", "z"], leadership=True, force_march=route.needs_force_march
+    )
+    analysis = validate_stack_move(BOARD, move)
+    assert analysis.segments == route.segments and analysis.force_march_cards == 1
+
+
+SECRET = "T07-ii-4mon-leader"
+
+
+@pytest.mark.parametrize(
+    ("move", "situation"),
+    [
+        (stack("edo", {SECRET: TOKAIDO_FROM_EDO}), MoveSituation()),
+        (stack("edo", {SECRET: ("hakone", "numazu")}), MoveSituation(enemy_count={"hakone": 1})),
+        (stack("edo", {SECRET: ("numazu",)}), MoveSituation()),
+        (stack("edo", {SECRET: ()}), MoveSituation()),
+        (
+            stack("edo", {SECRET: ("hakone",), "x": ("oshi",)}, force_marches=[[SECRET, "x"]]),
+            MoveSituation(),
+        ),
+        (stack("edo", {SECRET: ("hakone", "edo")}, leadership=True), MoveSituation()),
+    ],
+)
+def test_rejections_never_name_a_block(move: StackMove, situation: MoveSituation) -> None:
+    with pytest.raises(RuleViolation) as caught:
+        validate_stack_move(BOARD, move, situation)
+    assert SECRET not in str(caught.value)

@@ -7,11 +7,13 @@ against the situation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.games.sekigahara.components import Board, RoadKind
 from companion.games.sekigahara.movement.distance import MAX_MOVEMENT
-from companion.games.sekigahara.movement.model import Segment
+from companion.games.sekigahara.movement.model import Route, Segment
+
+RouteKey = tuple[int, bool, tuple[str, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,13 +25,17 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class RawPath:
-    """A simple path from some origin: no location twice, origin included."""
+    """A simple path from ``origin``: no location twice."""
 
+    origin: str
     locations: tuple[str, ...]
     """After the origin, ending at the destination."""
     segments: tuple[Segment, ...]
     all_highway: bool
     resources: tuple[str, ...]
+    routes: dict[RouteKey, Route] = field(default_factory=dict, compare=False)
+    """The immutable :class:`Route` objects already built on this path, by (allowance, needs
+    force march, overruns): queries run on every reader update and mostly rebuild the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +112,7 @@ def _extend(
             continue
         here = (*locs, step.to)
         path = RawPath(
+            origin,
             here,
             (*segs, step.segment),
             highway and step.highway,

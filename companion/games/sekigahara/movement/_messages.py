@@ -40,7 +40,8 @@ def too_far(
             rule="7.3.5",
             text=f"a group of {blocks(group_size)} moves at most {locations(allowed)} here ({why})",
         )
-    text = f"{blocks(group_size)} move at most {locations(allowed)} here ({why})"
+    verb = "moves" if group_size == 1 else "move"
+    text = f"{blocks(group_size)} {verb} at most {locations(allowed)} here ({why})"
     if not force_march and length == allowed + 1:
         text += "; a force march would add 1"
     return Ruling(rule="7.3.3", text=text)
@@ -57,8 +58,8 @@ def must_stop(name: str, present: int, enemy: int, *, castle: bool) -> Ruling:
         return Ruling(rule="7.3.2", text=f"must stop at {name} (enemy units hold the castle)")
     return Ruling(
         rule="7.3.2",
-        text=f"must stop at {name} (enemy units: {blocks(present)} present cannot overrun "
-        f"{enemy}, that needs {OVERRUN_RATIO * enemy})",
+        text=f"must stop at {name}: {blocks(present)} cannot overrun {enemy} enemy "
+        f"{'unit' if enemy == 1 else 'units'} (that needs {OVERRUN_RATIO * enemy})",
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -59,6 +59,27 @@ class StackMove(_Frozen):
     paths: dict[str, tuple[str, ...]]
     force_marches: tuple[frozenset[str], ...] = ()
     leadership: bool = False
+
+    @classmethod
+    def together(
+        cls,
+        side: Side,
+        route: Route,
+        blocks: Iterable[str],
+        *,
+        leadership: bool,
+        force_march: bool = False,
+    ) -> StackMove:
+        """The move of ``blocks`` travelling together along ``route`` (e.g. the route a player
+        picked from ``explain_move``), force-marching as one group if ``force_march``."""
+        group = frozenset(blocks)
+        return cls(
+            side=side,
+            origin=route.origin,
+            paths=dict.fromkeys(sorted(group), route.path),
+            force_marches=(group,) if force_march else (),
+            leadership=leadership,
+        )
 
 
 class BlockMove(_Frozen):

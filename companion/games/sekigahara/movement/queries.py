@@ -106,17 +106,21 @@ def _judge(
             ),
         )
     unforced = limits.highway_unforced if raw.all_highway else limits.road_unforced
-    return Route.model_construct(
-        origin=origin,
-        path=raw.locations,
-        segments=raw.segments,
-        all_highway=raw.all_highway,
-        overruns=() if overruns is None else tuple(overruns),
-        resources=raw.resources,
-        allowance_used=length,
-        allowance=allowance,
-        needs_force_march=length > unforced,
-    )
+    key = (allowance, length > unforced, () if overruns is None else tuple(overruns))
+    route = raw.routes.get(key)
+    if route is None:
+        route = raw.routes[key] = Route(
+            origin=origin,
+            path=raw.locations,
+            segments=raw.segments,
+            all_highway=raw.all_highway,
+            overruns=key[2],
+            resources=raw.resources,
+            allowance_used=length,
+            allowance=allowance,
+            needs_force_march=key[1],
+        )
+    return route
 
 
 def _check_location(board: Board, location: str) -> None:
