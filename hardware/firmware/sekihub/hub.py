@@ -1,0 +1,323 @@
+"""The hub: scan every antenna in turn, report snapshots and faults, obey the host.
+
+Everything here talks to hardware only through ``drivers`` objects, so it runs unchanged under
+CPython with fakes (tests/hardware). ``Hub.step()`` does one small piece of work and returns;
+``Hub.run()`` loops over it forever. Nothing in it raises on bad input: every host line gets an
+ACK or a NAK (or, if not even its sequence number can be read, is counted and dropped), and a
+reader that misbehaves is reported with FAULT and retried once a second.
+"""
+
+from sekihub import FIRMWARE_VERSION
+from sekihub.drivers import AntennaSelect, Leds, ReaderFault
+from sekihub.iso15693 import uid_hex
+from sekihub.wire import (
+    LED_MODES,
+    MAX_RATE_HZ,
+    PROTOCOL_VERSION,
+    LineReader,
+    WireError,
+    antenna_name,
+    clean_words,
+    encode,
+    is_token,
+    parse_antenna,
+    parse_line,
+    parse_rate,
+    snapshot_parts,
+)
+
+BEAT_AFTER_MS = 1000
+FAULT_REPEAT_MS = 1000
+BLINK_HALF_PERIOD_MS = 250  # BLINK: 2 Hz
+FAST_HALF_PERIOD_MS = 62  # FAST: 8 Hz
+
+DEFAULT_COLOURS = {"ON": (0, 255, 0), "BLINK": (255, 160, 0), "FAST": (255, 0, 0)}
+
+
+class Antenna:
+    """One scan position: a reader and (for an RF-multiplexed reader) its channel."""
+
+    def __init__(self, reader, channel=None, selector=None):
+        self.reader = reader
+        self.channel = channel
+        self.selector = selector if selector is not None else AntennaSelect()
+        self.present = set()  # UIDs (ints) last reported
+        self.fault = None  # the ReaderFault while faulted
+        self.fault_sent_ms = None
+        self.retry_ms = None
+
+
+class Hub:
+    """The firmware's logic. ``port``, ``clock``, ``leds`` and the readers are drivers."""
+
+    def __init__(self, hub_id, antennas, port, clock, leds=None, rate_hz=10,
+                 max_rate_hz=MAX_RATE_HZ, colours=None, firmware=FIRMWARE_VERSION):
+        self.hub_id = hub_id
+        self.antennas = antennas
+        self.port = port
+        self.clock = clock
+        self.leds = leds if leds is not None else Leds(0)
+        self.rate_hz = rate_hz
+        self.max_rate_hz = max_rate_hz
+        self.colours = colours if colours is not None else DEFAULT_COLOURS
+        self.firmware = firmware
+        self.seq = 0
+        self.lines = LineReader()
+        self.rejected = 0  # host lines dropped without a reply (no readable sequence number)
+        self.dropped = 0  # frames the port could not take
+        self.led_modes = ["OFF"] * len(antennas)
+        self.led_shown = [None] * len(antennas)
+        self.selftest_pending = False
+        self.next_antenna = 0
+        self.cycle_start_ms = None
+        self.last_sent_ms = None
+        self.was_connected = None
+        self.started = False
+
+    # ------------------------------------------------------------------ sending
+
+    def now(self):
+        return self.clock.ticks_ms()
+
+    def since(self, then):
+        return self.clock.ticks_diff(self.now(), then)
+
+    def send(self, kind, fields=()):
+        """Frame and write one line; the sequence number advances even if the port drops it."""
+        line = encode(kind, self.seq, fields)
+        self.seq = (self.seq + 1) & 0xFFFF
+        self.last_sent_ms = self.now()
+        try:
+            self.port.write(line)
+        except Exception:  # a full or closed port drops the frame, never blocks
+            self.dropped += 1
+
+    def send_hello(self):
+        self.send("HELLO", ("hub=" + self.hub_id, "fw=" + self.firmware,
+                            "proto=" + PROTOCOL_VERSION, f"antennas={len(self.antennas)}",
+                            f"rate={self.rate_hz}"))
+
+    def send_fault(self, index, fault):
+        where = "HUB" if index is None else antenna_name(index)
+        code = fault.code if is_token(fault.code) else "BUS"
+        detail = clean_words(fault.detail)
+        self.send("FAULT", [where, code] + (detail.split(" ") if detail else []))
+
+    def send_snapshot(self, index, uids):
+        parts = snapshot_parts([uid_hex(u) for u in uids])
+        if parts is None:
+            fault = ReaderFault("OVERFLOW", f"{len(uids)} tags, more than a SNAP holds")
+            self.send_fault(index, fault)
+            return
+        for n, field in enumerate(parts):
+            self.send("SNAP", (antenna_name(index), f"{n + 1}/{len(parts)}", field))
+
+    # ------------------------------------------------------------------ main loop
+
+    def start(self):
+        """Reset every reader (reporting faults) and announce the hub."""
+        self.started = True
+        self.send_hello()
+        done = []
+        for ant in self.antennas:
+            if ant.reader in done:
+                continue
+            done.append(ant.reader)
+            try:
+                ant.reader.reset()
+            except Exception as exc:  # reported (FAULT) for each of its antennas on first scan
+                fault = _as_fault(exc)
+                for other in self.antennas:
+                    if other.reader is ant.reader:
+                        other.fault = fault
+        self.apply_leds(force=True)
+
+    def step(self):
+        """One slice of work: host input, LEDs, at most one antenna scan, heartbeat."""
+        if not self.started:
+            self.start()
+        self.check_connection()
+        self.service_host()
+        self.apply_leds()
+        if self.selftest_pending:
+            self.selftest_pending = False
+            self.run_selftest()
+        elif self.scan_due():
+            self.scan_next()
+        if self.last_sent_ms is None or self.since(self.last_sent_ms) >= BEAT_AFTER_MS:
+            self.send("BEAT")
+
+    def run(self):
+        while True:
+            self.step()
+            if not self.scan_due():
+                self.clock.sleep_ms(1)
+
+    def check_connection(self):
+        """HELLO again when the host opens the port, if the port can tell (DTR)."""
+        connected = getattr(self.port, "connected", None)
+        if connected is None:
+            return
+        now = bool(connected())
+        if now and self.was_connected is False:
+            self.send_hello()
+        self.was_connected = now
+
+    # ------------------------------------------------------------------ scanning
+
+    def scan_due(self):
+        if self.next_antenna > 0 or self.cycle_start_ms is None:
+            return True
+        return self.since(self.cycle_start_ms) >= 1000 // self.rate_hz
+
+    def scan_next(self):
+        index = self.next_antenna
+        if index == 0:
+            self.cycle_start_ms = self.now()
+        self.next_antenna = (index + 1) % len(self.antennas)
+        self.scan_antenna(index)
+
+    def scan_antenna(self, index):
+        ant = self.antennas[index]
+        if ant.fault is not None and ant.retry_ms is not None \
+                and self.since(ant.retry_ms) < FAULT_REPEAT_MS:
+            return  # a faulted reader is retried once a second, not every cycle
+        try:
+            if ant.fault is not None:
+                ant.retry_ms = self.now()
+                ant.reader.reset()
+            ant.selector.select(ant.channel)
+            result = ant.reader.inventory(self.service_host)
+        except Exception as exc:  # any driver failure becomes a FAULT
+            self.note_fault(index, _as_fault(exc))
+            return
+        ant.fault = None
+        ant.fault_sent_ms = None
+        ant.retry_ms = None
+        seen = set(result.uids)
+        if not result.complete:
+            seen |= ant.present  # a partial read keeps what was there; it never drops a tag
+        ant.present = seen
+        self.send_snapshot(index, seen)
+
+    def note_fault(self, index, fault):
+        ant = self.antennas[index]
+        ant.fault = fault
+        if ant.retry_ms is None:
+            ant.retry_ms = self.now()
+        if ant.fault_sent_ms is None or self.since(ant.fault_sent_ms) >= FAULT_REPEAT_MS:
+            ant.fault_sent_ms = self.now()
+            self.send_fault(index, fault)
+
+    def run_selftest(self):
+        """One TEST line per antenna: the chip's identity and a field-on inventory."""
+        for index, ant in enumerate(self.antennas):
+            try:
+                ant.reader.reset()
+                ident = ant.reader.identify()
+                ant.selector.select(ant.channel)
+                result = ant.reader.inventory(None)
+            except Exception as exc:  # a failing reader is the test's answer
+                fault = _as_fault(exc)
+                words = clean_words(fault.code + " " + fault.detail).split(" ")
+                self.send("TEST", [antenna_name(index), "FAIL", *words])
+                continue
+            words = clean_words(f"{ident} tags={len(result.uids)}").split(" ")
+            self.send("TEST", [antenna_name(index), "PASS", *words])
+        self.next_antenna = 0
+        self.cycle_start_ms = None
+
+    # ------------------------------------------------------------------ host commands
+
+    def service_host(self):
+        """Read whatever the host sent and carry out every complete command line."""
+        try:
+            data = self.port.read()
+        except Exception:  # a port error reads as no input
+            data = b""
+        if not data:
+            return
+        for line in self.lines.feed(data):
+            self.handle_line(line)
+
+    def handle_line(self, line):
+        try:
+            parsed = parse_line(line)
+            if parsed is None:
+                return
+            seq, kind, fields = parsed
+            try:
+                self.execute(seq, kind, fields)
+            except WireError as err:
+                self.send("NAK", (str(seq), err.reason))
+        except WireError as err:
+            if err.command_seq is None:
+                self.rejected += 1
+            else:
+                self.send("NAK", (str(err.command_seq), err.reason))
+        except Exception:  # never crash on input
+            self.rejected += 1
+
+    def execute(self, seq, kind, fields):
+        ack = (str(seq),)
+        if kind == "PING":
+            if len(fields) != 1 or not is_token(fields[0]):
+                raise WireError("BAD_FRAME")
+            self.send("PONG", (fields[0],))
+            self.send("ACK", ack)
+        elif kind == "WHO":
+            _arity(fields, 0)
+            self.send("ACK", ack)
+            self.send_hello()
+        elif kind == "RATE":
+            _arity(fields, 1)
+            self.rate_hz = parse_rate(fields[0], self.max_rate_hz)
+            self.send("ACK", ack)
+        elif kind == "LED":
+            _arity(fields, 2)
+            mode = fields[1]
+            targets = (range(len(self.antennas)) if fields[0] == "ALL"
+                       else [parse_antenna(fields[0], len(self.antennas))])
+            if mode not in LED_MODES:
+                raise WireError("BAD_VALUE")
+            for index in targets:
+                self.led_modes[index] = mode
+            self.apply_leds()
+            self.send("ACK", ack)
+        elif kind == "SELFTEST":
+            _arity(fields, 0)
+            self.send("ACK", ack)
+            self.selftest_pending = True
+        else:
+            raise WireError("UNKNOWN_COMMAND")
+
+    # ------------------------------------------------------------------ LEDs
+
+    def apply_leds(self, force=False):
+        now = self.now()
+        changed = False
+        for index in range(min(len(self.led_modes), self.leds.count)):
+            mode = self.led_modes[index]
+            lit = mode == "ON"
+            if mode == "BLINK":
+                lit = (now // BLINK_HALF_PERIOD_MS) % 2 == 0
+            elif mode == "FAST":
+                lit = (now // FAST_HALF_PERIOD_MS) % 2 == 0
+            rgb = self.colours.get(mode, (255, 255, 255)) if lit else (0, 0, 0)
+            if force or rgb != self.led_shown[index]:
+                self.leds.set(index, rgb)
+                self.led_shown[index] = rgb
+                changed = True
+        if changed:
+            self.leds.show()
+
+
+def _arity(fields, n):
+    if len(fields) != n:
+        raise WireError("BAD_FRAME")
+
+
+def _as_fault(exc):
+    if isinstance(exc, ReaderFault):
+        return exc
+    return ReaderFault("BUS", f"{type(exc).__name__} {exc}")

@@ -1,0 +1,257 @@
+"""NXP PN5180 driver: the SPI host interface and an ISO/IEC 15693 inventory.
+
+From the PN5180 data sheet (NXP, "PN5180 High-performance multi-protocol full NFC frontend",
+section "Host interface"), the parts the hub uses:
+
+* Every instruction is one SPI frame while NSS is low: a command byte and its parameters.
+  The chip raises BUSY while it works; the host waits for BUSY low before the next frame.
+  An instruction with a reply is followed by a second frame (NSS low, clock out N bytes).
+* Instructions: WRITE_REGISTER 0x00, WRITE_REGISTER_OR_MASK 0x01, WRITE_REGISTER_AND_MASK 0x02,
+  READ_REGISTER 0x04, READ_EEPROM 0x07, SEND_DATA 0x09, READ_DATA 0x0A, LOAD_RF_CONFIG 0x11,
+  RF_ON 0x16, RF_OFF 0x17. Registers are 32-bit, little-endian on the wire.
+* LOAD_RF_CONFIG 0x0D/0x8D selects ISO 15693 ASK100, 26 kbit/s for transmit/receive.
+* To send a frame: SYSTEM_CONFIG command field to Idle (0) then Transceive (3), then SEND_DATA.
+  The chip appends the CRC and frames it with SOF/EOF; received frames arrive CRC-checked
+  and stripped, their length in RX_STATUS bits 0-8.
+* For the next slot of a 16-slot inventory the reader sends only an EOF: clear TX_CONFIG's
+  data/SOF enables (AND mask 0xFFFFFB3F) and SEND_DATA with no bytes. LOAD_RF_CONFIG or a
+  write of the saved TX_CONFIG value restores normal frames.
+
+The driver needs only objects with MicroPython's shape: ``spi.write(buf)``,
+``spi.readinto(buf, 0xFF)``; ``lines.select()``, ``lines.deselect()``, ``lines.busy()`` (see
+``chipselect.py``); an optional reset pin with ``value()``; and a clock (``drivers.Clock``).
+Nothing here imports ``machine``.
+"""
+
+from sekihub.drivers import Reader, ReaderFault
+from sekihub.inventory import EMPTY, GARBLED, TAG, run_inventory
+from sekihub.iso15693 import inventory_request, parse_inventory_response
+
+# Instructions (host interface command bytes)
+WRITE_REGISTER = 0x00
+WRITE_REGISTER_OR_MASK = 0x01
+WRITE_REGISTER_AND_MASK = 0x02
+READ_REGISTER = 0x04
+READ_EEPROM = 0x07
+SEND_DATA = 0x09
+READ_DATA = 0x0A
+LOAD_RF_CONFIG = 0x11
+RF_ON = 0x16
+RF_OFF = 0x17
+
+# Registers
+SYSTEM_CONFIG = 0x00
+IRQ_ENABLE = 0x01
+IRQ_STATUS = 0x02
+IRQ_CLEAR = 0x03
+RX_STATUS = 0x13
+TX_CONFIG = 0x18
+RF_STATUS = 0x1D
+
+# IRQ_STATUS bits
+IRQ_RX = 1 << 0
+IRQ_TX = 1 << 1
+IRQ_IDLE = 1 << 2
+IRQ_TX_RFON = 1 << 9
+IRQ_RF_ACTIVE_ERROR = 1 << 10
+IRQ_RX_SOF_DET = 1 << 14
+IRQ_TEMPSENS_ERROR = 1 << 16
+IRQ_GENERAL_ERROR = 1 << 17
+IRQ_HV_ERROR = 1 << 18
+IRQ_ALL = 0x000FFFFF
+IRQ_FAULTS = IRQ_TEMPSENS_ERROR | IRQ_GENERAL_ERROR | IRQ_HV_ERROR
+
+# RX_STATUS bits
+RX_NUM_BYTES = 0x1FF
+RX_DATA_INTEGRITY_ERROR = 1 << 16
+RX_PROTOCOL_ERROR = 1 << 17
+RX_COLLISION_DETECTED = 1 << 18
+
+# EEPROM
+EEPROM_PRODUCT_VERSION = 0x10  # 2 bytes product, 2 bytes firmware, 2 bytes EEPROM version
+
+TX_EOF_ONLY_MASK = 0xFFFFFB3F
+RF_CONFIG_ISO15693_TX = 0x0D
+RF_CONFIG_ISO15693_RX = 0x8D
+
+BUSY_TIMEOUT_US = 50000  # LOAD_RF_CONFIG and RF_ON are the slow ones (a few ms)
+FIELD_SETTLE_US = 1500  # ISO 15693: a tag is ready 1 ms after the field comes on
+SOF_WAIT_US = 600  # t1 max 323 us + response SOF 151 us + margin: a tag has begun by now
+RESPONSE_TIMEOUT_US = 6000  # a 12-byte answer lasts 3.9 ms
+
+
+def _le32(value):
+    return bytes(((value >> 0) & 0xFF, (value >> 8) & 0xFF, (value >> 16) & 0xFF,
+                  (value >> 24) & 0xFF))
+
+
+class PN5180(Reader):
+    """One PN5180 on a (possibly shared) SPI bus."""
+
+    def __init__(self, spi, lines, clock, reset_pin=None, name="PN5180"):
+        self.spi = spi
+        self.lines = lines
+        self.clock = clock
+        self.reset_pin = reset_pin
+        self.name = name
+        self._tx_config = None
+
+    # ------------------------------------------------------------------ host interface
+
+    def _wait_busy_low(self):
+        start = self.clock.ticks_us()
+        while self.lines.busy():
+            if self.clock.ticks_diff(self.clock.ticks_us(), start) > BUSY_TIMEOUT_US:
+                raise ReaderFault("NO_READER", self.name + " BUSY stayed high")
+            self.clock.sleep_us(20)
+
+    def command(self, frame, reply_len=0):
+        """One instruction frame; returns the ``reply_len``-byte reply (or b"")."""
+        self._wait_busy_low()
+        self.lines.select()
+        try:
+            self.spi.write(frame)
+        finally:
+            self.lines.deselect()
+        self._wait_busy_low()
+        if not reply_len:
+            return b""
+        buf = bytearray(reply_len)
+        self.lines.select()
+        try:
+            self.spi.readinto(buf, 0xFF)
+        finally:
+            self.lines.deselect()
+        self._wait_busy_low()
+        return bytes(buf)
+
+    def write_register(self, reg, value):
+        self.command(bytes((WRITE_REGISTER, reg)) + _le32(value))
+
+    def or_register(self, reg, mask):
+        self.command(bytes((WRITE_REGISTER_OR_MASK, reg)) + _le32(mask))
+
+    def and_register(self, reg, mask):
+        self.command(bytes((WRITE_REGISTER_AND_MASK, reg)) + _le32(mask))
+
+    def read_register(self, reg):
+        raw = self.command(bytes((READ_REGISTER, reg)), 4)
+        return raw[0] | (raw[1] << 8) | (raw[2] << 16) | (raw[3] << 24)
+
+    def read_eeprom(self, addr, length):
+        return self.command(bytes((READ_EEPROM, addr, length)), length)
+
+    def send_data(self, data, valid_bits=0):
+        self.command(bytes((SEND_DATA, valid_bits)) + bytes(data))
+
+    def read_data(self, length):
+        return self.command(bytes((READ_DATA, 0x00)), length)
+
+    def load_rf_config(self, tx, rx):
+        self.command(bytes((LOAD_RF_CONFIG, tx, rx)))
+
+    def clear_irq(self, mask=IRQ_ALL):
+        self.write_register(IRQ_CLEAR, mask)
+
+    # ------------------------------------------------------------------ Reader
+
+    def reset(self):
+        if self.reset_pin is not None:
+            self.reset_pin.value(0)
+            self.clock.sleep_us(100)
+            self.reset_pin.value(1)
+            self.clock.sleep_ms(3)
+        self._wait_busy_low()
+        self.identify()
+
+    def identify(self):
+        """``"PN5180 fw 4.1"``; ReaderFault ``NO_READER`` if the EEPROM reads all 0x00 or 0xFF."""
+        raw = self.read_eeprom(EEPROM_PRODUCT_VERSION, 6)
+        if raw in (b"\x00" * 6, b"\xff" * 6):
+            raise ReaderFault("NO_READER", self.name + " did not answer on SPI")
+        return f"{self.name} fw {raw[3]}.{raw[2]}"
+
+    def rf_off(self):
+        self.command(bytes((RF_OFF, 0x00)))
+
+    def field_on(self):
+        """ISO 15693 settings, field on, wait for the tags to power up."""
+        self.load_rf_config(RF_CONFIG_ISO15693_TX, RF_CONFIG_ISO15693_RX)
+        self.clear_irq()
+        self.command(bytes((RF_ON, 0x00)))
+        irq = self.read_register(IRQ_STATUS)
+        if irq & IRQ_RF_ACTIVE_ERROR or not irq & IRQ_TX_RFON:
+            raise ReaderFault("ANTENNA", f"{self.name} field did not come on (IRQ {irq:08x})")
+        self._check_faults(irq)
+        self._tx_config = self.read_register(TX_CONFIG)
+        self.clock.sleep_us(FIELD_SETTLE_US)
+
+    def inventory(self, poll=None):
+        try:
+            self.field_on()
+            return run_inventory(self, poll=poll)
+        finally:
+            self._field_off_quietly()
+
+    def _field_off_quietly(self):
+        """RF_OFF after an inventory; if that fails too, the first fault is the one to report."""
+        try:
+            self.rf_off()
+        except ReaderFault:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ inventory primitives
+
+    def _check_faults(self, irq):
+        if irq & IRQ_TEMPSENS_ERROR:
+            raise ReaderFault("OVERHEAT", f"{self.name} over temperature (IRQ {irq:08x})")
+        if irq & IRQ_FAULTS:
+            raise ReaderFault("ANTENNA", f"{self.name} IRQ_STATUS {irq:08x}")
+
+    def _transmit(self, data, eof_only=False):
+        tx = self._tx_config & TX_EOF_ONLY_MASK if eof_only else self._tx_config
+        self.write_register(TX_CONFIG, tx)
+        self.clear_irq()
+        self.and_register(SYSTEM_CONFIG, 0xFFFFFFF8)  # Idle
+        self.or_register(SYSTEM_CONFIG, 0x00000003)  # Transceive
+        self.send_data(data)
+
+    def _await_slot(self):
+        """(kind, uid) for the slot being listened to."""
+        self.clock.sleep_us(SOF_WAIT_US)
+        irq = self.read_register(IRQ_STATUS)
+        self._check_faults(irq)
+        if not irq & IRQ_RX_SOF_DET:
+            return EMPTY, None
+        start = self.clock.ticks_us()
+        while not irq & IRQ_RX:
+            if self.clock.ticks_diff(self.clock.ticks_us(), start) > RESPONSE_TIMEOUT_US:
+                return GARBLED, None
+            self.clock.sleep_us(250)
+            irq = self.read_register(IRQ_STATUS)
+            self._check_faults(irq)
+        rx = self.read_register(RX_STATUS)
+        if rx & (RX_COLLISION_DETECTED | RX_DATA_INTEGRITY_ERROR | RX_PROTOCOL_ERROR):
+            return GARBLED, None
+        length = rx & RX_NUM_BYTES
+        if length == 0 or length > 64:
+            return GARBLED, None
+        uid = parse_inventory_response(self.read_data(length))
+        if uid is None:
+            return GARBLED, None
+        return TAG, uid
+
+    def probe(self):
+        self._transmit(inventory_request(one_slot=True))
+        kind, _ = self._await_slot()
+        return kind != EMPTY
+
+    def inventory_round(self, mask_value, mask_len):
+        self._transmit(inventory_request(mask_value, mask_len))
+        results = []
+        for slot in range(16):
+            results.append(self._await_slot())
+            if slot < 15:
+                self._transmit(b"", eof_only=True)
+        return results

@@ -1,0 +1,10 @@
+"""Put the hub firmware (hardware/firmware) and these fakes on the import path."""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FIRMWARE = HERE.parents[1] / "hardware" / "firmware"
+for path in (FIRMWARE, HERE):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
