@@ -7,6 +7,8 @@ fake, so nothing waits. Everything the hub writes is decoded with the host's cod
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hw_fakes import FakeClock, FakeLeds, FakePN5180, FakePort
 from hypothesis import given, settings
@@ -278,7 +280,7 @@ def test_a_dead_reader_is_a_fault_once_a_second_and_recovers() -> None:
         assert snaps(out) == {1: {uid_hex(9)}}
         if any(isinstance(m, p.Fault) for m in out):
             fault_times.append(rig.clock.ticks_ms())
-    gaps = [b - a for a, b in zip(fault_times, fault_times[1:], strict=False)]
+    gaps = [b - a for a, b in pairwise(fault_times)]
     assert len(gaps) >= 2 and all(1000 <= g <= 1300 for g in gaps)
     rig.chips[0].dead = False
     for _ in range(10):
