@@ -1,0 +1,322 @@
+"""The bridge: every hub on the table, turned into placements of known blocks.
+
+A supervisor thread keeps one :class:`HubLink` open per hub port (given ports, or found by USB
+id), reopens a port that went away (unplug/replug loses nothing: the lost hub's locations are
+frozen, not emptied), ticks the tracker and drives the LEDs. Each link's reader thread feeds
+snapshots through the :class:`Observer` (debounce, cross-talk, wiring) and the
+:class:`Tracker` (registry, placements, moves) under one lock, and then hands the events to
+subscribers - no queue in between, so a placement is available as soon as its frame is decoded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import serial
+
+from firmware_bridge import protocol as p
+from firmware_bridge.corrections import CorrectionLog
+from firmware_bridge.discovery import DEFAULT_USB_IDS, hub_ports
+from firmware_bridge.discrepancy import MoveRules, Reconciliation, reconcile
+from firmware_bridge.link import HubLink, HubStats
+from firmware_bridge.observation import BoardView, DebounceConfig, Observer
+from firmware_bridge.registry import TagRegistry
+from firmware_bridge.tracking import Tracker, TrackEvent
+from firmware_bridge.wiring import AntennaKey, WiringMap
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass
+class AntennaStatus:
+    snapshots: int = 0
+    tags: int = 0
+    fault: str | None = None
+    test: str | None = None
+    recent: deque[float] = field(default_factory=lambda: deque(maxlen=40))
+
+    def read_rate(self) -> float:
+        """Snapshots a second over the last few seconds (0 if fewer than two)."""
+        if len(self.recent) < 2 or self.recent[-1] <= self.recent[0]:
+            return 0.0
+        return (len(self.recent) - 1) / (self.recent[-1] - self.recent[0])
+
+
+@dataclass
+class HubStatus:
+    hub_id: str
+    hello: p.Hello
+    port: str
+    connected: bool = True
+    lost_reason: str = ""
+    stats: HubStats = field(default_factory=HubStats)
+    antennas: dict[int, AntennaStatus] = field(default_factory=dict)
+    link: HubLink | None = field(default=None, repr=False)
+
+
+class Bridge:
+    """Hubs -> observations -> placements. Use as a context manager or start()/stop()."""
+
+    def __init__(
+        self,
+        ports: Sequence[str] | None = None,
+        *,
+        wiring: WiringMap,
+        registry: TagRegistry,
+        debounce: DebounceConfig | None = None,
+        usb_ids: Iterable[tuple[int, int]] = DEFAULT_USB_IDS,
+        rate_hz: int | None = None,
+        missing_after_s: float = 10.0,
+    ) -> None:
+        self.ports = list(ports) if ports is not None else None
+        self.usb_ids = tuple(usb_ids)
+        self.wiring = wiring
+        self.registry = registry
+        self.rate_hz = rate_hz
+        self.observer = Observer(wiring, debounce)
+        self.tracker = Tracker(registry, missing_after_s=missing_after_s)
+        self.corrections = CorrectionLog()
+        self.refused: dict[str, str] = {}
+        self._hubs: dict[str, HubStatus] = {}
+        self._links: dict[str, HubLink] = {}
+        self._open_failures: dict[str, str] = {}
+        self._leds: dict[str, p.LedMode] = {}
+        self._sent_leds: dict[AntennaKey, p.LedMode] = {}
+        self._subscribers: list[Callable[[TrackEvent], None]] = []
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self._supervisor = threading.Thread(target=self._supervise, name="bridge", daemon=True)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> Bridge:
+        self._supervisor.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._supervisor.is_alive():
+            self._supervisor.join(timeout=3)
+        with self._lock:
+            links = list(self._links.values())
+            self._links.clear()
+        for link in links:
+            link.close()
+
+    def __enter__(self) -> Bridge:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _supervise(self) -> None:
+        while not self._stop.wait(0.1):
+            self._open_ports()
+            with self._lock:
+                events = self.tracker.tick(time.monotonic())
+                if events:
+                    self._changed.notify_all()
+            self._publish(events)
+
+    def _open_ports(self) -> None:
+        wanted = self.ports if self.ports is not None else [
+            port.device for port in hub_ports(self.usb_ids)
+        ]
+        for port in wanted:
+            with self._lock:
+                if port in self._links or self._stop.is_set():
+                    continue
+            try:
+                link = HubLink(port, self)
+            except (OSError, serial.SerialException) as exc:
+                if self._open_failures.get(port) != str(exc):
+                    self._open_failures[port] = str(exc)
+                    log.info("cannot open %s yet: %s", port, exc)
+                continue
+            self._open_failures.pop(port, None)
+            with self._lock:
+                self._links[port] = link
+            log.info("opened %s", port)
+            link.start()
+
+    # ------------------------------------------------------------------ LinkListener
+
+    def hub_hello(self, link: HubLink, hello: p.Hello, at: float) -> HubStats:
+        with self._lock:
+            status = self._hubs.get(hello.hub_id)
+            if status is None:
+                status = self._hubs[hello.hub_id] = HubStatus(hello.hub_id, hello, link.port)
+            elif status.link is not None and status.link is not link and status.link.alive:
+                log.warning("hub %s answers on %s and %s", hello.hub_id, status.port, link.port)
+            status.hello, status.port, status.link = hello, link.port, link
+            status.connected, status.lost_reason = True, ""
+            status.stats.connections += 1
+            self._sent_leds = {k: m for k, m in self._sent_leds.items() if k.hub != hello.hub_id}
+            self._changed.notify_all()
+        log.info("hub %s on %s: firmware %s, protocol %d.%d, %d antennas", hello.hub_id,
+                 link.port, hello.firmware, *hello.protocol, hello.antennas)
+        if self.rate_hz is not None and hello.rate_hz != self.rate_hz:
+            link.send(p.SetRate(self.rate_hz))
+        self._push_leds()
+        return status.stats
+
+    def hub_snapshot(self, hub_id: str, antenna: int, uids: frozenset[str], at: float) -> None:
+        events: list[TrackEvent] = []
+        with self._lock:
+            status = self._hubs[hub_id]
+            ant = status.antennas.get(antenna)
+            if ant is None:
+                ant = status.antennas[antenna] = AntennaStatus()
+            ant.snapshots += 1
+            ant.tags = len(uids)
+            ant.fault = None
+            ant.recent.append(at)
+            if self.observer.snapshot(AntennaKey(hub_id, antenna), uids):
+                events = self.tracker.update(self.observer.view(), at)
+                self._changed.notify_all()
+        if events:
+            self._publish(events)
+
+    def hub_fault(self, hub_id: str, fault: p.Fault, at: float) -> None:
+        with self._lock:
+            status = self._hubs[hub_id]
+            text = f"{fault.code} {fault.detail}".strip()
+            if fault.antenna is None:
+                log.error("hub %s reports %s", hub_id, text)
+                return
+            ant = status.antennas.setdefault(fault.antenna, AntennaStatus())
+            if ant.fault != text:
+                log.warning("hub %s antenna A%02d fault: %s", hub_id, fault.antenna, text)
+            ant.fault = text
+            self.observer.freeze(AntennaKey(hub_id, fault.antenna), text)
+            self.tracker.update(self.observer.view(), at)
+            self._changed.notify_all()
+
+    def hub_test(self, hub_id: str, result: p.TestResult) -> None:
+        with self._lock:
+            ant = self._hubs[hub_id].antennas.setdefault(result.antenna, AntennaStatus())
+            ant.test = "PASS" if result.passed else f"FAIL {result.detail}".strip()
+            self._changed.notify_all()
+
+    def hub_lost(self, link: HubLink, reason: str) -> None:
+        with self._lock:
+            if self._links.get(link.port) is link:
+                del self._links[link.port]
+            if link.refused:
+                self.refused[link.port] = link.refused
+            hub = link.hub_id
+            if hub is not None and self._hubs[hub].link is link:
+                status = self._hubs[hub]
+                status.connected, status.lost_reason = False, reason
+                self.observer.freeze_hub(hub, f"hub lost: {reason}")
+                self.tracker.update(self.observer.view(), time.monotonic())
+            self._changed.notify_all()
+        log.warning("hub %s on %s lost: %s", hub or "?", link.port, reason)
+
+    # ------------------------------------------------------------------ outputs
+
+    def subscribe(self, callback: Callable[[TrackEvent], None]) -> None:
+        """Call ``callback`` with every tracking event, from a bridge thread."""
+        self._subscribers.append(callback)
+
+    def _publish(self, events: list[TrackEvent]) -> None:
+        for event in events:
+            for callback in self._subscribers:
+                try:
+                    callback(event)
+                except Exception:
+                    log.exception("event subscriber failed on %s", event)
+
+    def wait_for(self, condition: Callable[[Bridge], T | None], timeout: float) -> T:
+        """Wait until ``condition(bridge)`` is truthy (checked after each change); TimeoutError."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                result = condition(self)
+                if result:
+                    return result
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"bridge: condition not met within {timeout} s")
+                self._changed.wait(min(left, 0.1))
+
+    def view(self) -> BoardView:
+        with self._lock:
+            return self.observer.view()
+
+    def placements(self) -> dict[str, str]:
+        with self._lock:
+            return dict(self.tracker.placements)
+
+    def hubs(self) -> dict[str, HubStatus]:
+        with self._lock:
+            return dict(self._hubs)
+
+    def reconcile(self, rules: MoveRules) -> Reconciliation:
+        """Compare with the rules (see :mod:`firmware_bridge.discrepancy`) and blink the LEDs."""
+        with self._lock:
+            result = reconcile(rules, self.tracker, self.observer.view(), self.registry,
+                               self.corrections.dismissed)
+        self.set_leds(result.led_modes())
+        return result
+
+    # ------------------------------------------------------------------ commands
+
+    def set_leds(self, modes: Mapping[str, p.LedMode]) -> None:
+        """Light zones (legal destinations ON, discrepancies BLINK, battle FAST); others OFF."""
+        with self._lock:
+            self._leds = dict(modes)
+        self._push_leds()
+
+    def _push_leds(self) -> None:
+        sends: list[tuple[HubLink, p.SetLed]] = []
+        with self._lock:
+            for key, zone in self.wiring.table().items():
+                status = self._hubs.get(key.hub)
+                if status is None or status.link is None or not status.connected:
+                    continue
+                if key.antenna >= status.hello.antennas:
+                    continue
+                mode = self._leds.get(zone, p.LedMode.OFF)
+                if self._sent_leds.get(key, p.LedMode.OFF) != mode:
+                    self._sent_leds[key] = mode
+                    sends.append((status.link, p.SetLed(key.antenna, mode)))
+        for link, command in sends:
+            link.send(command)
+
+    def self_test(self, timeout: float = 3.0) -> dict[AntennaKey, str]:
+        """Ask every connected hub for a self-test; antenna -> PASS / FAIL reason / no answer."""
+        with self._lock:
+            hubs = [h for h in self._hubs.values() if h.connected and h.link is not None]
+            for hub in hubs:
+                for ant in hub.antennas.values():
+                    ant.test = None
+        for hub in hubs:
+            assert hub.link is not None
+            hub.link.send(p.SelfTest())
+        expected = {AntennaKey(h.hub_id, a) for h in hubs for a in range(h.hello.antennas)}
+
+        def results(bridge: Bridge) -> dict[AntennaKey, str] | None:
+            got = {
+                AntennaKey(h.hub_id, a): s.test
+                for h in hubs for a, s in h.antennas.items() if s.test is not None
+            }
+            return got if set(got) >= expected else None
+
+        with contextlib.suppress(TimeoutError):
+            return self.wait_for(results, timeout)
+        with self._lock:
+            partial = {
+                AntennaKey(h.hub_id, a): s.test
+                for h in hubs for a, s in h.antennas.items() if s.test is not None
+            }
+        return {k: partial.get(k) or "no answer" for k in expected}

@@ -1,0 +1,166 @@
+"""From raw snapshots to a clean view of the table: debounce, cross-talk, wiring, unknown tags.
+
+**Debounce.** Each antenna's snapshots are filtered tag by tag: a tag counts as present once it
+was in ``appear_scans`` consecutive snapshots (default 2) and as gone once it was missing from
+``vanish_scans`` consecutive snapshots (default 3). A tag missing from one or two inventories
+(the usual ISO 15693 flicker) thus never moves anything. The latency this adds by design is
+``(appear_scans - 1)`` scan periods for a block put down and ``(vanish_scans - 1)`` periods for a
+block lifted: at 20 scans/s, 50 ms and 100 ms.
+
+**Cross-talk.** A tag confirmed on two antennas at once (a block on the edge between two
+neighbouring antennas, or one antenna hearing its neighbour's tags) stays where it was already
+located; a tag new to both goes to the antenna that has seen it longer; if that ties, it is
+*ambiguous* and reported, not guessed.
+
+**Frozen antennas.** An antenna whose hub is lost, or whose reader reports a fault, keeps its
+last confirmed tags (a block does not vanish because a reader died) and its zone is listed as
+unobserved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from firmware_bridge.wiring import AntennaKey, WiringMap
+
+
+@dataclass(frozen=True)
+class DebounceConfig:
+    appear_scans: int = 2
+    vanish_scans: int = 3
+
+    def added_latency_ms(self, rate_hz: float) -> tuple[float, float]:
+        """(put-down, lift) delay the debounce adds by design at ``rate_hz`` scans a second."""
+        period = 1000.0 / rate_hz
+        return (self.appear_scans - 1) * period, (self.vanish_scans - 1) * period
+
+
+@dataclass
+class _AntennaFilter:
+    confirmed: set[str] = field(default_factory=set)
+    streak: dict[str, int] = field(default_factory=dict)
+    misses: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What the readers show, after filtering. Tag uids only: identities come from tracking."""
+
+    where: Mapping[str, str]
+    """uid -> the zone it is on (mapped antennas only, ambiguous tags excluded)."""
+    ambiguous: Mapping[str, tuple[str, ...]]
+    """uid -> the zones it is seen on at once, when that could not be resolved."""
+    crosstalk: Mapping[str, tuple[str, ...]]
+    """uid -> the other zones that also hear it (resolved cross-talk, for diagnostics)."""
+    unmapped: Mapping[AntennaKey, frozenset[str]]
+    """Antennas not in the wiring map that see tags."""
+    unobserved: frozenset[str]
+    """Zones whose antenna is faulted or whose hub is lost (their tags are the last known)."""
+
+
+class Observer:
+    """Keeps the debounced state of every antenna and resolves each tag to one zone."""
+
+    def __init__(self, wiring: WiringMap, debounce: DebounceConfig | None = None) -> None:
+        self.debounce = debounce or DebounceConfig()
+        self._zone_of = wiring.table()
+        self._filters: dict[AntennaKey, _AntennaFilter] = {}
+        self._frozen: dict[AntennaKey, str] = {}
+        self._resolved: dict[str, AntennaKey] = {}
+        self._view: BoardView | None = None
+
+    def snapshot(self, key: AntennaKey, uids: frozenset[str]) -> bool:
+        """Feed one snapshot; True when the antenna's confirmed set changed."""
+        filt = self._filters.get(key)
+        if filt is None:
+            filt = self._filters[key] = _AntennaFilter()
+        changed = self._frozen.pop(key, None) is not None
+        streak, misses, confirmed = filt.streak, filt.misses, filt.confirmed
+        appear, vanish = self.debounce.appear_scans, self.debounce.vanish_scans
+        for uid in uids:
+            n = streak.get(uid, 0) + 1
+            streak[uid] = n
+            if misses:
+                misses.pop(uid, None)
+            if n >= appear and uid not in confirmed:
+                confirmed.add(uid)
+                changed = True
+        if len(streak) != len(uids):
+            for uid in [u for u in streak if u not in uids]:
+                del streak[uid]
+                if uid in confirmed:
+                    m = misses.get(uid, 0) + 1
+                    if m >= vanish:
+                        confirmed.discard(uid)
+                        del misses[uid]
+                        changed = True
+                    else:
+                        misses[uid] = m
+                        streak[uid] = 0  # still confirmed, waiting out the misses
+        if changed:
+            self._view = None
+        return changed
+
+    def freeze(self, key: AntennaKey, why: str) -> None:
+        """Keep this antenna's tags as they are, and list its zone as unobserved."""
+        if self._frozen.get(key) != why:
+            self._frozen[key] = why
+            self._view = None
+
+    def freeze_hub(self, hub: str, why: str) -> None:
+        for key in set(self._filters) | set(self._zone_of):
+            if key.hub == hub:
+                self.freeze(key, why)
+
+    def frozen(self) -> Mapping[AntennaKey, str]:
+        return dict(self._frozen)
+
+    def confirmed(self, key: AntennaKey) -> frozenset[str]:
+        filt = self._filters.get(key)
+        return frozenset(filt.confirmed) if filt else frozenset()
+
+    def view(self) -> BoardView:
+        if self._view is None:
+            self._view = self._compute()
+        return self._view
+
+    def _compute(self) -> BoardView:
+        seen_at: dict[str, list[AntennaKey]] = {}
+        unmapped: dict[AntennaKey, frozenset[str]] = {}
+        for key, filt in self._filters.items():
+            if not filt.confirmed:
+                continue
+            if key not in self._zone_of:
+                unmapped[key] = frozenset(filt.confirmed)
+                continue
+            for uid in filt.confirmed:
+                seen_at.setdefault(uid, []).append(key)
+        where: dict[str, str] = {}
+        ambiguous: dict[str, tuple[str, ...]] = {}
+        crosstalk: dict[str, tuple[str, ...]] = {}
+        resolved: dict[str, AntennaKey] = {}
+        for uid, keys in seen_at.items():
+            choice = self._resolve(uid, keys)
+            zones = sorted({self._zone_of[k] for k in keys})
+            if choice is None:
+                ambiguous[uid] = tuple(zones)
+                continue
+            resolved[uid] = choice
+            where[uid] = self._zone_of[choice]
+            if len(zones) > 1:
+                crosstalk[uid] = tuple(z for z in zones if z != where[uid])
+        self._resolved = resolved
+        unobserved = frozenset(self._zone_of[k] for k in self._frozen if k in self._zone_of)
+        return BoardView(where, ambiguous, crosstalk, unmapped, unobserved)
+
+    def _resolve(self, uid: str, keys: list[AntennaKey]) -> AntennaKey | None:
+        if len(keys) == 1:
+            return keys[0]
+        previous = self._resolved.get(uid)
+        if previous in keys:
+            return previous
+        streaks = sorted(((self._filters[k].streak.get(uid, 0), k) for k in keys), reverse=True)
+        if streaks[0][0] > streaks[1][0]:
+            return streaks[0][1]
+        return None

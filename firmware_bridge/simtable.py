@@ -1,0 +1,296 @@
+"""A whole simulated table: virtual hubs wired to every zone, and a tag in every block.
+
+:func:`default_wiring` spreads the zones (board locations, boxes, trays, pads, the
+registration antenna) over ``hubs`` hubs of ``antennas`` antennas; :func:`default_registry`
+gives block number *n* the tag ``E0040150000000nn``-style uid. :class:`SimulatedTable` moves
+blocks by block id and zone, and :meth:`SimulatedTable.execute` runs the console / script
+commands (``help`` lists them), so the same words drive ``companion simulate`` interactively and
+from a replay file.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.games.sekigahara.components import default_blocks
+from firmware_bridge.protocol import antenna_name
+from firmware_bridge.registry import TagRegistry
+from firmware_bridge.simulator import FrameObserver, VirtualHub
+from firmware_bridge.wiring import AntennaKey, WiringMap
+from firmware_bridge.zones import zone_names
+
+HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are ids like I07):
+  put BLOCK ZONE         put a block (or a raw 16-hex-digit tag uid) on a zone
+  lift BLOCK             take a block off the table
+  move ZONE ZONE         move every block from one zone to another
+  show                   list the occupied zones
+  flicker HUB P          each present tag is missed with probability P (0..1)
+  crosstalk ZONE ZONE    the second zone's antenna also hears the first's tags
+  nocrosstalk            stop all cross-talk
+  noise HUB N            send N random bytes
+  corrupt HUB N          flip a bit in the next N frames
+  truncate HUB N         cut the next N frames short
+  gap HUB N              skip N sequence numbers
+  fault ZONE CODE        that antenna reports a reader fault (CODE 'none' clears it)
+  silent HUB on|off      stop / resume sending anything
+  unplug HUB / replug HUB
+  rate HUB HZ            change the scan rate
+  leds                   show LEDs the host has lit
+  sleep SECONDS          wait (for scripts)
+  help, quit"""
+
+
+def default_wiring(hubs: int = 4, antennas: int = 16) -> WiringMap:
+    zones = list(zone_names())
+    if len(zones) > hubs * antennas:
+        raise ValueError(f"{len(zones)} zones need more than {hubs} hubs of {antennas} antennas")
+    table: dict[str, dict[str, str]] = {f"hub-{h + 1}": {} for h in range(hubs)}
+    for i, zone in enumerate(zones):
+        table[f"hub-{i // antennas + 1}"][antenna_name(i % antennas)] = zone
+    return WiringMap(hubs=table)
+
+
+def default_uid(index: int) -> str:
+    return f"E00401500000{index:04X}"
+
+
+def default_registry() -> TagRegistry:
+    blocks = default_blocks().blocks
+    return TagRegistry(tags={default_uid(i + 1): b.id for i, b in enumerate(blocks)})
+
+
+@dataclass
+class SimulatedTable:
+    """Virtual hubs plus the wiring and registry that describe them."""
+
+    hubs: dict[str, VirtualHub]
+    wiring: WiringMap
+    registry: TagRegistry
+
+    @classmethod
+    def create(
+        cls,
+        link_dir: Path,
+        hubs: int = 4,
+        antennas: int = 16,
+        rate_hz: int = 10,
+        seed: int | None = None,
+        on_frame: FrameObserver | None = None,
+    ) -> SimulatedTable:
+        link_dir.mkdir(parents=True, exist_ok=True)
+        wiring = default_wiring(hubs, antennas)
+        virtual = {
+            hub: VirtualHub(hub, antennas, rate_hz, link_dir / hub,
+                            seed=None if seed is None else seed + n, on_frame=on_frame)
+            for n, hub in enumerate(wiring.hubs)
+        }
+        return cls(virtual, wiring, default_registry())
+
+    def start(self) -> SimulatedTable:
+        for hub in self.hubs.values():
+            hub.start()
+        return self
+
+    def stop(self) -> None:
+        for hub in self.hubs.values():
+            hub.stop()
+
+    def __enter__(self) -> SimulatedTable:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def ports(self) -> list[str]:
+        return [hub.port for hub in self.hubs.values()]
+
+    def write_config(self, directory: Path) -> tuple[Path, Path]:
+        wiring, tags = directory / "wiring.yaml", directory / "tags.yaml"
+        self.wiring.save(wiring)
+        self.registry.save(tags)
+        return wiring, tags
+
+    # ------------------------------------------------------------------ moving blocks
+
+    def antenna(self, zone: str) -> tuple[VirtualHub, int]:
+        keys = self.wiring.antennas_of(zone)
+        if not keys:
+            raise ValueError(f"no antenna watches {zone!r}")
+        return self.hubs[keys[0].hub], keys[0].antenna
+
+    def uid(self, block_or_uid: str) -> str:
+        if len(block_or_uid) == 16 and block_or_uid.upper().startswith("E0"):
+            return block_or_uid.upper()
+        uid = self.registry.uid_of(block_or_uid.upper())
+        if uid is None:
+            raise ValueError(f"unknown block {block_or_uid!r}")
+        return uid
+
+    def put(self, block: str, zone: str) -> None:
+        uid = self.uid(block)
+        self.lift(uid)
+        hub, antenna = self.antenna(zone)
+        hub.place(antenna, uid)
+
+    def lift(self, block: str) -> None:
+        uid = self.uid(block)
+        for hub in self.hubs.values():
+            hub.remove_everywhere(uid)
+
+    def blocks_on(self, zone: str) -> list[str]:
+        hub, antenna = self.antenna(zone)
+        return sorted(self.registry.tags.get(u, u) for u in hub.tags(antenna))
+
+    def move(self, origin: str, destination: str) -> None:
+        blocks = self.blocks_on(origin)
+        for block in blocks:
+            self.lift(block)
+        for block in blocks:
+            self.put(block, destination)
+
+    def occupied(self) -> Iterator[tuple[str, list[str]]]:
+        for key, zone in self.wiring.table().items():
+            tags = self.hubs[key.hub].tags(key.antenna)
+            if tags:
+                yield zone, sorted(self.registry.tags.get(u, u) for u in tags)
+
+    # ------------------------------------------------------------------ console
+
+    def execute(self, line: str, sleep: Callable[[float], None] = time.sleep) -> str:
+        """Run one console command; returns what to print. ValueError for a bad command."""
+        words = shlex.split(line, comments=True)
+        if not words:
+            return ""
+        cmd, args = words[0].lower(), words[1:]
+        try:
+            return _run(self, cmd, args, sleep)
+        except (IndexError, KeyError) as exc:
+            raise ValueError(f"{cmd}: missing or unknown argument {exc}") from None
+
+    def hub(self, name: str) -> VirtualHub:
+        if name not in self.hubs:
+            raise ValueError(f"no hub {name!r}; hubs: {', '.join(self.hubs)}")
+        return self.hubs[name]
+
+
+def _float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+
+
+def _show(table: SimulatedTable) -> str:
+    lines = [f"{zone}: {' '.join(blocks)}" for zone, blocks in table.occupied()]
+    return "\n".join(lines) or "the table is empty"
+
+
+def _leds(table: SimulatedTable) -> str:
+    lit = [
+        f"{table.wiring.table().get(AntennaKey(name, a), f'{name}/{antenna_name(a)}')}: {mode}"
+        for name, hub in table.hubs.items()
+        for a, mode in sorted(hub.leds.items()) if mode != "OFF"
+    ]
+    return "\n".join(lit) or "no LED lit"
+
+
+def _crosstalk(table: SimulatedTable, a: list[str]) -> str:
+    hub, source = table.antenna(a[0])
+    other, neighbour = table.antenna(a[1])
+    if hub is not other:
+        raise ValueError("cross-talk only happens between antennas of one hub")
+    hub.mischief.crosstalk[source] = neighbour
+    return ""
+
+
+def _fault(table: SimulatedTable, a: list[str]) -> str:
+    hub, antenna = table.antenna(a[0])
+    if a[1].lower() == "none":
+        hub.mischief.faults.pop(antenna, None)
+    else:
+        hub.mischief.faults[antenna] = a[1].upper()
+    return ""
+
+
+def _set(hub: VirtualHub, attribute: str, value: int) -> str:
+    with hub._lock:
+        setattr(hub.mischief, attribute, getattr(hub.mischief, attribute) + value)
+    return ""
+
+
+def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float], None]) -> str:
+    match cmd:
+        case "help":
+            return HELP
+        case "put":
+            table.put(a[0], a[1])
+        case "lift":
+            table.lift(a[0])
+        case "move":
+            table.move(a[0], a[1])
+        case "show":
+            return _show(table)
+        case "leds":
+            return _leds(table)
+        case "flicker":
+            table.hub(a[0]).mischief.flicker = _float(a[1])
+        case "crosstalk":
+            return _crosstalk(table, a)
+        case "nocrosstalk":
+            for hub in table.hubs.values():
+                hub.mischief.crosstalk.clear()
+        case "noise":
+            table.hub(a[0]).inject_garbage(int(_float(a[1])))
+        case "corrupt" | "truncate" | "gap":
+            attribute = {"corrupt": "corrupt_frames", "truncate": "truncate_frames",
+                         "gap": "skip_sequence"}[cmd]
+            return _set(table.hub(a[0]), attribute, int(_float(a[1])))
+        case "fault":
+            return _fault(table, a)
+        case "silent":
+            table.hub(a[0]).mischief.silent = a[1] == "on"
+        case "unplug":
+            table.hub(a[0]).unplug()
+            return f"{a[0]} unplugged"
+        case "replug":
+            table.hub(a[0]).replug()
+            return f"{a[0]} is on {table.hub(a[0]).path}"
+        case "rate":
+            table.hub(a[0]).rate_hz = max(1, min(50, int(_float(a[1]))))
+        case "sleep":
+            sleep(_float(a[0]))
+        case _:
+            raise ValueError(f"unknown command {cmd!r} (try help)")
+    return ""
+
+
+def run_script(table: SimulatedTable, path: Path, echo: Callable[[str], None]) -> None:
+    """Replay a file of ``SECONDS COMMAND...`` lines (times from the start of the replay).
+
+    Lines starting with ``#`` are comments. Raises ValueError naming the file and line.
+    """
+    try:
+        lines = Path(path).read_text("utf-8").splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    start = time.monotonic()
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        when, _, command = line.partition(" ")
+        try:
+            at = _float(when)
+            delay = start + at - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            output = table.execute(command)
+        except ValueError as exc:
+            raise ValueError(f"{path}:{number}: {exc}") from None
+        if output:
+            echo(output)
