@@ -443,3 +443,42 @@ def test_rejections_never_name_a_block(move: StackMove, situation: MoveSituation
     with pytest.raises(RuleViolation) as caught:
         validate_stack_move(BOARD, move, situation)
     assert SECRET not in str(caught.value)
+
+
+def test_the_worked_example_in_docs_movement() -> None:
+    situation = MoveSituation(
+        enemy_count={"hakone": 1, "saku": 2},
+        used_segments=frozenset({frozenset({"edo", "mito"})}),
+    )
+    tokaido = group(4, TOKAIDO_FROM_EDO, "t")
+    move = stack(
+        "edo",
+        tokaido | group(2, ("oshi", "takasaki"), "n"),
+        force_marches=[tokaido],
+        leadership=True,
+    )
+    analysis = validate_stack_move(BOARD, move, situation)
+    (overrun,) = analysis.overruns
+    assert (overrun.location, overrun.moving_blocks, overrun.blocks_present) == ("hakone", 4, 4)
+    assert overrun.enemy_units == 1
+    assert analysis.resources == ("takasaki",)
+    assert analysis.force_march_cards == 1 and analysis.engagements == ()
+    assert analysis.blocks["t0"].allowance == 4 and analysis.blocks["n0"].allowance == 3
+    assert len(analysis.segments) == 6
+    explained = explain_move(
+        BOARD,
+        "edo",
+        "numazu",
+        2,
+        side=TOKU,
+        leadership=True,
+        force_march_available=True,
+        situation=situation,
+    )
+    assert explained.reason == (
+        "7.3.2: must stop at Hakone: 2 blocks cannot overrun 1 enemy unit (that needs 4)"
+    )
+    reach = legal_destinations(
+        BOARD, "edo", 2, side=TOKU, leadership=True, force_march=False, situation=situation
+    )
+    assert list(reach) == ["oshi", "hakone", "oyama", "takasaki", "utsunomiya", "saku"]

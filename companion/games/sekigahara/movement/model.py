@@ -21,7 +21,8 @@ class MoveSituation(_Frozen):
     """What the board looks like to the moving side when a stack moves (7.3.1, 7.3.2, 7.4).
 
     ``friendly_count``: blocks of the moving side already at each location, not counting the
-    moving stack (forces committed to battle there lend their strength, 7.4.2: fold them in).
+    moving stack (forces committed to battle there lend their strength, 7.4.2, and so do the
+    mover's blocks inside a castle there against besiegers outside, 7.4.3: fold them in).
     ``enemy_count``: enemy units at each location; disks are units (8.9.3) and blocks inside a
     castle lend their strength against besiegers outside (7.4.3): fold them in.
     ``enemy_holds_castle``: locations whose castle the enemy controls; they cannot be Overrun
