@@ -265,5 +265,26 @@ def combat_result(state: CombatState) -> CombatResult:
         lost={side: lost_units(state, side) for side in Side},
         instant_victory=state.instant_victory,
         castle_falls=ended.castle_falls,
-        rulings=[event.ruling() for event in state.log],
+        rulings=[event.ruling() for event in state.log] + _pending_rulings(state),
     )
+
+
+def _pending_rulings(state: CombatState) -> list[Ruling]:
+    """What the result assumes while losses are still to be selected (8.7.2, 8.10)."""
+    ended = state.ended
+    if state.replenished is not None or ended is None:
+        return []
+    rulings = []
+    for side in (state.setup.attacker, state.setup.defender):
+        due = ended.losses_due.of(side)
+        if due and state.lost_by(side) is None:
+            forced = lost_units(state, side)
+            text = f"{side} has yet to select {due} loss{'es' if due > 1 else ''}"
+            if forced:
+                text += f"; it must include {', '.join(forced)}"
+            rulings.append(Ruling(rule="8.7.2", text=text))
+    draws = replenishment(state)
+    rulings.append(
+        Ruling(rule="8.10", text=f"cards drawn: ishida {draws.ishida}, tokugawa {draws.tokugawa}")
+    )
+    return rulings

@@ -112,8 +112,9 @@ class ChallengeRefuted(_Event):
     blocks: tuple[str, ...]
 
     def text(self) -> str:
+        stay = "they stay" if len(self.blocks) > 1 else "it stays"
         return (
-            f"{self.side} shows a card able to deploy {', '.join(self.blocks)}: they stay loyal; "
+            f"{self.side} shows a card able to deploy {', '.join(self.blocks)}: {stay} loyal; "
             "the card shown returns to hand"
         )
 
@@ -131,8 +132,9 @@ class BlocksDefected(_Event):
     impact: Tally
 
     def text(self) -> str:
+        verb = "defect" if len(self.blocks) > 1 else "defects"
         text = (
-            f"{', '.join(self.blocks)} defect from {self.from_side} to {self.to_side}: "
+            f"{', '.join(self.blocks)} {verb} from {self.from_side} to {self.to_side}: "
             f"{self.from_side} -{self.impact_lost}, {self.to_side} +{self.impact_gained}"
         )
         dropped = self.impact_lost - self.impact_gained
