@@ -482,3 +482,30 @@ def test_the_worked_example_in_docs_movement() -> None:
         BOARD, "edo", 2, side=TOKU, leadership=True, force_march=False, situation=situation
     )
     assert list(reach) == ["oshi", "hakone", "oyama", "takasaki", "utsunomiya", "saku"]
+
+
+def test_explain_prefers_the_distance_rule_when_no_route_is_within_reach() -> None:
+    used = MoveSituation(used_segments=frozenset({frozenset({"edo", "hakone"})}))
+    big = explain_move(
+        BOARD,
+        "edo",
+        "numazu",
+        9,
+        side=TOKU,
+        leadership=True,
+        force_march_available=False,
+        situation=used,
+    )
+    assert big.reason is not None
+    assert big.reason.startswith("7.3.5: a group of 9 blocks moves at most 1 location here")
+    small = explain_move(
+        BOARD,
+        "edo",
+        "numazu",
+        1,
+        side=TOKU,
+        leadership=True,
+        force_march_available=False,
+        situation=used,
+    )
+    assert small.reason == "7.3.1: road Edo-Hakone has already been used this Movement Phase"

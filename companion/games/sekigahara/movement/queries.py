@@ -21,8 +21,8 @@ from companion.games.sekigahara.movement.model import (
     Route,
 )
 
-# A failure ranks by how far along its route it happened, then by kind: when nothing is legal,
-# explain_move reports the failure of the shortest route that got furthest.
+# Kinds of failure; explain_move ranks obstacles on routes of equal length by how far along the
+# route they happened, then by kind.
 _USED, _STOP, _DISTANCE = 0, 1, 2
 
 
@@ -190,9 +190,12 @@ def explain_move(
     the highway bonus and the roads used, so the player picks one when there are several) and
     whether each needs a force march card; or, if none is legal, the rule that forbids it.
 
-    When every route fails, the reported rule is that of the shortest route, and among routes of
-    the same length the one that got furthest (a distance failure counts as getting to the end),
-    so the player hears about the road they most likely took.
+    When every route fails, the most informative rule is reported: if some route is within the
+    group's allowance, the first obstacle (a road used this phase, enemy units that cannot be
+    Overrun) on the shortest such route, and among routes of the same length the one that got
+    furthest, so the player hears about the road they most likely took; if no route is within the
+    allowance, the distance rule for the shortest route (7.3.5 when the size penalty is what stops
+    the group, 7.3.3 otherwise), since no change on the board would make the move legal.
     """
     del side
     _check_location(board, origin)
@@ -221,16 +224,34 @@ def explain_move(
         )
     limits = _Limits.of(group_size, leadership, force_march_available)
     routes: list[Route] = []
-    worst: tuple[int, int, int] | None = None
-    reason: Ruling | None = None
+    blocked: tuple[tuple[int, int, int], Ruling] | None = None
+    too_far: tuple[tuple[int, int], RawPath] | None = None
     for raw in candidates:
+        length = len(raw.locations)
+        allowance = limits.highway if raw.all_highway else limits.road
+        if length > allowance:
+            if too_far is None or (length, -allowance) < too_far[0]:
+                too_far = ((length, -allowance), raw)
+            continue
         judged = _judge(index, origin, raw, group_size, limits, situation)
         if isinstance(judged, Route):
             routes.append(judged)
             continue
-        rank = (len(raw.locations), -judged.step, -judged.kind)
-        if worst is None or rank < worst:
-            worst, reason = rank, judged.ruling
+        rank = (length, -judged.step, -judged.kind)
+        if blocked is None or rank < blocked[0]:
+            blocked = (rank, judged.ruling)
+    reason: Ruling | None = None
+    if not routes:
+        if blocked is not None:
+            reason = blocked[1]
+        elif too_far is not None:
+            reason = say.too_far(
+                group_size,
+                len(too_far[1].locations),
+                leadership=leadership,
+                highway=too_far[1].all_highway,
+                force_march=force_march_available,
+            )
     return MoveExplanation(
         origin=origin,
         destination=destination,
