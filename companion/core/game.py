@@ -1,0 +1,103 @@
+"""A game as a state plus an append-only event log, generic over one game's rules.
+
+``submit(command)`` validates a command against the current state: the rules either raise
+:class:`~companion.core.rules.RuleViolation` (the command is rejected, citing the rule) or return
+the events the command causes. Events are the single source of truth: :func:`replay` rebuilds a
+state from any event list, and applying the same list always yields the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from companion.core.events import Command, Event
+from companion.core.rules import RuleViolation
+
+S = TypeVar("S")
+C = TypeVar("C", bound=Command)
+E = TypeVar("E", bound=Event)
+C_contra = TypeVar("C_contra", bound=Command, contravariant=True)
+
+
+class HiddenViolation(RuleViolation):
+    """A rejection whose full reason would reveal hidden information.
+
+    ``message`` is safe for the shared screen (counts, locations, rule); ``private`` is the
+    detail for the acting side only and must never reach a public view or log.
+    """
+
+    def __init__(self, rule: str, message: str, private: str | None = None) -> None:
+        super().__init__(rule, message)
+        self.private = private
+
+
+class GameRules(Protocol[S, C_contra, E]):
+    """What a game package supplies: an initial state, command handling and event application."""
+
+    def initial_state(self) -> S: ...
+
+    def handle(self, state: S, command: C_contra) -> list[E]:
+        """The events ``command`` causes in ``state``; raise RuleViolation to reject it."""
+        ...
+
+    def apply(self, state: S, event: E) -> S:
+        """The state after ``event``; deterministic, no validation, never mutates ``state``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Accepted(Generic[E]):
+    events: tuple[E, ...]
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A refused command: the rule that forbids it and a message safe for the shared screen."""
+
+    rule: str
+    message: str
+    private: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.message} (rule {self.rule})"
+
+
+def replay(rules: GameRules[S, C, E], events: Iterable[E]) -> S:
+    """Rebuild a state from an event list."""
+    state = rules.initial_state()
+    for event in events:
+        state = rules.apply(state, event)
+    return state
+
+
+class Game(Generic[S, C, E]):
+    """A running game: its rules, its current state and the events that built it."""
+
+    def __init__(self, rules: GameRules[S, C, E], events: Sequence[E] = ()) -> None:
+        self.rules = rules
+        self._events: list[E] = list(events)
+        self._state = replay(rules, self._events)
+
+    @property
+    def state(self) -> S:
+        return self._state
+
+    @property
+    def events(self) -> tuple[E, ...]:
+        return tuple(self._events)
+
+    def submit(self, command: C) -> Accepted[E] | Rejection:
+        try:
+            events = self.rules.handle(self._state, command)
+        except HiddenViolation as exc:
+            return Rejection(exc.rule, exc.message, exc.private)
+        except RuleViolation as exc:
+            return Rejection(exc.rule, exc.message)
+        state = self._state
+        for event in events:
+            state = self.rules.apply(state, event)
+        self._state = state
+        self._events.extend(events)
+        return Accepted(tuple(events))

@@ -1,0 +1,279 @@
+"""The Combat Phase around the combat rules: declarations (8.1), castles and sieges (8.9.1-8.9.3,
+8.9.6), Mori at Osaka (9.3), combat actions, the aftermath on the board, retreats (8.8) and
+card replenishment (8.10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.rules import RuleViolation
+from companion.games.sekigahara import combat
+from companion.games.sekigahara.components import Disk, Side
+from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.apply import entry_key
+from companion.games.sekigahara.engine.control import (
+    blocks_at,
+    castle_owner,
+    contested,
+    units_count,
+)
+from companion.games.sekigahara.engine.data import BOARD, OSAKA
+from companion.games.sekigahara.engine.flow import (
+    Emitter,
+    check_instant_victory,
+    draw_cards,
+    end_phase,
+    reject,
+)
+from companion.games.sekigahara.engine.movement_phase import mori_in_box
+from companion.games.sekigahara.engine.overrun import resolve_overruns
+from companion.games.sekigahara.engine.state import Phase, Stage, State
+
+
+def must_declare(state: State) -> list[str]:
+    """8.1, 8.9.4 E: locations where the phasing player must still declare combat. The active
+    owner of a castle with at most two blocks there may stay inside instead (8.9.2)."""
+    side = state.active
+    if state.phase is not Phase.COMBAT or side is None:
+        return []
+    found = []
+    for loc in contested(state):
+        if loc in state.resolved:
+            continue
+        mine = len(blocks_at(state, loc, side))
+        if castle_owner(state, loc) is side and mine <= 2:
+            continue
+        found.append(loc)
+    return found
+
+
+def declarable(state: State) -> list[str]:
+    """Locations where the phasing player may declare combat now (8.1)."""
+    side = state.active
+    if state.phase is not Phase.COMBAT or side is None or state.pending is not None:
+        return []
+    return [
+        loc for loc in contested(state)
+        if loc not in state.resolved and blocks_at(state, loc, side)
+    ]
+
+
+def _open(em: Emitter, location: str, attacker: Side, *, from_retreat: bool,
+          inside: bool = False) -> None:
+    """Open a combat at ``location``: Mori arrivals, castle choice, then the fight."""
+    owner = castle_owner(em.state, location)
+    em.emit(ev.CombatDeclared(location=location, attacker=attacker, owner=owner,
+                              from_retreat=from_retreat))
+    if location == OSAKA and attacker is Side.TOKUGAWA and mori_in_box(em.state):
+        em.emit(ev.MoriArrived(blocks=tuple(mori_in_box(em.state)), attacked=True))  # 9.3
+        resolve_overruns(em, [location], Side.ISHIDA)
+        if em.over:
+            return
+        if not (units_count(em.state, location, Side.ISHIDA)
+                and blocks_at(em.state, location, Side.TOKUGAWA)):
+            em.emit(ev.LocationResolved(location=location))
+            return
+    defender = attacker.opponent
+    theirs = blocks_at(em.state, location, defender)
+    if owner is attacker and not from_retreat:
+        if inside:
+            em.emit(ev.StayedInside(location=location, side=attacker, inside=True, combat=False))
+            return
+        em.emit(ev.CombatOpened(location=location, siege=False, inside=()))
+    elif owner is defender and not theirs:
+        em.emit(ev.CombatOpened(location=location, siege=True, inside=()))  # disk only
+    elif owner is defender and len(theirs) <= 2:
+        return  # 8.9.2: the defending owner chooses inside or outside (ChooseInside)
+    else:
+        em.emit(ev.CombatOpened(location=location, siege=False, inside=()))
+
+
+def declare(state: State, cmd: cm.DeclareCombat) -> list[ev.Event]:
+    """8.1: the phasing player declares combat at one location at a time."""
+    if state.phase is not Phase.COMBAT or state.active is not cmd.side:
+        raise reject("8.1", f"it is not the {cmd.side.value} Combat Phase")
+    if state.pending is not None:
+        raise reject("8.1", "the combat in progress must be resolved first")
+    if cmd.location not in BOARD.locations or cmd.location not in contested(state):
+        raise reject("8.1", f"opposing units are not together at {cmd.location}")
+    if cmd.location in state.resolved:
+        raise reject("8.1", f"combat at {cmd.location} is already resolved this phase")
+    mine = blocks_at(state, cmd.location, cmd.side)
+    if not mine:
+        raise reject("8.9.2", f"{cmd.side.value} has no block to fight at {cmd.location}")
+    if cmd.inside and (castle_owner(state, cmd.location) is not cmd.side or len(mine) > 2):
+        raise reject("8.9.1", "only the castle's owner with two blocks or fewer stays inside")
+    em = Emitter(state)
+    _open(em, cmd.location, cmd.side, from_retreat=False, inside=cmd.inside)
+    return em.events
+
+
+def choose_inside(state: State, cmd: cm.ChooseInside) -> list[ev.Event]:
+    """8.9.2: the defending owner (two blocks or fewer) stays inside (a siege) or fights outside
+    (a battle)."""
+    p = state.pending
+    if p is None or p.stage is not Stage.CASTLE_CHOICE:
+        raise reject("8.9.2", "no castle choice is pending")
+    if cmd.side is not p.owner:
+        raise reject("8.9.2", "only the castle's owner chooses inside or outside")
+    em = Emitter(state)
+    em.emit(ev.StayedInside(location=p.location, side=cmd.side, inside=cmd.inside, combat=True))
+    inside = tuple(blocks_at(state, p.location, cmd.side)) if cmd.inside else ()
+    em.emit(ev.CombatOpened(location=p.location, siege=cmd.inside, inside=inside))
+    return em.events
+
+
+def to_action(cmd: Any) -> combat.CombatAction:
+    if isinstance(cmd, cm.Deploy):
+        card = None if cmd.card is None else combat.PlayedCard(
+            clan=cmd.card.clan, kind=cmd.card.kind, card_id=cmd.card.card_id)
+        return combat.Deploy(side=cmd.side, card=card, blocks=cmd.blocks)
+    if isinstance(cmd, cm.Challenge):
+        return combat.Challenge(side=cmd.side, refuted=cmd.refuted)
+    if isinstance(cmd, cm.Finish):
+        return combat.Finish(side=cmd.side)
+    assert isinstance(cmd, cm.TakeLosses)
+    return combat.Lose(side=cmd.side, losses=cmd.losses)
+
+
+def act(state: State, cmd: Any) -> list[ev.Event]:
+    """One combat action (8.2-8.7, 8.9.4), judged by the combat rules."""
+    p = state.pending
+    if p is None or p.stage is not Stage.FIGHTING:
+        raise reject("8.1", "no combat is being fought")
+    action = to_action(cmd)
+    needs_card = (isinstance(action, combat.Deploy) and action.card is not None) or isinstance(
+        action, combat.Challenge)
+    if needs_card and state.hand[action.side] < 1:
+        raise reject("8.2.2", f"{action.side.value} has no card in hand to play")
+    try:
+        after, _ = combat.apply_action(p.combat, action)
+    except RuleViolation as exc:
+        raise reject(exc.rule, f"illegal combat action by {action.side.value}",
+                     private=exc.message) from None
+    em = Emitter(state)
+    em.emit(ev.CombatActed(side=action.side, action=action.model_dump(mode="json")))
+    if combat.is_resolved(after):
+        _conclude(em)
+    return em.events
+
+
+def _conclude(em: Emitter) -> None:
+    p = em.state.pending
+    assert p is not None
+    result = combat.combat_result(p.combat)
+    disks = {d.value for d in Disk}
+    losses = {s: tuple(u for u in result.lost[s] if u not in disks) for s in Side}
+    disks_lost = tuple(Disk(u) for s in Side for u in result.lost[s] if u in disks)
+    retreating: Side | None = None
+    if not p.siege:
+        loser = result.winner.opponent
+        remaining = set(blocks_at(em.state, p.location, loser)) - set(losses[loser])
+        if remaining:
+            retreating = loser
+    em.emit(ev.CombatEnded(
+        location=p.location, winner=result.winner, losses=losses, disks_lost=disks_lost,
+        castle_falls=bool(result.castle_falls), siege=p.siege, retreating=retreating,
+        draws=dict(result.cards_drawn),
+    ))
+    check_instant_victory(em, "2.1")
+    if em.over or retreating is not None:
+        return
+    _replenish(em, dict(result.cards_drawn))
+
+
+def _replenish(em: Emitter, draws: dict[Side, int]) -> None:
+    """8.10: both sides discard the cards played and draw back (plus the bonus for losses)."""
+    for side in Side:
+        if em.state.table[side]:
+            em.emit(ev.CardsDiscarded(side=side, count=em.state.table[side], rule="8.10",
+                                      from_table=True))
+    for side in Side:
+        draw_cards(em, side, draws.get(side, 0), "8.10")
+
+
+def retreat_options(state: State) -> tuple[list[str], bool]:
+    """The legal retreat destinations (8.8.1-8.8.3) and whether up to two blocks may stay in
+    the castle (8.8.4)."""
+    p = state.pending
+    if p is None or p.stage is not Stage.RETREAT or p.retreating is None:
+        return [], False
+    loser, loc = p.retreating, p.location
+    around = BOARD.neighbours(loc)
+    if loser is p.attacker:  # 8.8.2
+        entries = [n for n in around if n in state.entered_from.get(entry_key(loser, loc), ())]
+        destinations = entries or around
+    else:  # 8.8.3
+        enemy = loser.opponent
+        came = state.entered_from.get(entry_key(enemy, loc), set())
+        clear = [n for n in around if not units_count(state, n, enemy) and n not in came]
+        destinations = clear or around
+    castle = BOARD.locations[loc].castle is not None and p.owner is loser
+    return sorted(destinations), castle
+
+
+def retreat(state: State, cmd: cm.Retreat) -> list[ev.Event]:
+    """8.8: the loser retreats its remaining force to one adjacent location (up to two blocks
+    may stay in the castle, 8.8.4); then 8.10, then any Overrun or battle it causes (8.8.5)."""
+    p = state.pending
+    if p is None or p.stage is not Stage.RETREAT:
+        raise reject("8.8.1", "no retreat is due")
+    if cmd.side is not p.retreating:
+        raise reject("8.8.1", "only the loser of the battle retreats")
+    remaining = blocks_at(state, p.location, cmd.side)
+    destinations, castle = retreat_options(state)
+    if cmd.into_castle:
+        if not castle:
+            raise reject("8.8.4", "the castle harbours only the side that held it before combat")
+        if len(cmd.into_castle) > 2 or len(set(cmd.into_castle)) != len(cmd.into_castle):
+            raise reject("8.8.4", "at most two blocks may stay in the castle")
+        if any(b not in remaining for b in cmd.into_castle):
+            raise reject("8.8.4", "only the retreating blocks may stay in the castle")
+    rest = [b for b in remaining if b not in cmd.into_castle]
+    if rest and cmd.destination not in destinations:
+        rule = "8.8.2" if cmd.side is p.attacker else "8.8.3"
+        raise reject(rule, f"{cmd.destination} is not a legal retreat destination; legal: "
+                     + ", ".join(destinations))
+    destination = cmd.destination if rest else None
+    joins = destination is not None and _joins_besieged(state, destination, cmd.side)
+    before = set(contested(state)) - state.resolved
+    em = Emitter(state)
+    em.emit(ev.Retreated(side=cmd.side, origin=p.location, destination=destination,
+                         blocks=tuple(remaining), into_castle=cmd.into_castle,
+                         join_castle=joins))
+    if destination is not None and BOARD.locations[destination].resource and (
+        em.state.resource_control.get(destination) is not cmd.side
+    ):
+        em.emit(ev.ResourceControlled(location=destination, side=cmd.side))
+    _replenish(em, p.draws)
+    if destination is None:
+        return em.events
+    resolve_overruns(em, [destination], cmd.side)
+    if em.over or destination not in contested(em.state) or joins:
+        return em.events
+    if destination in before:
+        return em.events  # 8.8.5: joins the combat still to be declared there
+    _open(em, destination, cmd.side, from_retreat=True)
+    return em.events
+
+
+def _joins_besieged(state: State, location: str, side: Side) -> bool:
+    return castle_owner(state, location) is side and any(
+        state.pos[b] == location for b in state.inside
+    ) and units_count(state, location, side.opponent) > 0
+
+
+def end_combat(state: State, cmd: cm.EndPhase) -> list[ev.Event]:
+    """8.1: the phase ends once every location with opposing units has had its combat."""
+    if state.phase is not Phase.COMBAT or state.active is not cmd.side:
+        raise reject("6.4", f"it is not the {cmd.side.value} Combat Phase")
+    if state.pending is not None:
+        raise reject("8.1", "the combat in progress must be resolved first")
+    left = must_declare(state)
+    if left:
+        raise reject("8.1" if all(castle_owner(state, x) is None for x in left) else "8.9.4",
+                     "combat must still be declared at " + ", ".join(left))
+    em = Emitter(state)
+    end_phase(em)
+    return em.events

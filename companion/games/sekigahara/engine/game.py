@@ -1,0 +1,82 @@
+"""The Sekigahara rules as a :class:`~companion.core.game.GameRules`: command dispatch by phase,
+event application, and :func:`new_game`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from companion.core.game import Game
+from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.apply import apply_event
+from companion.games.sekigahara.engine.bidding import bid, choose_first
+from companion.games.sekigahara.engine.combat_phase import (
+    act,
+    choose_inside,
+    declare,
+    end_combat,
+    retreat,
+)
+from companion.games.sekigahara.engine.flow import reject
+from companion.games.sekigahara.engine.movement_phase import (
+    bring_mori,
+    buy_movement,
+    end_movement,
+    move_stack,
+    muster,
+)
+from companion.games.sekigahara.engine.setup import draw_blocks, start_game
+from companion.games.sekigahara.engine.state import Phase, State
+
+EVENTS = TypeAdapter[Any](ev.SekigaharaEvent)
+COMMANDS = TypeAdapter[Any](cm.SekigaharaCommand)
+
+
+def _end_phase(state: State, cmd: cm.EndPhase) -> list[ev.Event]:
+    if state.phase is Phase.COMBAT:
+        return end_combat(state, cmd)
+    return end_movement(state, cmd)
+
+
+_HANDLERS: dict[type[Any], Callable[[State, Any], list[ev.Event]]] = {
+    cm.StartGame: start_game, cm.DrawBlocks: draw_blocks, cm.Bid: bid,
+    cm.ChooseFirst: choose_first, cm.BuyMovement: buy_movement, cm.Muster: muster,
+    cm.BringMori: bring_mori, cm.MoveStack: move_stack, cm.EndPhase: _end_phase,
+    cm.DeclareCombat: declare, cm.ChooseInside: choose_inside, cm.Deploy: act,
+    cm.Challenge: act, cm.Finish: act, cm.TakeLosses: act, cm.Retreat: retreat,
+}
+
+
+class SekigaharaRules:
+    """Commands in, events out; events applied deterministically (see :mod:`.apply`)."""
+
+    def initial_state(self) -> State:
+        return State()
+
+    def handle(self, state: State, command: cm.Command) -> list[ev.Event]:
+        if state.phase is Phase.GAME_OVER:
+            raise reject("2.1" if state.victory and "2.2" not in state.victory else "2.2",
+                         "the game is over")
+        handler = _HANDLERS.get(type(command))
+        if handler is None:
+            raise reject("1", f"unknown command {command.type!r}")
+        return handler(state, command)
+
+    def apply(self, state: State, event: ev.Event) -> State:
+        return apply_event(state, event)
+
+
+SekigaharaGame = Game[State, cm.Command, ev.Event]
+
+
+def new_game(events: Sequence[ev.Event] = ()) -> SekigaharaGame:
+    """A game (new, or rebuilt from a saved event list)."""
+    return Game(SekigaharaRules(), events)
+
+
+def load_events(raw: list[dict[str, Any]]) -> list[ev.Event]:
+    """Events from their JSON form."""
+    return [EVENTS.validate_python(item) for item in raw]

@@ -1,0 +1,281 @@
+"""The Movement Phase (7.1-7.4, 8.9.6, 9.3): buying movement, mustering, Mori arrivals, stack
+moves and the Overruns they cause. Geometry comes from :mod:`companion.games.sekigahara.movement`.
+"""
+
+from __future__ import annotations
+
+from companion.core.rules import RuleViolation
+from companion.games.sekigahara.components import Clan, Side
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.commands import (
+    BringMori,
+    BuyMovement,
+    EndPhase,
+    MoveStack,
+    Muster,
+)
+from companion.games.sekigahara.engine.control import (
+    blocks_at,
+    castle_controller,
+    castle_owner,
+    is_besieged,
+    occupancy,
+    units_count,
+)
+from companion.games.sekigahara.engine.data import (
+    BOARD,
+    FACES,
+    MORI_LEADER,
+    OSAKA,
+    side_of,
+)
+from companion.games.sekigahara.engine.flow import Emitter, draw_cards, end_phase, reject
+from companion.games.sekigahara.engine.overrun import destroy, resolve_overruns
+from companion.games.sekigahara.engine.state import (
+    MORI_BOX,
+    RECRUITMENT,
+    Level,
+    Phase,
+    State,
+)
+from companion.games.sekigahara.movement import (
+    MoveSituation,
+    StackMove,
+    leadership_at,
+    validate_stack_move,
+)
+
+CARDS_FOR = {Level.NONE: 0, Level.MINIMAL: 0, Level.LIMITED: 1, Level.TOTAL: 2}
+
+
+def _active(state: State, side: Side, rule: str = "6.4") -> None:
+    if state.phase is not Phase.MOVEMENT or state.active is not side:
+        raise reject(rule, f"it is not the {side.value} Movement Phase")
+
+
+def _bought(state: State) -> None:
+    if state.level is None:
+        raise reject("7.1", "movement must first be bought with 0, 1 or 2 cards")
+
+
+def buy_movement(state: State, cmd: BuyMovement) -> list[ev.Event]:
+    """7.1: discard 0, 1 or 2 cards for no, minimal, limited or total movement."""
+    _active(state, cmd.side)
+    if state.level is not None:
+        raise reject("7.1", "movement has already been bought this phase")
+    cards = CARDS_FOR[cmd.level]
+    if state.hand[cmd.side] < cards:
+        raise reject("7.1", f"{cmd.level.value} movement costs {cards} cards")
+    if cmd.replace and cmd.level is not Level.NONE:
+        raise reject("7.1", "cards are replaced only with No Movement")
+    if not 0 <= cmd.replace <= state.hand[cmd.side]:
+        raise reject("7.1", "cannot replace more cards than are in hand")
+    em = Emitter(state)
+    if cards:
+        em.emit(ev.CardsDiscarded(side=cmd.side, count=cards, rule="7.1"))
+    em.emit(ev.MovementBought(side=cmd.side, level=cmd.level, cards=cards))
+    if cmd.replace:
+        em.emit(ev.CardsDiscarded(side=cmd.side, count=cmd.replace, rule="7.1"))
+        draw_cards(em, cmd.side, cmd.replace, "7.1")
+    return em.events
+
+
+def may_muster(state: State, side: Side) -> str | None:
+    """Why ``side`` cannot muster now (the rule), or None if it can (7.1, 7.2)."""
+    if state.phase is not Phase.MOVEMENT or state.active is not side or state.level is None:
+        return "7.1"
+    if state.level is Level.NONE or state.mustered:
+        return "7.2" if state.mustered else "7.1"
+    if state.level is not Level.TOTAL and state.moves_left < 1:
+        return "7.1"
+    return None
+
+
+def muster_locations(state: State, side: Side, blocks: tuple[str, ...], option: str) -> list[str]:
+    """Where these blocks may muster (7.2): option A to a location with their daimyo's mon,
+    option B (one block) to any friendly recruitment location; into a combat only in support."""
+    clans = {FACES[b].clan for b in blocks}
+    found = []
+    for loc in BOARD.locations.values():
+        if option == "A":
+            if len(clans) != 1 or next(iter(clans)) not in loc.recruitment:
+                continue
+        elif len(blocks) != 1 or not any(c.side is side for c in loc.recruitment):
+            continue
+        enemy = units_count(state, loc.id, side.opponent)
+        if enemy and not blocks_at(state, loc.id, side):
+            continue
+        found.append(loc.id)
+    return found
+
+
+def muster(state: State, cmd: Muster) -> list[ev.Event]:
+    """7.2: place Recruitment Box blocks on a recruitment location (once per turn)."""
+    _active(state, cmd.side)
+    _bought(state)
+    why = may_muster(state, cmd.side)
+    if why is not None:
+        raise reject(why, "no Mustering is allowed now (7.1: it takes a stack move's place)")
+    if not cmd.blocks or len(set(cmd.blocks)) != len(cmd.blocks):
+        raise reject("7.2", "a muster places at least one block")
+    bad = [
+        b for b in cmd.blocks
+        if b not in FACES or side_of(b) is not cmd.side or state.pos[b] != RECRUITMENT
+    ]
+    if bad:
+        raise reject(
+            "7.2", f"{len(bad)} of these blocks are not in the {cmd.side.value} Recruitment Box",
+            private=f"not in the box: {', '.join(bad)}",
+        )
+    if cmd.location not in BOARD.locations:
+        raise reject("7.2", f"{cmd.location!r} is not a location")
+    if cmd.option == "B" and len(cmd.blocks) != 1:
+        raise reject("7.2", "option B musters a single block")
+    if cmd.location not in muster_locations(state, cmd.side, cmd.blocks, cmd.option):
+        enemy = units_count(state, cmd.location, cmd.side.opponent)
+        if enemy and not blocks_at(state, cmd.location, cmd.side):
+            raise reject("7.2", "an attack cannot come from the Recruitment Box: muster into a "
+                         "combat only in support of blocks already there")
+        raise reject(
+            "7.2", f"these blocks cannot muster at {cmd.location} with option {cmd.option}",
+            private="option A needs blocks of one daimyo and that daimyo's mon at the location",
+        )
+    em = Emitter(state)
+    em.emit(ev.Mustered(side=cmd.side, location=cmd.location, blocks=cmd.blocks,
+                        option=cmd.option))
+    resolve_overruns(em, [cmd.location], cmd.side)
+    return em.events
+
+
+def mori_in_box(state: State) -> list[str]:
+    return sorted(b for b, z in state.pos.items() if z == MORI_BOX)
+
+
+def bring_mori(state: State, cmd: BringMori) -> list[ev.Event]:
+    """9.3: one Mori block to Osaka per card discarded in an Ishida Movement Phase, the Mori
+    leader last; they cannot move this turn."""
+    if cmd.side is not Side.ISHIDA:
+        raise reject("9.3", "only Ishida brings Mori blocks")
+    _active(state, cmd.side, "9.3")
+    _bought(state)
+    box = mori_in_box(state)
+    if not cmd.blocks or len(set(cmd.blocks)) != len(cmd.blocks):
+        raise reject("9.3", "name the Mori blocks brought, one per card discarded")
+    if any(b not in box for b in cmd.blocks):
+        raise reject("9.3", "only blocks in the Mori box can come to Osaka")
+    if MORI_LEADER in cmd.blocks and (
+        set(box) - set(cmd.blocks) or cmd.blocks[-1] != MORI_LEADER
+    ):
+        raise reject("9.3", "the Mori leader is always the last block brought on")
+    if state.hand[Side.ISHIDA] < len(cmd.blocks):
+        raise reject("9.3", "one card must be discarded for each Mori block")
+    em = Emitter(state)
+    em.emit(ev.CardsDiscarded(side=Side.ISHIDA, count=len(cmd.blocks), rule="9.3"))
+    em.emit(ev.MoriArrived(blocks=cmd.blocks, attacked=False))
+    resolve_overruns(em, [OSAKA], Side.ISHIDA)
+    return em.events
+
+
+def situation(state: State, side: Side, moving: frozenset[str] = frozenset()) -> MoveSituation:
+    """The board as ``side`` sees it for a move (7.3.1, 7.3.2, 7.4): counts, castles held by the
+    enemy, road segments already used this phase."""
+    occ = occupancy(state)
+    friendly = {loc: row[side] for loc, row in occ.items() if row[side]}
+    for b in moving:
+        loc = state.pos[b]
+        friendly[loc] = friendly.get(loc, 0) - 1
+    enemy = {loc: row[side.opponent] for loc, row in occ.items() if row[side.opponent]}
+    holds = frozenset(
+        loc for loc in enemy
+        if BOARD.locations[loc].castle is not None and castle_owner(state, loc) is side.opponent
+    )
+    return MoveSituation(
+        friendly_count={k: v for k, v in friendly.items() if v > 0},
+        enemy_count=enemy,
+        enemy_holds_castle=holds,
+        used_segments=frozenset(frozenset(s) for s in state.used_segments),
+    )
+
+
+def has_leadership(state: State, origin: str, side: Side) -> bool:
+    """7.3.4: a friendly leader at the origin (declared, C10), an aligned castle the side
+    controls there, or its own capital."""
+    leader = any(FACES[b].leader for b in blocks_at(state, origin, side))
+    return leadership_at(
+        BOARD, origin, side, leader_present=leader,
+        castle_controller=castle_controller(state, origin),
+    )
+
+
+def movable(state: State, side: Side, origin: str) -> list[str]:
+    """Blocks of ``side`` at ``origin`` that may still move this phase (7.2, 7.3.1, 8.9.6, 9.3)."""
+    return [
+        b for b in blocks_at(state, origin, side)
+        if b not in state.moved and b not in state.immobile and not is_besieged(state, b)
+    ]
+
+
+def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
+    """7.3: one stack's move, with its force marches, Overruns and Resource Locations."""
+    _active(state, cmd.side)
+    _bought(state)
+    side = cmd.side
+    if state.level is Level.NONE or state.moves_left < 1:
+        raise reject("7.1", "no stack move is left this phase")
+    if cmd.origin not in BOARD.locations:
+        raise reject("4.1", f"{cmd.origin!r} is not a location")
+    if not cmd.paths:
+        raise reject("7.3.1", "a move needs at least one moving block")
+    for b in cmd.paths:
+        if b not in FACES or side_of(b) is not side or state.pos[b] != cmd.origin:
+            raise reject("7.3.1", f"a moving block is not a {side.value} block at {cmd.origin}",
+                         private=f"{b} is not there")
+        if b in state.moved:
+            raise reject("7.3.1", "no block may be part of more than one move per turn")
+        if b in state.immobile:
+            mori = FACES[b].setup is not None and FACES[b].clan is Clan.MORI
+            raise reject("9.3" if mori else "7.2",
+                         "blocks mustered or arrived this turn may not move")
+        if is_besieged(state, b):
+            raise reject("8.9.6", "besieged blocks may not leave the castle's location")
+    marches = tuple(frozenset(g) for g in cmd.force_marches)
+    if state.hand[side] < len(marches):
+        raise reject("7.3.3", "each force march discards one card")
+    move = StackMove(
+        side=side, origin=cmd.origin, paths=dict(cmd.paths), force_marches=marches,
+        leadership=has_leadership(state, cmd.origin, side),
+    )
+    try:
+        analysis = validate_stack_move(
+            BOARD, move, situation(state, side, frozenset(cmd.paths))
+        )
+    except RuleViolation as exc:
+        raise reject(exc.rule, exc.message) from None
+    em = Emitter(state)
+    if analysis.force_march_cards:
+        em.emit(ev.CardsDiscarded(side=side, count=analysis.force_march_cards, rule="7.3.3"))
+    segments = tuple(sorted(tuple(sorted(seg)) for seg in analysis.segments))
+    em.emit(ev.StackMoved(
+        side=side, origin=cmd.origin, paths=dict(cmd.paths),
+        force_marches=analysis.force_march_cards, leadership=move.leadership,
+        segments=tuple((a, b) for a, b in segments),
+    ))
+    for overrun in analysis.overruns:
+        if blocks_at(em.state, overrun.location, side.opponent):
+            destroy(em, overrun.location, side.opponent)
+            if em.over:
+                return em.events
+    for loc in analysis.resources:
+        if em.state.resource_control.get(loc) is not side:
+            em.emit(ev.ResourceControlled(location=loc, side=side))
+    touched = [cmd.origin, *(p[-1] for p in cmd.paths.values())]
+    resolve_overruns(em, touched, side)
+    return em.events
+
+
+def end_movement(state: State, cmd: EndPhase) -> list[ev.Event]:
+    _active(state, cmd.side)
+    _bought(state)
+    em = Emitter(state)
+    end_phase(em)
+    return em.events

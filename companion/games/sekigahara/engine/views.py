@@ -1,0 +1,226 @@
+"""The one module that decides what each view of a game may show (3.1, 3.3, 8.2.1, 8.7.2).
+
+Block ids identify faces, so the public view holds no block id at all: counts per location and
+side, control, card counts, the faces of blocks revealed in the battle in progress, the casualty
+pile and the face-up Mori box. A side's view adds its own blocks; the referee's view holds all.
+Events are projected the same way by :func:`public_event`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from companion.core.views import PublicView, RefereeView, SideView
+from companion.games.sekigahara.components import BlockFace, Side
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.control import castle_controller, contested
+from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
+from companion.games.sekigahara.engine.state import (
+    BAG,
+    DEAD,
+    MORI_BOX,
+    OFF_MAP,
+    RECRUITMENT,
+    State,
+)
+
+
+class Face(BaseModel):
+    """A block face as shown when revealed (no id)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: Side
+    clan: str
+    mon: int
+    attack: str | None
+    leader: bool
+
+    @classmethod
+    def of(cls, face: BlockFace) -> Face:
+        return cls(side=face.side, clan=face.clan.value, mon=face.mon,
+                   attack=face.attack.value if face.attack else None, leader=face.leader)
+
+
+class Stack(BaseModel):
+    ishida: int = 0
+    tokugawa: int = 0
+    inside: dict[Side, int] = {}
+
+
+class Battle(BaseModel):
+    location: str
+    attacker: Side
+    stage: str
+    siege: bool
+    impact: dict[Side, int] = {}
+    revealed: list[Face] = []
+
+
+class PublicState(BaseModel):
+    """Everything both players may see on the shared screen."""
+
+    week: int
+    turn: str
+    phase: str
+    first: Side | None
+    active: Side | None
+    locations: dict[str, Stack]
+    disks: dict[str, str | None]
+    castles: dict[str, Side | None]
+    resources: dict[str, Side | None]
+    contested: list[str]
+    hand: dict[Side, int]
+    draw_pile: dict[Side, int]
+    discard_pile: dict[Side, int]
+    on_table: dict[Side, int]
+    recruitment_box: dict[Side, int]
+    bag: dict[Side, int]
+    mori_box: list[Face]
+    casualties: list[Face]
+    battle: Battle | None
+    bids_placed: list[Side]
+    winner: Side | None
+    victory: str | None
+    score: dict[Side, int]
+
+
+class SidePrivate(BaseModel):
+    public: PublicState
+    side: Side
+    blocks: dict[str, str]  # own block id -> zone
+    inside: list[str]
+
+
+class RefereeState(BaseModel):
+    public: PublicState
+    positions: dict[str, str]
+    inside: list[str]
+    bids: dict[Side, str]
+    combat: dict[str, Any] | None
+
+
+def _public(state: State) -> PublicState:
+    locations: dict[str, Stack] = {}
+    zones: Counter[tuple[str, Side]] = Counter()
+    for b, z in state.pos.items():
+        side = side_of(b)
+        zones[(z, side)] += 1
+        if z not in OFF_MAP:
+            stack = locations.setdefault(z, Stack())
+            setattr(stack, side.value, getattr(stack, side.value) + 1)
+            if b in state.inside:
+                stack.inside[side] = stack.inside.get(side, 0) + 1
+    battle = None
+    p = state.pending
+    if p is not None:
+        revealed: list[Face] = []
+        impact: dict[Side, int] = {}
+        if p.combat is not None:
+            for d in p.combat.deployments:
+                revealed += [Face.of(FACES[b]) for b in d.blocks]
+            impact = p.combat.impact.as_dict()
+        battle = Battle(location=p.location, attacker=p.attacker, stage=p.stage.value,
+                        siege=p.siege, impact=impact, revealed=revealed)
+    return PublicState(
+        week=state.week, turn=state.turn, phase=state.phase.value, first=state.first,
+        active=state.active, locations=locations,
+        disks={d.value: where for d, where in state.disks.items()},
+        castles={c.id: castle_controller(state, c.id) for c in BOARD.castles},
+        resources=dict(state.resource_control), contested=contested(state),
+        hand=dict(state.hand), draw_pile=dict(state.draw), discard_pile=dict(state.discard),
+        on_table=dict(state.table),
+        recruitment_box={s: zones[(RECRUITMENT, s)] for s in Side},
+        bag={s: zones[(BAG, s)] for s in Side},
+        mori_box=[Face.of(FACES[b]) for b in sorted(state.pos) if state.pos[b] == MORI_BOX],
+        casualties=[Face.of(FACES[b]) for b in state.casualties],
+        battle=battle, bids_placed=sorted(state.bids), winner=state.winner,
+        victory=state.victory, score=dict(state.score),
+    )
+
+
+def public_view(state: State) -> PublicView[PublicState]:
+    return PublicView(_public(state))
+
+
+def side_view(state: State, side: Side) -> SideView[SidePrivate]:
+    own = {b: z for b, z in state.pos.items() if side_of(b) is side}
+    return SideView(side.value, SidePrivate(
+        public=_public(state), side=side, blocks=own,
+        inside=sorted(b for b in state.inside if side_of(b) is side),
+    ))
+
+
+def referee_view(state: State) -> RefereeView[RefereeState]:
+    combat = None
+    if state.pending is not None and state.pending.combat is not None:
+        combat = state.pending.combat.model_dump(mode="json")
+    return RefereeView(RefereeState(
+        public=_public(state), positions=dict(state.pos), inside=sorted(state.inside),
+        bids=dict(state.bids), combat=combat,
+    ))
+
+
+def _faces(blocks: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(FACES[b].describe() for b in blocks) or "none"
+
+
+def _n(count: int, side: Side) -> str:
+    return f"{count} {'gold' if side is Side.ISHIDA else 'black'} block{'s' * (count != 1)}"
+
+
+def public_event(event: ev.Event) -> str:
+    """One line for the shared screen's log: no hidden identity, ever."""
+    e: Any = event
+    match event:
+        case ev.BlocksPlaced():
+            return f"{_n(len(e.blocks), e.side)} placed in {e.zone.lstrip('@')}"
+        case ev.CardsDrawn():
+            return f"{e.side.value} draws {e.count} card(s) ({e.rule})"
+        case ev.CardsDiscarded():
+            shown = f": {', '.join(e.cards)}" if e.cards else ""
+            return f"{e.side.value} discards {e.count} card(s) ({e.rule}){shown}"
+        case ev.BidPlaced():
+            return f"{e.side.value} bids face down"
+        case ev.BidsRevealed():
+            bids = ", ".join(f"{s.value} {CARDS[c].bid}" for s, c in e.cards.items())
+            return f"bids revealed ({bids}): {e.winner.value} wins (6.3)"
+        case ev.Mustered():
+            shown = f" shown: {_faces(e.blocks)}" if e.option == "A" else ""
+            return f"{e.side.value} musters {_n(len(e.blocks), e.side)} at {e.location}" + shown
+        case ev.MoriArrived():
+            return f"Mori blocks arrive in Osaka: {_faces(e.blocks)} (9.3)"
+        case ev.StackMoved():
+            dest = Counter(p[-1] for p in e.paths.values())
+            parts = ", ".join(f"{n} to {loc}" for loc, n in sorted(dest.items()))
+            lead = " with leadership" if e.leadership else ""
+            return f"{_n(len(e.paths), e.side)} moved from {e.origin}{lead}: {parts}"
+        case ev.Overrun():
+            return f"Overrun at {e.location}: {e.side.value} loses {_faces(e.blocks)} (7.4)"
+        case ev.CombatActed():
+            action = e.action
+            if action.get("type") in ("deploy", "lose"):
+                units = [u for u in action.get("blocks", action.get("losses", ())) if u in FACES]
+                others = [u for u in action.get("losses", ()) if u not in FACES]
+                return f"{e.side.value} {action['type']}s {_faces(units)} {' '.join(others)}"
+            return f"{e.side.value} {action.get('type')}"
+        case ev.CombatEnded():
+            lost = "; ".join(f"{s.value} loses {_faces(b)}" for s, b in e.losses.items())
+            won = e.winner.value if e.winner else "-"
+            return f"combat at {e.location} ends, {won} wins: {lost}"
+        case ev.Retreated():
+            inside = f", {len(e.into_castle)} into the castle" if e.into_castle else ""
+            return (f"{_n(len(e.blocks), e.side)} retreat from {e.origin} to "
+                    f"{e.destination}{inside}")
+        case ev.CombatOpened():
+            kind = "siege" if e.siege else "battle"
+            return f"{kind} at {e.location} ({len(e.inside)} block(s) inside the castle)"
+        case _:
+            fields = {k: v for k, v in e.model_dump(mode="json").items() if k != "type"}
+            return f"{event.type} {fields}"
+
+
+__all__ = ["DEAD", "public_event", "public_view", "referee_view", "side_view"]
