@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -261,3 +262,14 @@ def test_rule_violations_in_the_referee_cite_the_rule() -> None:
     data = with_(OSAKA_SIEGE)
     data["actions"].insert(1, {"side": "ishida", "challenge": {"refuted": False}})
     assert error_of(data)["rule"] == "8.9.5"
+
+
+def test_the_worked_examples_in_the_docs_are_exact() -> None:
+    doc = (Path(__file__).parents[3] / "docs" / "referee-calculator.md").read_text("utf-8")
+    blocks = re.findall(r"```json\n(.*?)\n```", doc, flags=re.S)
+    statuses = [int(s) for s in re.findall(r"Output \(exit status (\d)\)", doc)]
+    assert len(blocks) == 2 * len(statuses) >= 8
+    for n, status in enumerate(statuses):
+        given, expected = blocks[2 * n], blocks[2 * n + 1]
+        assert adjudicate_text(given) == (status, json.loads(expected))
+        assert json.dumps(json.loads(expected), indent=2, ensure_ascii=False) == expected

@@ -171,3 +171,24 @@ def test_siege_setup_validates_the_castle_kind() -> None:
     setup = CombatSetup(kind=CombatKind.SIEGE, attacker=TOK, blocks=blocks,
                         inside=frozenset({"i1"}))
     assert start_combat(setup).kind is CombatKind.SIEGE
+
+
+def test_8_1_and_3_4_a_combat_needs_both_sides_and_disks_are_gold() -> None:
+    exc = setup_error(kind="battle", attacker="tokugawa", blocks={"i1": face("mori", 1)})
+    assert exc.rule == "8.1"
+    exc = setup_error(kind="battle", attacker="tokugawa", blocks={"t1": face("date", 1)})
+    assert exc.rule == "8.1"
+    exc = setup_error(kind="siege", attacker="tokugawa", blocks={"t1": face("date", 1)})
+    assert exc.rule == "8.1"
+    blocks = {"i1": face("mori", 1), "t1": face("date", 1)}
+    exc = setup_error(kind="siege", attacker="ishida", blocks=blocks, inside=["t1"],
+                      castle="osaka", disks=["hideyori"])
+    assert exc.rule == "3.4"
+    exc = setup_error(kind="battle", attacker="ishida",
+                      blocks={"hideyori": face("mori", 1), "t1": face("date", 1)})
+    assert exc.rule == "3.4"
+    # a castle holding only its disk can still be besieged
+    s = start_combat(CombatSetup.model_validate(
+        {"kind": "siege", "attacker": "tokugawa", "blocks": {"t1": face("date", 1)},
+         "castle": "ueda", "disks": ["sanada"]}))
+    assert s.kind is CombatKind.SIEGE
