@@ -180,7 +180,7 @@ class Bridge:
             ant.tags = len(uids)
             ant.fault = None
             ant.recent.append(at)
-            if self.observer.snapshot(AntennaKey(hub_id, antenna), uids):
+            if self.observer.snapshot(AntennaKey(hub_id, antenna), uids, at):
                 events = self.tracker.update(self.observer.view(), at)
                 self._changed.notify_all()
         if events:
@@ -256,6 +256,22 @@ class Bridge:
     def placements(self) -> dict[str, str]:
         with self._lock:
             return dict(self.tracker.placements)
+
+    def antenna_tags(self) -> dict[AntennaKey, frozenset[str]]:
+        """Every antenna of every connected hub -> its debounced tags (mapped or not)."""
+        with self._lock:
+            return {
+                AntennaKey(hub.hub_id, a): self.observer.confirmed(AntennaKey(hub.hub_id, a))
+                for hub in self._hubs.values() if hub.connected
+                for a in range(hub.hello.antennas)
+            }
+
+    def set_registry(self, registry: TagRegistry) -> None:
+        """Use a new tag registry (after registering a tag) from the next update on."""
+        with self._lock:
+            self.registry = registry
+            self.tracker.registry = registry
+            self.tracker.update(self.observer.view(), time.monotonic())
 
     def hubs(self) -> dict[str, HubStatus]:
         with self._lock:

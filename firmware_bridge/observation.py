@@ -8,9 +8,14 @@ was in ``appear_scans`` consecutive snapshots (default 2) and as gone once it wa
 block lifted: at 20 scans/s, 50 ms and 100 ms.
 
 **Cross-talk.** A tag confirmed on two antennas at once (a block on the edge between two
-neighbouring antennas, or one antenna hearing its neighbour's tags) stays where it was already
-located; a tag new to both goes to the antenna that has seen it longer; if that ties, it is
-*ambiguous* and reported, not guessed.
+neighbouring antennas, or one antenna hearing its neighbour's tags) belongs to the antenna that
+confirmed it first, so a block stays where it was when a neighbour starts hearing it. If both
+confirmed it within ``crosstalk_tie_s`` of each other (a block put down straddling two
+locations), it is *ambiguous* and reported, not guessed.
+
+A tag just confirmed on one antenna while a neighbour has sighted it but not yet confirmed it is
+held back (neither placed nor ambiguous) until the neighbour confirms or loses it, so a block
+put down across two locations is never placed on the one that happened to be scanned first.
 
 **Frozen antennas.** An antenna whose hub is lost, or whose reader reports a fault, keeps its
 last confirmed tags (a block does not vanish because a reader died) and its zone is listed as
@@ -29,6 +34,7 @@ from firmware_bridge.wiring import AntennaKey, WiringMap
 class DebounceConfig:
     appear_scans: int = 2
     vanish_scans: int = 3
+    crosstalk_tie_s: float = 0.25
 
     def added_latency_ms(self, rate_hz: float) -> tuple[float, float]:
         """(put-down, lift) delay the debounce adds by design at ``rate_hz`` scans a second."""
@@ -39,6 +45,7 @@ class DebounceConfig:
 @dataclass
 class _AntennaFilter:
     confirmed: set[str] = field(default_factory=set)
+    since: dict[str, float] = field(default_factory=dict)
     streak: dict[str, int] = field(default_factory=dict)
     misses: dict[str, int] = field(default_factory=dict)
 
@@ -67,24 +74,28 @@ class Observer:
         self._zone_of = wiring.table()
         self._filters: dict[AntennaKey, _AntennaFilter] = {}
         self._frozen: dict[AntennaKey, str] = {}
-        self._resolved: dict[str, AntennaKey] = {}
         self._view: BoardView | None = None
+        self._now = 0.0
 
-    def snapshot(self, key: AntennaKey, uids: frozenset[str]) -> bool:
+    def snapshot(self, key: AntennaKey, uids: frozenset[str], at: float) -> bool:
         """Feed one snapshot; True when the antenna's confirmed set changed."""
         filt = self._filters.get(key)
         if filt is None:
             filt = self._filters[key] = _AntennaFilter()
         changed = self._frozen.pop(key, None) is not None
+        self._now = at
         streak, misses, confirmed = filt.streak, filt.misses, filt.confirmed
         appear, vanish = self.debounce.appear_scans, self.debounce.vanish_scans
         for uid in uids:
             n = streak.get(uid, 0) + 1
             streak[uid] = n
+            if n == 1 and uid not in confirmed:
+                changed = True  # a new sighting may hold up a tag confirmed next door
             if misses:
                 misses.pop(uid, None)
             if n >= appear and uid not in confirmed:
                 confirmed.add(uid)
+                filt.since[uid] = at
                 changed = True
         if len(streak) != len(uids):
             for uid in [u for u in streak if u not in uids]:
@@ -94,10 +105,13 @@ class Observer:
                     if m >= vanish:
                         confirmed.discard(uid)
                         del misses[uid]
+                        del filt.since[uid]
                         changed = True
                     else:
                         misses[uid] = m
                         streak[uid] = 0  # still confirmed, waiting out the misses
+                else:
+                    changed = True  # a sighting that came to nothing
         if changed:
             self._view = None
         return changed
@@ -127,8 +141,11 @@ class Observer:
 
     def _compute(self) -> BoardView:
         seen_at: dict[str, list[AntennaKey]] = {}
+        sighted: set[str] = set()
         unmapped: dict[AntennaKey, frozenset[str]] = {}
         for key, filt in self._filters.items():
+            if len(filt.streak) > len(filt.confirmed):
+                sighted.update(u for u, n in filt.streak.items() if n and u not in filt.confirmed)
             if not filt.confirmed:
                 continue
             if key not in self._zone_of:
@@ -139,28 +156,28 @@ class Observer:
         where: dict[str, str] = {}
         ambiguous: dict[str, tuple[str, ...]] = {}
         crosstalk: dict[str, tuple[str, ...]] = {}
-        resolved: dict[str, AntennaKey] = {}
+        tie = self.debounce.crosstalk_tie_s
         for uid, keys in seen_at.items():
+            if len(keys) == 1 and uid in sighted and self._now - self._since(uid, keys[0]) <= tie:
+                continue  # just confirmed here, about to be confirmed next door: wait
             choice = self._resolve(uid, keys)
             zones = sorted({self._zone_of[k] for k in keys})
             if choice is None:
                 ambiguous[uid] = tuple(zones)
                 continue
-            resolved[uid] = choice
             where[uid] = self._zone_of[choice]
             if len(zones) > 1:
                 crosstalk[uid] = tuple(z for z in zones if z != where[uid])
-        self._resolved = resolved
         unobserved = frozenset(self._zone_of[k] for k in self._frozen if k in self._zone_of)
         return BoardView(where, ambiguous, crosstalk, unmapped, unobserved)
+
+    def _since(self, uid: str, key: AntennaKey) -> float:
+        return self._filters[key].since[uid]
 
     def _resolve(self, uid: str, keys: list[AntennaKey]) -> AntennaKey | None:
         if len(keys) == 1:
             return keys[0]
-        previous = self._resolved.get(uid)
-        if previous in keys:
-            return previous
-        streaks = sorted(((self._filters[k].streak.get(uid, 0), k) for k in keys), reverse=True)
-        if streaks[0][0] > streaks[1][0]:
-            return streaks[0][1]
+        firsts = sorted((self._filters[k].since[uid], k) for k in keys)
+        if firsts[1][0] - firsts[0][0] > self.debounce.crosstalk_tie_s:
+            return firsts[0][1]
         return None

@@ -159,6 +159,8 @@ class Nak:
 class TestResult:
     """One antenna's self-test outcome."""
 
+    __test__ = False  # not a pytest test class, despite the name
+
     antenna: int
     passed: bool
     detail: str = ""

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.games.sekigahara.components import default_blocks
+from companion.games.sekigahara.components import default_blocks, default_board
 from firmware_bridge.protocol import antenna_name
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simulator import FrameObserver, VirtualHub
@@ -27,6 +27,7 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   put BLOCK ZONE         put a block (or a raw 16-hex-digit tag uid) on a zone
   lift BLOCK             take a block off the table
   move ZONE ZONE         move every block from one zone to another
+  populate               deal all 96 blocks round the map's locations
   show                   list the occupied zones
   flicker HUB P          each present tag is missed with probability P (0..1)
   crosstalk ZONE ZONE    the second zone's antenna also hears the first's tags
@@ -153,6 +154,12 @@ class SimulatedTable:
         for block in blocks:
             self.put(block, destination)
 
+    def populate(self) -> None:
+        """Every block on the map, every location occupied (blocks dealt round the locations)."""
+        locations = list(default_board().locations)
+        for i, block in enumerate(default_blocks().blocks):
+            self.put(block.id, locations[i % len(locations)])
+
     def occupied(self) -> Iterator[tuple[str, list[str]]]:
         for key, zone in self.wiring.table().items():
             tags = self.hubs[key.hub].tags(key.antenna)
@@ -235,6 +242,8 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
             table.move(a[0], a[1])
         case "show":
             return _show(table)
+        case "populate":
+            table.populate()
         case "leds":
             return _leds(table)
         case "flicker":

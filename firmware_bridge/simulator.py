@@ -36,7 +36,9 @@ class Mischief:
     """What the hub does wrong, set from the console or a test. Probabilities are per frame/tag."""
 
     flicker: float = 0.0
-    """Chance that a present tag is missing from one snapshot."""
+    """Chance that a present tag is missing from a snapshot (a missed inventory)."""
+    flicker_run: int = 1
+    """The most consecutive snapshots a flickering tag is missing from."""
     crosstalk: dict[int, int] = field(default_factory=dict)
     """antenna -> neighbour antenna that also reports its tags."""
     crosstalk_chance: float = 1.0
@@ -68,6 +70,9 @@ class VirtualHub:
         self.firmware = firmware
         self.on_frame = on_frame
         self.mischief = Mischief()
+        self.protocol = (p.PROTOCOL_MAJOR, p.PROTOCOL_MINOR)
+        self.dropouts = 0
+        self._missed: dict[tuple[int, str], int] = {}
         self.leds: dict[int, p.LedMode] = {}
         self.commands_received: list[p.HostCommand] = []
         self.frames_dropped = 0
@@ -149,8 +154,7 @@ class VirtualHub:
                 tmp.unlink()
             tmp.symlink_to(self.path)
             os.replace(tmp, self.link)
-        self._send(p.Hello(self.hub_id, self.firmware, (p.PROTOCOL_MAJOR, p.PROTOCOL_MINOR),
-                           self.antennas, self.rate_hz))
+        self._send(self._hello())
 
     def _unplug_locked(self) -> None:
         if self.link is not None:
@@ -239,9 +243,7 @@ class VirtualHub:
             case p.Ping(token):
                 self._send(p.Pong(token))
             case p.Who():
-                self._send(p.Hello(self.hub_id, self.firmware,
-                                   (p.PROTOCOL_MAJOR, p.PROTOCOL_MINOR), self.antennas,
-                                   self.rate_hz))
+                self._send(self._hello())
             case p.SetRate(hz):
                 self.rate_hz = hz
             case p.SetLed(None, mode):
@@ -252,6 +254,27 @@ class VirtualHub:
                 for a in range(self.antennas):
                     fault = self.mischief.faults.get(a)
                     self._send(p.TestResult(a, fault is None, fault or ""))
+
+    def _hello(self) -> p.Hello:
+        return p.Hello(self.hub_id, self.firmware, self.protocol, self.antennas, self.rate_hz)
+
+    def _flickered(self, antenna: int, uids: set[str]) -> list[str]:
+        """The tags an inventory reports, some missed when flicker is on."""
+        chance, run = self.mischief.flicker, self.mischief.flicker_run
+        if chance <= 0:
+            self._missed.clear()
+            return list(uids)
+        reported = []
+        for uid in uids:
+            key = (antenna, uid)
+            missed = self._missed.get(key, 0)
+            if missed < run and self._random.random() < chance:
+                self._missed[key] = missed + 1
+                self.dropouts += 1
+            else:
+                self._missed.pop(key, None)
+                reported.append(uid)
+        return reported
 
     def _scan(self) -> None:
         with self._lock:
@@ -266,7 +289,7 @@ class VirtualHub:
                 if antenna in mischief.faults:
                     self._send(p.Fault(antenna, mischief.faults[antenna]))
                     continue
-                uids = [u for u in seen[antenna] if self._random.random() >= mischief.flicker]
+                uids = self._flickered(antenna, seen[antenna])
                 for part in p.snapshot_frames(antenna, uids):
                     self._send(part)
 
@@ -275,6 +298,8 @@ class VirtualHub:
     def _send(self, message: p.Message) -> None:
         """Encode and write one frame (called with the lock held), applying the mischief."""
         mischief = self.mischief
+        if mischief.silent:  # a hung hub says nothing at all
+            return
         if mischief.skip_sequence:
             self._seq = (self._seq + mischief.skip_sequence) % p.SEQ_MODULO
             mischief.skip_sequence = 0

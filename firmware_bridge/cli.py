@@ -1,0 +1,296 @@
+"""``companion simulate`` and ``companion hardware ...``: the plugin's subcommands.
+
+Errors become one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
+from typing import TextIO
+
+from companion.games.sekigahara.components import default_blocks
+from firmware_bridge import protocol as p
+from firmware_bridge.adjacency import AdjacencyRules
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.discovery import DEFAULT_USB_IDS, parse_usb_id
+from firmware_bridge.discrepancy import count_blocks
+from firmware_bridge.flows import build_wiring, check_report, register_tags
+from firmware_bridge.registry import TagRegistry
+from firmware_bridge.simtable import SimulatedTable, run_script
+from firmware_bridge.tracking import BlocksMissing, StackMoved, TrackEvent
+from firmware_bridge.wiring import WiringMap
+from firmware_bridge.zones import zone_name, zone_names
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def config_dir() -> Path:
+    """Where the wiring map and the tag registry live by default."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(os.environ.get("SEKIGAHARA_CONFIG", Path(base) / "sekigahara-companion"))
+
+
+def _guarded(name: str, handler: Handler) -> Handler:
+    def run(args: argparse.Namespace) -> int:
+        logging.basicConfig(
+            level=logging.INFO if getattr(args, "verbose", False) else logging.ERROR,
+            format="%(asctime)s %(name)s: %(message)s",
+        )
+        try:
+            return handler(args)
+        except KeyboardInterrupt:
+            return 130
+        except Exception as exc:  # one clear line, never a traceback
+            logging.getLogger(__name__).debug("%s failed", name, exc_info=True)
+            message = str(exc) or type(exc).__name__
+            print(f"companion {name}: error: {message}", file=sys.stderr)
+            return 1
+    return run
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``simulate`` and ``hardware`` to the ``companion`` command."""
+    sim = subparsers.add_parser("simulate", help="run virtual reader hubs on pseudo-terminals")
+    sim.add_argument("--hubs", type=int, default=4, help="number of hubs (default 4)")
+    sim.add_argument("--antennas", type=int, default=16, help="antennas per hub (default 16)")
+    sim.add_argument("--rate", type=int, default=10, help="scans per second (default 10)")
+    sim.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "sekigahara-sim",
+                     help="where the stable port names, wiring.yaml and tags.yaml go")
+    sim.add_argument("--script", type=Path, help="replay a file of 'SECONDS COMMAND' lines")
+    sim.add_argument("--exit-after-script", action="store_true")
+    sim.add_argument("--populate", action="store_true", help="start with every location full")
+    sim.add_argument("--seed", type=int, help="seed for the simulated noise")
+    sim.add_argument("--frame-log", type=Path, help="log every SNAP written (for benchmarks)")
+    sim.add_argument("--no-prompt", action="store_true", help="read commands without a prompt")
+    sim.add_argument("-v", "--verbose", action="store_true")
+    sim.set_defaults(handler=_guarded("simulate", cmd_simulate))
+
+    hw = subparsers.add_parser("hardware", help="reader hubs: check, wiring, tag registration")
+    hw.set_defaults(handler=lambda args: _usage(hw))
+    actions = hw.add_subparsers(dest="hardware_command", metavar="ACTION")
+    check = actions.add_parser("check", help="list hubs and antennas, flag dead ones")
+    _bridge_options(check)
+    check.add_argument("--seconds", type=float, default=3.0, help="how long to listen")
+    check.add_argument("--self-test", action="store_true", help="also run each hub's self-test")
+    check.set_defaults(handler=_guarded("hardware check", cmd_check))
+    wiring = actions.add_parser("wiring", help="build the wiring map, one location at a time")
+    _bridge_options(wiring)
+    wiring.add_argument("--zones", help="comma-separated zone ids (default: every unwired zone)")
+    wiring.set_defaults(handler=_guarded("hardware wiring", cmd_wiring))
+    tags = actions.add_parser("register-tags", help="register each block's tag")
+    _bridge_options(tags)
+    tags.set_defaults(handler=_guarded("hardware register-tags", cmd_register))
+    watch = actions.add_parser("watch", help="print moves and discrepancies as they happen")
+    _bridge_options(watch)
+    watch.add_argument("--seconds", type=float, default=0.0, help="stop after this long")
+    watch.set_defaults(handler=_guarded("hardware watch", cmd_watch))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _bridge_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", action="append", help="a hub's serial port (repeatable); "
+                        "default: find hubs by USB id")
+    parser.add_argument("--usb-id", action="append", default=[], help="extra VID:PID (hex)")
+    parser.add_argument("--wiring", type=Path, help="wiring map (default: config dir)")
+    parser.add_argument("--tags", type=Path, help="tag registry (default: config dir)")
+    parser.add_argument("--simulate", action="store_true",
+                        help="use a simulated table instead of hardware")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
+
+
+# --------------------------------------------------------------------------- simulate
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if not 1 <= args.rate <= p.MAX_RATE_HZ:
+        raise ValueError(f"--rate must be 1..{p.MAX_RATE_HZ}")
+    frame_log = args.frame_log.open("w", buffering=1 << 16) if args.frame_log else None
+    lock = threading.Lock()
+
+    def log_frame(hub: str, seq: int, message: p.Message, at: float) -> None:
+        if frame_log is not None and isinstance(message, p.Snapshot):
+            with lock:
+                frame_log.write(f"{at:.6f} {hub} {seq} {message.antenna} "
+                                f"{','.join(message.uids) or '-'}\n")
+
+    table = SimulatedTable.create(args.dir, args.hubs, args.antennas, args.rate, args.seed,
+                                  on_frame=log_frame if frame_log else None)
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        with table:
+            wiring, tags = table.write_config(args.dir)
+            for name, hub in table.hubs.items():
+                print(f"{name}: {hub.path} (stable name {hub.link})")
+            print(f"wiring map: {wiring}\ntag registry: {tags}")
+            ports = " ".join(f"--port {port}" for port in table.ports)
+            print(f"connect with: companion hardware check {ports} --wiring {wiring} "
+                  f"--tags {tags}")
+            if args.populate:
+                table.populate()
+            print("ready", flush=True)
+            if args.script:
+                run_script(table, args.script, print)
+                if args.exit_after_script:
+                    return 0
+            _console(table, sys.stdin, prompt=not args.no_prompt and sys.stdin.isatty())
+    finally:
+        if frame_log is not None:
+            frame_log.close()
+    return 0
+
+
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _console(table: SimulatedTable, stream: TextIO, prompt: bool) -> None:
+    if prompt:
+        print(f"{len(table.hubs)} hubs running; type help for commands, quit to stop")
+    while True:
+        if prompt:
+            print("sim> ", end="", flush=True)
+        line = stream.readline()
+        if not line:  # end of input: keep the hubs running until interrupted
+            while True:
+                time.sleep(3600)
+        if line.strip() in ("quit", "exit"):
+            return
+        try:
+            output = table.execute(line)
+        except ValueError as exc:
+            output = f"error: {exc}"
+        if output:
+            print(output, flush=True)
+
+
+# --------------------------------------------------------------------------- hardware
+
+
+@contextlib.contextmanager
+def _bridge(args: argparse.Namespace) -> Iterator[tuple[Bridge, Path, Path]]:
+    """The bridge the arguments describe (with a simulated table behind it for --simulate)."""
+    usb_ids = (*DEFAULT_USB_IDS, *(parse_usb_id(u) for u in args.usb_id))
+    with contextlib.ExitStack() as stack:
+        if args.simulate:
+            directory = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            table = stack.enter_context(SimulatedTable.create(directory, seed=1))
+            table.populate()
+            default_wiring, default_tags = table.write_config(directory)
+            ports: list[str] | None = table.ports
+        else:
+            default_wiring, default_tags = config_dir() / "wiring.yaml", config_dir() / "tags.yaml"
+            ports = args.port
+        wiring_path = args.wiring or default_wiring
+        tags_path = args.tags or default_tags
+        wiring = WiringMap.load(wiring_path) if wiring_path.exists() else WiringMap()
+        registry = TagRegistry.load(tags_path) if tags_path.exists() else TagRegistry()
+        bridge = stack.enter_context(Bridge(ports, wiring=wiring, registry=registry,
+                                            usb_ids=usb_ids))
+        yield bridge, wiring_path, tags_path
+
+
+def _wait_for_hubs(bridge: Bridge, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        bridge.wait_for(lambda b: bool(b.hubs()), seconds)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    with _bridge(args) as (bridge, _, _):
+        started = time.monotonic()
+        _wait_for_hubs(bridge, args.seconds + 2)
+        time.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
+        results = bridge.self_test() if args.self_test else None
+        lines, problems = check_report(bridge, results)
+    for line in lines:
+        print(line)
+    print("all good" if problems == 0 else f"{problems} problem(s) found")
+    return 0 if problems == 0 else 1
+
+
+def _stopper() -> Callable[[], bool]:
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    return stop.is_set
+
+
+def cmd_wiring(args: argparse.Namespace) -> int:
+    with _bridge(args) as (bridge, wiring_path, _):
+        _wait_for_hubs(bridge, 5)
+        zones = args.zones.split(",") if args.zones else bridge.wiring.unmapped_zones()
+        unknown = [z for z in zones if z not in zone_names()]
+        if unknown:
+            raise ValueError(f"unknown zone(s): {', '.join(unknown)}")
+        print(f"wiring {len(zones)} zones into {wiring_path}; keep every other block off")
+        try:
+            build_wiring(bridge, zones, wiring_path, print, _stopper(), start=bridge.wiring)
+        except KeyboardInterrupt:
+            print(f"\nstopped; what was wired so far is saved in {wiring_path}")
+    return 0
+
+
+def cmd_register(args: argparse.Namespace) -> int:
+    with _bridge(args) as (bridge, _, tags_path):
+        _wait_for_hubs(bridge, 5)
+        try:
+            result = register_tags(bridge, bridge.registry, tags_path, print, input, _stopper())
+            print(f"registered {result.registered} tags into {tags_path}")
+        except (KeyboardInterrupt, EOFError):
+            print(f"\nstopped; the registry so far is saved in {tags_path}")
+    return 0
+
+
+def describe_event(event: TrackEvent) -> str | None:
+    """Player-safe text for a tracking event (no identities)."""
+    sides = {b.id: b.side for b in default_blocks().blocks}
+    if isinstance(event, StackMoved):
+        what = count_blocks(sides[b] for b in event.block_ids)
+        if event.origin is None:
+            return f"{what} placed on {zone_name(event.destination)}"
+        return f"{what} moved from {zone_name(event.origin)} to {zone_name(event.destination)}"
+    if isinstance(event, BlocksMissing):
+        what = count_blocks(sides[b] for b in event.block_ids)
+        return f"{what} lifted from {zone_name(event.origin)} and not put down"
+    return None
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    with _bridge(args) as (bridge, _, _):
+        _wait_for_hubs(bridge, 5)
+        time.sleep(1.0)
+        rules = AdjacencyRules(bridge.placements())
+        print(f"watching {len(rules.positions)} blocks; moves along one road are accepted")
+        bridge.subscribe(_print_event)
+        deadline = time.monotonic() + args.seconds if args.seconds else None
+        shown: tuple[str, ...] = ()
+        while deadline is None or time.monotonic() < deadline:
+            result = bridge.reconcile(rules)
+            for move in result.legal_moves:
+                rules.apply(move)
+            texts = tuple(d.public() for d in result.discrepancies)
+            if texts != shown:
+                for text in texts:
+                    print(f"  ! {text}")
+                shown = texts
+            time.sleep(0.2)
+    return 0
+
+
+def _print_event(event: TrackEvent) -> None:
+    text = describe_event(event)
+    if text:
+        print(text, flush=True)

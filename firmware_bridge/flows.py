@@ -1,0 +1,156 @@
+"""The interactive flows and the diagnostics report, written against a running :class:`Bridge`.
+
+Each flow takes ``say`` (print a line) and ``ask`` (prompt and read a line) so the CLI runs it on
+the console and the tests drive it against the simulator.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.registry import TagRegistry, resolve_block
+from firmware_bridge.wiring import AntennaKey, WiringBuilder, WiringMap
+from firmware_bridge.zones import REGISTRATION, zone_name
+
+Say = Callable[[str], None]
+Ask = Callable[[str], str]
+
+
+def build_wiring(
+    bridge: Bridge, zones: list[str], out: Path, say: Say,
+    should_stop: Callable[[], bool], start: WiringMap | None = None, poll_s: float = 0.05,
+) -> WiringMap:
+    """Wire ``zones`` one by one (see :class:`WiringBuilder`), saving ``out`` after each."""
+    builder = WiringBuilder(zones, start or WiringMap())
+    say(builder.prompt())
+    last = ""
+    while not builder.done and not should_stop():
+        message = builder.observe(bridge.antenna_tags())
+        if message and message != last:
+            say(message)
+            last = message
+            builder.wiring.save(out)
+        time.sleep(poll_s)
+    return builder.wiring
+
+
+@dataclass
+class RegistrationResult:
+    registry: TagRegistry
+    registered: int
+
+
+def register_tags(
+    bridge: Bridge, registry: TagRegistry, out: Path, say: Say, ask: Ask,
+    should_stop: Callable[[], bool], zone: str = REGISTRATION, poll_s: float = 0.05,
+) -> RegistrationResult:
+    """Put each block on the registration antenna and say what it is; saves ``out`` each time."""
+    if not bridge.wiring.antennas_of(zone):
+        raise ValueError(f"the wiring map has no antenna for {zone!r} (companion hardware wiring)")
+    count = 0
+    say(f"put one block on {zone_name(zone)} (Ctrl-C to finish)")
+    while not should_stop():
+        uids = bridge.view().where
+        here = sorted(u for u, z in uids.items() if z == zone)
+        if len(here) != 1:
+            if len(here) > 1:
+                say(f"{len(here)} tags on {zone_name(zone)}: one block at a time")
+                _wait(bridge, lambda: sum(1 for z in bridge.view().where.values() if z == zone)
+                      <= 1, should_stop, poll_s)
+            time.sleep(poll_s)
+            continue
+        uid = here[0]
+        known = registry.block_of(uid)
+        if known is None:
+            registry, count = _ask_block(registry, uid, out, say, ask, count)
+        else:
+            say(f"tag {uid} is already block {known}")
+        say("lift it, then put the next block on")
+        _wait(bridge, _lifted(bridge, uid, zone), should_stop, poll_s)
+        bridge.set_registry(registry)
+    return RegistrationResult(registry, count)
+
+
+def _ask_block(
+    registry: TagRegistry, uid: str, out: Path, say: Say, ask: Ask, count: int
+) -> tuple[TagRegistry, int]:
+    while True:
+        answer = ask(f"tag {uid}: which block is this? (face like 'mori 3', or id; "
+                     "empty to skip) ")
+        if not answer.strip():
+            return registry, count
+        try:
+            block = resolve_block(answer, registry)
+        except ValueError as exc:
+            say(str(exc))
+            continue
+        registry = registry.with_tag(uid, block.id)
+        registry.save(out)
+        say(f"registered {block.id} ({block.face.describe()}); "
+            f"{len(registry.unregistered_blocks())} blocks to go")
+        return registry, count + 1
+
+
+def _lifted(bridge: Bridge, uid: str, zone: str) -> Callable[[], bool]:
+    return lambda: bridge.view().where.get(uid) != zone
+
+
+def _wait(bridge: Bridge, done: Callable[[], bool], should_stop: Callable[[], bool],
+          poll_s: float) -> None:
+    while not done() and not should_stop():
+        time.sleep(poll_s)
+
+
+# --------------------------------------------------------------------------- diagnostics
+
+
+def check_report(bridge: Bridge, self_test: dict[AntennaKey, str] | None) -> tuple[list[str], int]:
+    """Lines describing every hub and antenna, and the number of problems found."""
+    lines: list[str] = []
+    problems = 0
+    table = bridge.wiring.table()
+    hubs = bridge.hubs()
+    if not hubs:
+        return ["no hub answered (check the cable, or name the port with --port)"], 1
+    for port, why in sorted(bridge.refused.items()):
+        lines.append(f"refused {port}: {why}")
+        problems += 1
+    for hub in sorted(hubs.values(), key=lambda h: h.hub_id):
+        state = "connected" if hub.connected else f"LOST ({hub.lost_reason})"
+        h = hub.hello
+        lines.append(f"hub {hub.hub_id} on {hub.port}: {state}, firmware {h.firmware}, "
+                     f"protocol {h.protocol[0]}.{h.protocol[1]}, {h.antennas} antennas, "
+                     f"{h.rate_hz} scans/s")
+        problems += 0 if hub.connected else 1
+        for a in range(h.antennas):
+            key = AntennaKey(hub.hub_id, a)
+            ant = hub.antennas.get(a)
+            zone = table.get(key)
+            where = zone_name(zone) if zone else "(not in the wiring map)"
+            rate = ant.read_rate() if ant else 0.0
+            tags = ant.tags if ant else 0
+            flags = []
+            if ant is None or ant.snapshots == 0 or rate == 0.0:
+                flags.append("DEAD: no snapshots")
+            if ant is not None and ant.fault:
+                flags.append(f"FAULT {ant.fault}")
+            test = (self_test or {}).get(key)
+            if test is not None and test != "PASS":
+                flags.append(f"self-test {test}")
+            problems += 1 if flags else 0
+            note = "  <-- " + "; ".join(flags) if flags else ""
+            lines.append(f"  A{a:02d} {where:<28} {tags:3d} tags {rate:6.1f} reads/s{note}")
+        s = hub.stats
+        rejected = ", ".join(f"{r} {n}" for r, n in sorted(s.rejected.items())) or "none"
+        lines.append(f"  frames {sum(s.frames.values())}, rejected: {rejected}; "
+                     f"sequence gaps {s.gaps} ({s.frames_lost} frames lost); "
+                     f"unanswered commands {s.commands_unanswered}")
+    unmapped = bridge.wiring.unmapped_zones()
+    if unmapped:
+        lines.append(f"{len(unmapped)} zones have no antenna in the wiring map: "
+                     + ", ".join(unmapped[:8]) + (" ..." if len(unmapped) > 8 else ""))
+    return lines, problems
