@@ -212,3 +212,71 @@ def test_routes_keep_within_the_allowance_and_never_loop(
             assert not set(route.segments) & situation.used_segments
             for stop in route.path[:-1]:
                 assert not situation.enemy_at(stop) or stop in route.overruns
+
+
+RULES = {"4.1", "7.3.1", "7.3.2", "7.3.3", "7.3.5", "7.4.3"}
+
+
+@st.composite
+def stack_moves(draw: st.DrawFn) -> StackMove:
+    origin = draw(st.sampled_from(LOCATIONS))
+    paths: dict[str, tuple[str, ...]] = {}
+    for i in range(draw(st.integers(1, 10))):
+        # Random walks along roads; half the blocks copy a prefix of an earlier block's path so
+        # that groups travel together and split.
+        if paths and draw(st.booleans()):
+            base = draw(st.sampled_from(sorted(paths.values())))
+            path = list(base[: draw(st.integers(1, len(base)))])
+        else:
+            path = []
+        at = path[-1] if path else origin
+        came_from = path[-2] if len(path) > 1 else origin
+        longest = draw(st.sampled_from((1, 1, 2, 2, 3, MAX_MOVEMENT)))
+        for _ in range(draw(st.integers(0 if path else 1, max(1, longest - len(path))))):
+            onward = [n for n in BOARD.neighbours(at) if n != came_from] or BOARD.neighbours(at)
+            came_from, at = at, draw(st.sampled_from(onward))
+            path.append(at)
+        paths[f"b{i}"] = tuple(path)
+    blocks = sorted(paths)
+    if draw(st.integers(0, 9)) == 0:
+        marches = draw(st.lists(st.frozensets(st.sampled_from(blocks), min_size=1), max_size=2))
+    else:  # whole groups that travelled together: the usual, legal shape
+        routes = draw(st.sets(st.sampled_from(sorted(set(paths.values()))), max_size=2))
+        marches = [frozenset(b for b in blocks if paths[b] == route) for route in routes]
+    return StackMove(
+        side=Side.ISHIDA,
+        origin=origin,
+        paths=paths,
+        force_marches=tuple(marches),
+        leadership=draw(st.booleans()),
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(move=stack_moves(), situation=situations(), keep_roads_open=st.booleans())
+def test_any_stack_move_is_either_rejected_with_a_rule_or_consistent(
+    move: StackMove, situation: MoveSituation, keep_roads_open: bool
+) -> None:
+    if keep_roads_open:
+        situation = situation.model_copy(update={"used_segments": frozenset()})
+    try:
+        analysis = validate_stack_move(BOARD, move, situation)
+    except RuleViolation as exc:
+        assert exc.rule in RULES
+        assert not any(block in exc.message for block in move.paths if len(block) > 1)
+        return
+    assert set(analysis.blocks) == set(move.paths)
+    assert len(set(analysis.segments)) == len(analysis.segments)
+    assert not set(analysis.segments) & situation.used_segments
+    visited = {loc for path in move.paths.values() for loc in path}
+    assert set(analysis.resources) <= visited & {r.id for r in BOARD.resource_locations}
+    assert len(set(analysis.resources)) == len(analysis.resources)
+    for overrun in analysis.overruns:
+        assert overrun.location not in situation.enemy_holds_castle
+        assert overrun.blocks_present >= 4 * overrun.enemy_units > 0
+    for block, moved in analysis.blocks.items():
+        assert moved.path == move.paths[block]
+        assert len(moved.path) <= moved.allowance
+        together = sum(1 for p in move.paths.values() if p[:1] == moved.path[:1])
+        assert moved.group_size == together
+    assert analysis.force_march_cards == len(move.force_marches)
