@@ -114,8 +114,10 @@ def _check_cardless(state: CombatState, action: Deploy) -> None:
 
 def _check_card(state: CombatState, action: Deploy, card: PlayedCard) -> None:
     """8.2.2 (cards match blocks), 8.4.2 (double cards), 9.4 and 9.5 (the Ii and Ishida blocks)."""
-    if card.kind is CardKind.LOYALTY or card.clan is None:
+    if card.kind is CardKind.LOYALTY:
         raise RuleViolation("8.2.2", "a Loyalty Challenge card never deploys a block (8.6.1)")
+    if card.clan is None:
+        raise RuleViolation("8.2.2", f"a {card.kind.value} card shows a mon: name its clan")
     if card.clan.side is not action.side:
         raise RuleViolation(
             "8.2.2",

@@ -93,7 +93,10 @@ def play_randomly(
 @given(st.data())
 def test_impact_never_decreases_except_by_defection(data: st.DataObject) -> None:
     steps, _ = play_randomly(data.draw, data.draw(setups()))
-    for before, _action, after, events in steps:
+    for before, action, after, events in steps:
+        snapshot = before.model_dump()
+        assert apply_action(before, action) == (after, events)
+        assert before.model_dump() == snapshot  # the input state is never changed
         for side in Side:
             if after.impact.of(side) < before.impact.of(side):
                 assert any(
