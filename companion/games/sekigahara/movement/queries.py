@@ -21,9 +21,9 @@ from companion.games.sekigahara.movement.model import (
     Route,
 )
 
-# Kinds of failure; explain_move ranks obstacles on routes of equal length by how far along the
+# Kinds of obstacle; explain_move ranks obstacles on routes of equal length by how far along the
 # route they happened, then by kind.
-_USED, _STOP, _DISTANCE = 0, 1, 2
+_USED, _STOP = 0, 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +34,6 @@ class _Limits:
     highway: int
     road_unforced: int
     highway_unforced: int
-    leadership: bool
-    force_march: bool
 
     @classmethod
     def of(cls, group_size: int, leadership: bool, force_march: bool) -> _Limits:
@@ -49,8 +47,6 @@ class _Limits:
             allow(True, force_march),
             allow(False, False),
             allow(True, False),
-            leadership,
-            force_march,
         )
 
 
@@ -69,7 +65,8 @@ def _judge(
     limits: _Limits,
     situation: MoveSituation,
 ) -> Route | _Failure:
-    """Judge one simple path for a group moving together (7.3.1-7.3.5, 7.4)."""
+    """Judge one simple path for a group moving together against the situation (7.3.1, 7.3.2,
+    7.4); the caller has checked that the path is within the group's allowance (7.3.3-7.3.5)."""
     used = situation.used_segments
     enemies = situation.enemy_count
     holds = situation.enemy_holds_castle
@@ -93,18 +90,6 @@ def _judge(
                 )
     length = last + 1
     allowance = limits.highway if raw.all_highway else limits.road
-    if length > allowance:
-        return _Failure(
-            length,
-            _DISTANCE,
-            say.too_far(
-                group_size,
-                length,
-                leadership=limits.leadership,
-                highway=raw.all_highway,
-                force_march=limits.force_march,
-            ),
-        )
     unforced = limits.highway_unforced if raw.all_highway else limits.road_unforced
     key = (allowance, length > unforced, () if overruns is None else tuple(overruns))
     route = raw.routes.get(key)
