@@ -129,6 +129,10 @@ def _consequences(before: CombatState, after: CombatState) -> list[CombatEvent]:
             return events
     victory = instant_victory(after, certain_eliminations(after))
     if victory is not None and victory.winner is not after.instant_victory:
+        chosen = {u for lost in after.losses_taken for u in lost.units}
+        if instant_victory(after, chosen) != victory:
+            reason = f"{victory.reason} (every legal choice of losses includes it)"
+            victory = victory.model_copy(update={"reason": reason})
         events.append(victory)
         after = evolve(after, victory)
     if awaiting_losses(after) is None and after.replenished is None:
