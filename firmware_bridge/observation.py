@@ -78,7 +78,8 @@ class Observer:
         self._now = 0.0
 
     def snapshot(self, key: AntennaKey, uids: frozenset[str], at: float) -> bool:
-        """Feed one snapshot; True when the antenna's confirmed set changed."""
+        """Feed one snapshot; True when the view may have changed (a tag confirmed or gone, or a
+        new sighting that may hold up a neighbour's tag)."""
         filt = self._filters.get(key)
         if filt is None:
             filt = self._filters[key] = _AntennaFilter()

@@ -1,0 +1,149 @@
+"""Debounce, cross-talk and tracking logic, fed snapshot by snapshot (no serial needed)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge.observation import DebounceConfig, Observer
+from firmware_bridge.registry import TagRegistry
+from firmware_bridge.tracking import BlocksMissing, StackMoved, Tracker
+from firmware_bridge.wiring import AntennaKey, WiringMap
+
+WIRING = WiringMap(hubs={"h": {"A00": "gifu", "A01": "kiso", "A02": "osaka"}})
+GIFU, KISO, OSAKA = (AntennaKey("h", i) for i in range(3))
+TAG = "E004015000000001"
+TAG2 = "E004015000000002"
+REGISTRY = TagRegistry(tags={TAG: "I01", TAG2: "I02"})
+
+
+def _feed(observer: Observer, key: AntennaKey, present: bool, at: float) -> bool:
+    return observer.snapshot(key, frozenset({TAG}) if present else frozenset(), at)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=2), min_size=1, max_size=200))
+def test_dropouts_of_up_to_two_scans_never_unconfirm(gaps: list[int]) -> None:
+    observer = Observer(WIRING)
+    t = 0.0
+    for present in (True, True):
+        _feed(observer, GIFU, present, t)
+        t += 0.05
+    for gap in gaps:
+        for _ in range(gap):
+            _feed(observer, GIFU, False, t)
+            t += 0.05
+        _feed(observer, GIFU, True, t)
+        t += 0.05
+        assert observer.view().where == {TAG: "gifu"}
+
+
+def test_debounce_latency_is_as_stated() -> None:
+    config = DebounceConfig()
+    observer = Observer(WIRING, config)
+    seen = []
+    for present, t in ((True, 0.0), (True, 0.05), (False, 0.10), (False, 0.15), (False, 0.20)):
+        _feed(observer, GIFU, present, t)
+        seen.append(TAG in observer.view().where)
+    assert seen == [False, True, True, True, False]  # appear after 2 scans, vanish after 3
+    assert config.added_latency_ms(20) == (50.0, 100.0)
+
+
+def test_a_single_ghost_read_is_ignored() -> None:
+    observer = Observer(WIRING)
+    _feed(observer, KISO, True, 0.0)
+    _feed(observer, KISO, False, 0.05)
+    assert observer.view().where == {}
+
+
+def test_cross_talk_keeps_the_first_antenna_and_ties_are_ambiguous() -> None:
+    observer = Observer(WIRING)
+    for t in (0.0, 0.05, 0.10):
+        _feed(observer, GIFU, True, t)
+    for t in (1.0, 1.05):
+        _feed(observer, GIFU, True, t)
+        _feed(observer, KISO, True, t)
+    view = observer.view()
+    assert view.where == {TAG: "gifu"}
+    assert view.crosstalk == {TAG: ("kiso",)}
+
+    straddle = Observer(WIRING)
+    for t in (0.0, 0.05):
+        straddle.snapshot(GIFU, frozenset({TAG2}), t)
+        straddle.snapshot(KISO, frozenset({TAG2}), t + 0.001)
+    assert straddle.view().ambiguous == {TAG2: ("gifu", "kiso")}
+    assert straddle.view().where == {}
+
+
+def test_a_block_confirmed_first_on_one_side_of_a_straddle_is_held_back() -> None:
+    observer = Observer(WIRING)
+    observer.snapshot(GIFU, frozenset({TAG}), 0.0)
+    observer.snapshot(KISO, frozenset({TAG}), 0.001)
+    observer.snapshot(GIFU, frozenset({TAG}), 0.05)  # confirmed on gifu, only sighted on kiso
+    assert observer.view().where == {}
+    observer.snapshot(KISO, frozenset({TAG}), 0.051)
+    assert observer.view().ambiguous == {TAG: ("gifu", "kiso")}
+
+
+def test_frozen_antennas_keep_their_tags_and_are_unobserved() -> None:
+    observer = Observer(WIRING)
+    _feed(observer, GIFU, True, 0.0)
+    _feed(observer, GIFU, True, 0.05)
+    observer.freeze_hub("h", "hub lost")
+    view = observer.view()
+    assert view.where == {TAG: "gifu"}
+    assert view.unobserved == {"gifu", "kiso", "osaka"}
+
+
+def test_unmapped_antennas_are_reported() -> None:
+    observer = Observer(WIRING)
+    stray = AntennaKey("h", 9)
+    observer.snapshot(stray, frozenset({TAG}), 0.0)
+    observer.snapshot(stray, frozenset({TAG}), 0.05)
+    assert observer.view().unmapped == {stray: frozenset({TAG})}
+    assert observer.view().where == {}
+
+
+def _tracker_with(observer: Observer) -> Tracker:
+    return Tracker(REGISTRY, missing_after_s=5.0)
+
+
+def test_a_stack_lifted_together_is_reported_together() -> None:
+    observer = Observer(WIRING)
+    tracker = _tracker_with(observer)
+    both = frozenset({TAG, TAG2})
+    t = 0.0
+    for _ in range(2):
+        observer.snapshot(GIFU, both, t)
+        t += 0.05
+    events = tracker.update(observer.view(), t)
+    assert StackMoved(None, "gifu", ("I01", "I02"), t) in events
+    for _ in range(3):
+        observer.snapshot(GIFU, frozenset(), t)
+        t += 0.05
+    tracker.update(observer.view(), t)
+    assert set(tracker.in_hand) == {"I01", "I02"}
+    observer.snapshot(KISO, frozenset({TAG}), t)
+    observer.snapshot(KISO, frozenset({TAG}), t + 0.05)
+    events = tracker.update(observer.view(), t + 0.05)
+    assert not [e for e in events if isinstance(e, StackMoved)], "I02 is still in hand"
+    observer.snapshot(KISO, both, t + 0.10)
+    observer.snapshot(KISO, both, t + 0.15)
+    events = tracker.update(observer.view(), t + 0.15)
+    assert [e for e in events if isinstance(e, StackMoved)] == [
+        StackMoved("gifu", "kiso", ("I01", "I02"), t + 0.15)
+    ]
+
+
+def test_a_block_held_too_long_is_missing() -> None:
+    observer = Observer(WIRING)
+    tracker = _tracker_with(observer)
+    for t in (0.0, 0.05):
+        observer.snapshot(OSAKA, frozenset({TAG}), t)
+    tracker.update(observer.view(), 0.05)
+    for t in (0.1, 0.15, 0.2):
+        observer.snapshot(OSAKA, frozenset(), t)
+    tracker.update(observer.view(), 0.2)
+    assert tracker.tick(3.0) == []
+    assert tracker.tick(6.0) == [BlocksMissing("osaka", ("I01",), 6.0)]
+    assert tracker.missing == {"I01": "osaka"}
