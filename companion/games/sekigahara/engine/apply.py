@@ -67,8 +67,11 @@ def _started(s: State, e: ev.GameStarted) -> None:
 def _placed(s: State, e: ev.BlocksPlaced) -> None:
     for b in e.blocks:
         s.pos[b] = e.zone
-    if e.random and s.draws_due and s.draws_due[0][:2] == (e.side, e.zone):
-        s.draws_due.pop(0)
+    if e.random:
+        for i, due in enumerate(s.draws_due):
+            if due[:2] == (e.side, e.zone):
+                del s.draws_due[i]
+                break
     normalise(s, [e.zone])
 
 

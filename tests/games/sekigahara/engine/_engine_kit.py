@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from companion.core.game import Accepted, Rejection
-from companion.games.sekigahara.components import Clan, Side
+from companion.games.sekigahara import combat
+from companion.games.sekigahara.components import CardKind, Clan, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import FACES, side_of
@@ -17,13 +18,13 @@ ISH, TOK = Side.ISHIDA, Side.TOKUGAWA
 
 
 def pick(side: Side, n: int = 1, *, clan: Clan | None = None, leader: bool | None = None,
-         exclude: Iterable[str] = ()) -> list[str]:
+         mon: int | None = None, exclude: Iterable[str] = ()) -> list[str]:
     """``n`` block ids of ``side`` (not protagonists unless asked), in id order."""
     skip = set(exclude)
     found = [
         b for b, f in sorted(FACES.items())
         if f.side is side and b not in skip and (clan is None or f.clan is clan)
-        and (leader is None or f.leader is leader)
+        and (leader is None or f.leader is leader) and (mon is None or f.mon == mon)
         and (leader is True or not f.is_protagonist)
         and not (f.clan is Clan.MORI and f.setup is not None)
     ]
@@ -32,7 +33,7 @@ def pick(side: Side, n: int = 1, *, clan: Clan | None = None, leader: bool | Non
 
 
 def position(
-    placements: dict[str, Iterable[str]],
+    placements: Mapping[str, Iterable[str]],
     *,
     phase: Phase = Phase.MOVEMENT,
     active: Side = TOK,
@@ -89,3 +90,30 @@ def rejected(game: SekigaharaGame, command: cm.Command, rule: str) -> Rejection:
 
 def of_type(events: Iterable[ev.Event], kind: type[ev.Event]) -> list[ev.Event]:
     return [e for e in events if isinstance(e, kind)]
+
+
+def card(block: str, kind: CardKind = CardKind.PLAIN) -> cm.CardPlay:
+    face = FACES[block]
+    clan = face.clan
+    if face.is_wildcard:
+        clan = Clan.UKITA if face.side is Side.ISHIDA else Clan.TOKUGAWA
+    return cm.CardPlay(clan=clan, kind=kind)
+
+
+def deploy(game: SekigaharaGame, side: Side, *blocks: str, cardless: bool = False) -> None:
+    for block in blocks:
+        ok(game, cm.Deploy(side=side, card=None if cardless else card(block), blocks=(block,)))
+
+
+def finish_and_lose(game: SekigaharaGame, prefer: Iterable[str] = ()) -> None:
+    """Both sides finish; losses are taken preferring the ``prefer`` blocks."""
+    wanted = set(prefer)
+    while game.state.pending is not None and game.state.pending.combat is not None:
+        actions = combat.legal_actions(game.state.pending.combat)
+        loses = [a for a in actions if isinstance(a, combat.Lose)]
+        if loses:
+            best = max(loses, key=lambda a: len(wanted & set(a.losses)))
+            ok(game, cm.TakeLosses(side=best.side, losses=best.losses))
+            continue
+        finish = next(a for a in actions if isinstance(a, combat.Finish))
+        ok(game, cm.Finish(side=finish.side))
