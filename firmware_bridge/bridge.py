@@ -166,6 +166,7 @@ class Bridge:
                  link.port, hello.firmware, *hello.protocol, hello.antennas)
         if self.rate_hz is not None and hello.rate_hz != self.rate_hz:
             link.send(p.SetRate(self.rate_hz))
+        link.send(p.SetLed(None, p.LedMode.OFF))  # whatever an earlier session left lit
         self._push_leds()
         return status.stats
 
@@ -272,6 +273,14 @@ class Bridge:
             self.registry = registry
             self.tracker.registry = registry
             self.tracker.update(self.observer.view(), time.monotonic())
+
+    def refused_ports(self) -> dict[str, str]:
+        """Port -> why its hub is not used (another major protocol version)."""
+        with self._lock:
+            refused = dict(self.refused)
+            refused.update({port: link.refused for port, link in self._links.items()
+                            if link.refused})
+            return refused
 
     def hubs(self) -> dict[str, HubStatus]:
         with self._lock:

@@ -114,11 +114,11 @@ def check_report(bridge: Bridge, self_test: dict[AntennaKey, str] | None) -> tup
     problems = 0
     table = bridge.wiring.table()
     hubs = bridge.hubs()
-    if not hubs:
-        return ["no hub answered (check the cable, or name the port with --port)"], 1
-    for port, why in sorted(bridge.refused.items()):
+    for port, why in sorted(bridge.refused_ports().items()):
         lines.append(f"refused {port}: {why}")
         problems += 1
+    if not hubs:
+        return [*lines, "no hub answered (check the cable, or name the port with --port)"], 1
     for hub in sorted(hubs.values(), key=lambda h: h.hub_id):
         state = "connected" if hub.connected else f"LOST ({hub.lost_reason})"
         h = hub.hello

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from conftest import WAIT_S, placed
 
 from firmware_bridge.bridge import Bridge
+from firmware_bridge.flows import check_report
 from firmware_bridge.protocol import LedMode
+from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simtable import SimulatedTable
+from firmware_bridge.simulator import VirtualHub
 from firmware_bridge.tracking import PlacementChanged, StackMoved, TrackEvent
+from firmware_bridge.wiring import WiringMap
 
 UNKNOWN_UID = "E0040150DEADBEEF"
 
@@ -194,3 +199,16 @@ def test_a_silent_hub_is_pinged_then_given_up_and_resumed(
     table.execute("silent hub-2 off")
     bridge.wait_for(lambda b: b.hubs()["hub-2"].connected and "edo" not in b.view().unobserved,
                     WAIT_S)
+
+
+def test_a_hub_speaking_another_major_version_is_refused(tmp_path: Path) -> None:
+    hub = VirtualHub("hub-9", antennas=4, rate_hz=50, link=tmp_path / "hub-9")
+    hub.protocol = (2, 0)
+    with hub, Bridge([hub.port], wiring=WiringMap(), registry=TagRegistry()) as bridge:
+        refused = bridge.wait_for(lambda b: b.refused_ports(), WAIT_S)
+        assert refused == {hub.port: "hub hub-9 speaks protocol 2.0, this companion speaks 1.x"}
+        hub.place(0, "E004015000000001")
+        time.sleep(0.2)
+        assert bridge.hubs() == {} and bridge.view().unmapped == {}
+        lines, problems = check_report(bridge, None)
+        assert problems >= 1 and lines[0].startswith(f"refused {hub.port}")
