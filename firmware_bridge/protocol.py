@@ -15,6 +15,7 @@ simulator sends is byte for byte what a conforming hub sends.
 
 from __future__ import annotations
 
+import binascii
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -62,25 +63,12 @@ class ProtocolError(ValueError):
 # --------------------------------------------------------------------------- checksum
 
 
-def _crc16_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_TABLE = _crc16_table()
-
-
 def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection): ``b"123456789"`` -> 0x29B1."""
-    crc = 0xFFFF
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ _TABLE[((crc >> 8) ^ byte) & 0xFF]
-    return crc
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection): ``b"123456789"`` -> 0x29B1.
+
+    ``binascii.crc_hqx`` is exactly this CRC when seeded with 0xFFFF, in C.
+    """
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 # --------------------------------------------------------------------------- messages
