@@ -272,7 +272,8 @@ def end_combat(state: State, cmd: cm.EndPhase) -> list[ev.Event]:
         raise reject("8.1", "the combat in progress must be resolved first")
     left = must_declare(state)
     if left:
-        raise reject("8.1" if all(castle_owner(state, x) is None for x in left) else "8.9.4",
+        sieges = {state.pos[b] for b in state.inside}
+        raise reject("8.9.4" if sieges & set(left) else "8.1",
                      "combat must still be declared at " + ", ".join(left))
     em = Emitter(state)
     end_phase(em)

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict
 from companion.core.views import PublicView, RefereeView, SideView
 from companion.games.sekigahara.components import BlockFace, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import castle_controller, contested
-from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
+from companion.games.sekigahara.engine.control import castle_owner
+from companion.games.sekigahara.engine.data import BOARD, CARDS, DISK_SIDE, FACES, side_of
 from companion.games.sekigahara.engine.state import (
     BAG,
     DEAD,
@@ -46,9 +46,9 @@ class Face(BaseModel):
 
 
 class Stack(BaseModel):
-    ishida: int = 0
-    tokugawa: int = 0
-    inside: dict[Side, int] = {}
+    ishida: int
+    tokugawa: int
+    inside: dict[Side, int]
 
 
 class Battle(BaseModel):
@@ -104,16 +104,38 @@ class RefereeState(BaseModel):
 
 
 def _public(state: State) -> PublicState:
-    locations: dict[str, Stack] = {}
+    counts: dict[str, list[int]] = {}  # location -> [ishida, tokugawa, ishida in, tokugawa in]
     zones: Counter[tuple[str, Side]] = Counter()
     for b, z in state.pos.items():
         side = side_of(b)
         zones[(z, side)] += 1
         if z not in OFF_MAP:
-            stack = locations.setdefault(z, Stack())
-            setattr(stack, side.value, getattr(stack, side.value) + 1)
+            row = counts.setdefault(z, [0, 0, 0, 0])
+            i = 0 if side is Side.ISHIDA else 1
+            row[i] += 1
             if b in state.inside:
-                stack.inside[side] = stack.inside.get(side, 0) + 1
+                row[2 + i] += 1
+    locations = {
+        loc: Stack(ishida=r[0], tokugawa=r[1],
+                   inside={s: n for s, n in ((Side.ISHIDA, r[2]), (Side.TOKUGAWA, r[3])) if n})
+        for loc, r in counts.items()
+    }
+    units = {loc: [r[0], r[1]] for loc, r in counts.items()}
+    for disk, where in state.disks.items():
+        if where is not None:
+            units.setdefault(where, [0, 0])[0 if DISK_SIDE[disk] is Side.ISHIDA else 1] += 1
+    castles: dict[str, Side | None] = {}
+    for c in BOARD.castles:
+        i, t = units.get(c.id, (0, 0))
+        if i and not t:
+            castles[c.id] = Side.ISHIDA
+        elif t and not i:
+            castles[c.id] = Side.TOKUGAWA
+        elif not i and not t:
+            castles[c.id] = c.castle
+        else:
+            castles[c.id] = castle_owner(state, c.id)
+    fought = [loc for loc in BOARD.locations if loc in units and all(units[loc])]
     battle = None
     p = state.pending
     if p is not None:
@@ -129,8 +151,7 @@ def _public(state: State) -> PublicState:
         week=state.week, turn=state.turn, phase=state.phase.value, first=state.first,
         active=state.active, locations=locations,
         disks={d.value: where for d, where in state.disks.items()},
-        castles={c.id: castle_controller(state, c.id) for c in BOARD.castles},
-        resources=dict(state.resource_control), contested=contested(state),
+        castles=castles, resources=dict(state.resource_control), contested=fought,
         hand=dict(state.hand), draw_pile=dict(state.draw), discard_pile=dict(state.discard),
         on_table=dict(state.table),
         recruitment_box={s: zones[(RECRUITMENT, s)] for s in Side},
