@@ -114,3 +114,17 @@ def test_siege_of_a_disk_alone_and_hideyori_captured_wins() -> None:
     assert game.state.disks[Disk.HIDEYORI] is None
     assert game.state.phase is Phase.GAME_OVER and game.state.winner is TOK
     assert game.state.victory is not None and "Hideyori" in game.state.victory
+
+
+def test_besiegers_must_declare_again_while_the_sides_coexist() -> None:
+    two = pick(ISH, 2, clan=Clan.UKITA, mon=1)
+    game = position({"gifu": TOKS[:1] + two}, phase=Phase.COMBAT, active=TOK,
+                    extra=[ev.StayedInside(location="gifu", side=ISH, inside=True,
+                                           combat=False),
+                           ev.PhaseBegan(phase=Phase.COMBAT, week=1, turn="B", active=TOK)])
+    assert must_declare(game.state) == ["gifu"]
+    rejected(game, cm.EndPhase(side=TOK), "8.9.4")
+    ok(game, cm.DeclareCombat(side=TOK, location="gifu"))
+    ok(game, cm.ChooseInside(side=ISH, inside=False))  # 8.9.2: may now fight outside
+    pending = game.state.pending
+    assert pending is not None and not pending.siege

@@ -163,3 +163,26 @@ def test_no_overrun_against_a_castle_holder_but_insiders_lend_strength() -> None
     events = ok(game, cm.MoveStack(side=ISH, origin="sawayama",
                                    paths={b: ("gifu",) for b in movers}))
     assert of_type(events, ev.Overrun) and game.state.pos[besieger[0]] == DEAD
+
+
+def test_retreat_into_a_friendly_besieged_castle_joins_it() -> None:
+    besieged = pick(ISH, 2, clan=Clan.KOBAYAKAWA, mon=1)
+    besiegers = pick(TOK, 2, clan=Clan.DATE)
+    defenders = pick(ISH, 3, clan=Clan.UKITA, mon=1)
+    game = position(
+        {"gifu": besieged + besiegers, "kyoto": TOKS, "sawayama": defenders,
+         "tsuruga": pick(TOK, 1, clan=Clan.MAEDA)},
+        level=Level.TOTAL, hands=6,
+        extra=[ev.StayedInside(location="gifu", side=ISH, inside=True, combat=False)],
+    )
+    ok(game, cm.MoveStack(side=TOK, origin="kyoto", paths={b: ("sawayama",) for b in TOKS}))
+    ok(game, cm.EndPhase(side=TOK))
+    ok(game, cm.DeclareCombat(side=TOK, location="sawayama"))
+    deploy(game, TOK, TOKS[0])
+    finish_and_lose(game)
+    events = ok(game, cm.Retreat(side=ISH, destination="gifu"))
+    assert not of_type(events, ev.CombatDeclared)  # 8.8.5: no new battle now
+    retreated = [b for b in defenders if game.state.pos[b] == "gifu"]
+    assert len(retreated) == 2 and set(retreated + besieged) <= game.state.inside
+    # four Ishida blocks now: the next declaration there is a battle (8.9.6)
+    assert "gifu" in must_declare(game.state)

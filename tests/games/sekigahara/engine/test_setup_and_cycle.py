@@ -125,3 +125,12 @@ def test_game_ends_after_week_seven_on_points() -> None:
     assert won.score == {ISH: 2 * 4 + 1, TOK: 2 * 5 + 1} and won.winner is TOK
     assert game.state.phase is Phase.GAME_OVER
     rejected(game, cm.EndPhase(side=ISH), "2.2")
+
+
+def test_an_empty_draw_pile_is_made_from_the_reshuffled_discards() -> None:
+    game = position({}, extra=[ev.CardsDrawn(side=TOK, count=50, rule="test"),
+                               ev.CardsDiscarded(side=TOK, count=10, rule="test")])
+    assert game.state.draw[TOK] == 0 and game.state.discard[TOK] == 10
+    ok(game, cm.BuyMovement(side=TOK, level=Level.NONE, replace=3))  # 3.3
+    s = game.state
+    assert s.draw[TOK] == 10 and s.discard[TOK] == 0 and s.hand[TOK] == 45
