@@ -1,0 +1,191 @@
+"""The board glue (sekihub.board) with a fake ``machine``: pins, SPI and the 74HC154/74HC4067
+decoder are emulated, so the real wiring code addresses the right emulated PN5180.
+
+Also: the firmware core imports under plain CPython, and the generated files in hardware/ are
+what the generator makes today.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from pathlib import Path
+
+import placement_sheet as ps
+import pytest
+from hw_fakes import FakePN5180, FakePort
+
+from companion.games.sekigahara.components import default_board
+from firmware_bridge import protocol as p
+
+HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+
+
+class DecoderTable:
+    """Sixteen emulated PN5180s behind an emulated 74HC154 (NSS) and 74HC4067 (BUSY)."""
+
+    def __init__(self, address: tuple[int, ...], strobe: int, busy: int) -> None:
+        self.address, self.strobe_pin, self.busy_pin = address, strobe, busy
+        self.levels: dict[int, int] = {}
+        self.chips = [FakePN5180() for _ in range(16)]
+        self.active: FakePN5180 | None = None
+
+    def addressed(self) -> FakePN5180:
+        index = sum(self.levels.get(pin, 0) << bit for bit, pin in enumerate(self.address))
+        return self.chips[index]
+
+    def set(self, pin: int, level: int) -> None:
+        before = self.levels.get(pin)
+        self.levels[pin] = level
+        if pin == self.strobe_pin and level != before:
+            if level == 0:
+                self.active = self.addressed()
+                self.active.select()
+            elif self.active is not None:
+                self.active.deselect()
+                self.active = None
+        elif pin in self.address and self.levels.get(self.strobe_pin, 1) == 0:
+            raise AssertionError("address changed while a reader was selected")
+
+    def get(self, pin: int) -> int:
+        if pin == self.busy_pin:
+            return int(self.addressed().busy())
+        return self.levels.get(pin, 0)
+
+
+def fake_machine(table: DecoderTable) -> types.ModuleType:
+    machine = types.ModuleType("machine")
+
+    class Pin:
+        OUT, IN = 1, 0
+
+        def __init__(self, n: int, mode: int = 0, value: int | None = None) -> None:
+            self.n = n
+            if value is not None:
+                table.set(n, value)
+
+        def value(self, v: int | None = None) -> int:
+            if v is None:
+                return table.get(self.n)
+            table.set(self.n, 1 if v else 0)
+            return v
+
+    class SPI:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def write(self, data: bytes) -> None:
+            assert table.active is not None, "SPI write with no reader selected"
+            table.active.write(data)
+
+        def readinto(self, buf: bytearray, fill: int = 0xFF) -> None:
+            assert table.active is not None, "SPI read with no reader selected"
+            table.active.readinto(buf, fill)
+
+    machine.Pin = Pin  # type: ignore[attr-defined]
+    machine.SPI = SPI  # type: ignore[attr-defined]
+    machine.unique_id = lambda: b"\xe6\x61\x41\x03"  # type: ignore[attr-defined]
+    return machine
+
+
+@pytest.fixture
+def built(monkeypatch: pytest.MonkeyPatch) -> tuple[object, DecoderTable, FakePort, list[object]]:
+    import hub_config
+    from sekihub import board
+
+    pins = hub_config.PINS["pico"]
+    table = DecoderTable(pins["address"], pins["strobe"], pins["busy"])
+    monkeypatch.setitem(sys.modules, "machine", fake_machine(table))
+    strips: list[object] = []
+
+    class NeoPixel(list):  # type: ignore[type-arg]
+        def __init__(self, pin: object, n: int) -> None:
+            super().__init__([(0, 0, 0)] * n)
+            self.writes = 0
+            strips.append(self)
+
+        def write(self) -> None:
+            self.writes += 1
+
+    monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=NeoPixel))
+    port = FakePort()
+    monkeypatch.setattr(board, "UsbSerialPort", lambda: port)
+
+    class FastClock(board.MachineClock):
+        def __init__(self) -> None:
+            from hw_fakes import FakeClock
+
+            self.fake = FakeClock()
+
+        def ticks_ms(self) -> int:
+            return self.fake.ticks_ms()
+
+        def ticks_us(self) -> int:
+            return self.fake.ticks_us()
+
+        def ticks_diff(self, a: int, b: int) -> int:
+            return a - b
+
+        def sleep_ms(self, ms: int) -> None:
+            self.fake.sleep_ms(ms)
+
+        def sleep_us(self, us: int) -> None:
+            self.fake.sleep_us(us)
+
+    monkeypatch.setattr(board, "MachineClock", FastClock)
+    return board.build(hub_config), table, port, strips
+
+
+def test_build_addresses_each_reader_through_the_decoder(
+        built: tuple[object, DecoderTable, FakePort, list[object]]) -> None:
+    hub, table, port, strips = built
+    table.chips[5].tags = {0xE004015000000005}
+    table.chips[12].tags = {0xE00401500000000C, 0xE00401500000001C}
+    table.chips[9].dead = True
+    for _ in range(16):
+        hub.step()  # type: ignore[attr-defined]
+    frames = [p.decode_line(line).message for line in port.take_lines()]
+    assert frames[0] == p.Hello("hub-1", "1.0.0", (1, 0), 16, 10)
+    seen = {m.antenna: set(m.uids) for m in frames if isinstance(m, p.Snapshot)}
+    assert seen[5] == {"E004015000000005"}
+    assert seen[12] == {"E00401500000000C", "E00401500000001C"}
+    assert all(not uids for a, uids in seen.items() if a not in (5, 12))
+    assert [m.antenna for m in frames if isinstance(m, p.Fault)] == [9]
+    assert all(chip.requests for i, chip in enumerate(table.chips) if i != 9)
+    assert len(strips) == 1
+
+
+def test_led_command_reaches_the_strip(
+        built: tuple[object, DecoderTable, FakePort, list[object]]) -> None:
+    hub, _, port, strips = built
+    hub.step()  # type: ignore[attr-defined]
+    port.inbox += p.encode(p.SetLed(3, p.LedMode.ON), 1)
+    hub.step()  # type: ignore[attr-defined]
+    strip = strips[0]
+    assert strip[3] != (0, 0, 0) and max(strip[3]) <= 48  # type: ignore[index]
+    assert strip[2] == (0, 0, 0)  # type: ignore[index]
+
+
+def test_firmware_core_imports_without_machine() -> None:
+    sys.modules.pop("machine", None)
+    for name in ("sekihub", "sekihub.drivers", "sekihub.iso15693", "sekihub.inventory",
+                 "sekihub.pn5180", "sekihub.chipselect", "sekihub.leds", "sekihub.wire",
+                 "sekihub.hub", "sekihub.board", "hub_config"):
+        importlib.import_module(name)
+    assert "machine" not in sys.modules
+
+
+def test_firmware_avoids_what_micropython_lacks() -> None:
+    banned = {"re", "dataclasses", "enum", "pathlib", "typing", "__future__", "contextlib", "abc"}
+    for path in (HARDWARE / "firmware").rglob("*.py"):
+        for line in path.read_text().splitlines():
+            words = line.split()
+            if words and words[0] in ("import", "from"):
+                assert words[1].split(".")[0] not in banned, f"{path.name}: {line.strip()}"
+
+
+def test_generated_files_are_up_to_date() -> None:
+    result = ps.layout(default_board())
+    assert (HARDWARE / "wiring.default.yaml").read_text() == ps.wiring_yaml(result)
+    assert (HARDWARE / "placement-sheet.svg").read_text() == ps.render_svg(result)
