@@ -260,8 +260,22 @@ def test_selftest_acks_then_reports_every_antenna() -> None:
     assert out[0] == p.Ack(seq)
     tests = [m for m in out if isinstance(m, p.TestResult)]
     assert [(t.antenna, t.passed) for t in tests] == [(0, True), (1, True), (2, False)]
-    assert "tags=1" in tests[1].detail
+    assert "field=ok tags=yes" in tests[1].detail and "tags=no" in tests[0].detail
     assert tests[2].detail.startswith("NO_READER")
+
+
+def test_selftest_of_sixteen_full_antennas_fits_in_two_seconds() -> None:
+    rig = Rig(n=16)
+    for i, chip in enumerate(rig.chips):
+        chip.tags = {0xE004015000000000 + 64 * i + n for n in range(14)}
+    rig.hub.start()
+    rig.messages()
+    start = rig.clock.ticks_ms()
+    rig.command(p.SelfTest())
+    rig.hub.step()
+    tests = [m for m in rig.messages() if isinstance(m, p.TestResult)]
+    assert len(tests) == 16 and all(t.passed for t in tests)
+    assert rig.clock.ticks_ms() - start < 2000  # the firmware's own waits, in fake time
 
 
 def test_a_dead_reader_is_a_fault_once_a_second_and_recovers() -> None:

@@ -54,6 +54,11 @@ class Reader:
         """
         return InventoryResult(set())
 
+    def check_field(self):
+        """Self-test: field on (raising ReaderFault if it does not come on), one one-slot
+        probe, field off. True if any tag answered. Takes a few milliseconds."""
+        return bool(self.inventory().uids)
+
     def rf_off(self):
         """Make sure the field is off (called after faults)."""
 

@@ -210,20 +210,23 @@ class Hub:
             self.send_fault(index, fault)
 
     def run_selftest(self):
-        """One TEST line per antenna: the chip's identity and a field-on inventory."""
+        """One TEST line per antenna: the chip answers (identity read from its EEPROM), its field
+        comes on, and whether any tag answered a probe. A few ms per antenna, so 16 antennas
+        report well within the protocol's 2 s; host commands are read between antennas."""
         for index, ant in enumerate(self.antennas):
             try:
                 ant.reader.reset()
                 ident = ant.reader.identify()
                 ant.selector.select(ant.channel)
-                result = ant.reader.inventory(None)
+                answered = ant.reader.check_field()
             except Exception as exc:  # a failing reader is the test's answer
                 fault = _as_fault(exc)
                 words = clean_words(fault.code + " " + fault.detail).split(" ")
                 self.send("TEST", [antenna_name(index), "FAIL", *words])
-                continue
-            words = clean_words(f"{ident} tags={len(result.uids)}").split(" ")
-            self.send("TEST", [antenna_name(index), "PASS", *words])
+            else:
+                text = f"{ident} field=ok tags={'yes' if answered else 'no'}"
+                self.send("TEST", [antenna_name(index), "PASS", *clean_words(text).split(" ")])
+            self.service_host()
         self.next_antenna = 0
         self.cycle_start_ms = None
 

@@ -186,6 +186,13 @@ class PN5180(Reader):
         self._tx_config = self.read_register(TX_CONFIG)
         self.clock.sleep_us(FIELD_SETTLE_US)
 
+    def check_field(self):
+        try:
+            self.field_on()
+            return self.probe()
+        finally:
+            self._field_off_quietly()
+
     def inventory(self, poll=None):
         try:
             self.field_on()
