@@ -23,7 +23,7 @@ from companion.games.sekigahara.components import default_blocks
 from firmware_bridge import protocol as p
 from firmware_bridge.adjacency import AdjacencyRules
 from firmware_bridge.bridge import Bridge
-from firmware_bridge.discovery import DEFAULT_USB_IDS, parse_usb_id
+from firmware_bridge.discovery import DEFAULT_USB_IDS, parse_usb_id, usb_devices_without_port
 from firmware_bridge.discrepancy import count_blocks
 from firmware_bridge.flows import build_wiring, check_report, register_tags
 from firmware_bridge.registry import TagRegistry
@@ -216,6 +216,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         time.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
         results = bridge.self_test() if args.self_test else None
         lines, problems = check_report(bridge, results)
+    if not args.simulate and not args.port:
+        usb_ids = (*DEFAULT_USB_IDS, *(parse_usb_id(u) for u in args.usb_id))
+        for device in usb_devices_without_port(usb_ids):
+            lines.append(f"USB device {device} looks like a hub but has no serial port "
+                         "(is MicroPython running? is the cdc_acm driver loaded?)")
     for line in lines:
         print(line)
     print("all good" if problems == 0 else f"{problems} problem(s) found")
