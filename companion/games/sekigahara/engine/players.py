@@ -175,9 +175,15 @@ class RandomPlayer:
             if dests:
                 dest = r.choice(sorted(dests))
                 route = r.choice(dests[dest])
-                marches = (group,) if route.needs_force_march else ()
-                return cm.MoveStack(side=side, origin=origin,
-                                    paths={b: route.path for b in group}, force_marches=marches)
+                paths = {b: route.path for b in group}
+                if len(group) > 1 and len(route.path) > 1 and r.random() < 0.3:
+                    # drop some blocks off along the way (7.3.1)
+                    stop = r.randint(1, len(route.path) - 1)
+                    for b in r.sample(group, r.randint(1, len(group) - 1)):
+                        paths[b] = route.path[:stop]
+                marched = tuple(b for b in group if paths[b] == route.path)
+                marches = (marched,) if route.needs_force_march else ()
+                return cm.MoveStack(side=side, origin=origin, paths=paths, force_marches=marches)
         return cm.EndPhase(side=side)
 
     def _combat(self, state: State, side: Side) -> cm.Command:

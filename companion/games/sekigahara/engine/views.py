@@ -45,6 +45,9 @@ class Face(BaseModel):
                    attack=face.attack.value if face.attack else None, leader=face.leader)
 
 
+_SHOWN: dict[str, Face] = {b: Face.of(f) for b, f in FACES.items()}
+
+
 class Stack(BaseModel):
     ishida: int
     tokugawa: int
@@ -116,7 +119,7 @@ def _public(state: State) -> PublicState:
             if b in state.inside:
                 row[2 + i] += 1
     locations = {
-        loc: Stack(ishida=r[0], tokugawa=r[1],
+        loc: Stack.model_construct(ishida=r[0], tokugawa=r[1],
                    inside={s: n for s, n in ((Side.ISHIDA, r[2]), (Side.TOKUGAWA, r[3])) if n})
         for loc, r in counts.items()
     }
@@ -143,7 +146,7 @@ def _public(state: State) -> PublicState:
         impact: dict[Side, int] = {}
         if p.combat is not None:
             for d in p.combat.deployments:
-                revealed += [Face.of(FACES[b]) for b in d.blocks]
+                revealed += [_SHOWN[b] for b in d.blocks]
             impact = p.combat.impact.as_dict()
         battle = Battle(location=p.location, attacker=p.attacker, stage=p.stage.value,
                         siege=p.siege, impact=impact, revealed=revealed)
@@ -156,8 +159,8 @@ def _public(state: State) -> PublicState:
         on_table=dict(state.table),
         recruitment_box={s: zones[(RECRUITMENT, s)] for s in Side},
         bag={s: zones[(BAG, s)] for s in Side},
-        mori_box=[Face.of(FACES[b]) for b in sorted(state.pos) if state.pos[b] == MORI_BOX],
-        casualties=[Face.of(FACES[b]) for b in state.casualties],
+        mori_box=[_SHOWN[b] for b in sorted(state.pos) if state.pos[b] == MORI_BOX],
+        casualties=[_SHOWN[b] for b in state.casualties],
         battle=battle, bids_placed=sorted(state.bids), winner=state.winner,
         victory=state.victory, score=dict(state.score),
     )

@@ -168,3 +168,15 @@ def test_overrun_during_a_move_and_the_stack_continues() -> None:
     assert overrun and all(game.state.pos[b] == DEAD for b in enemy)
     assert game.state.hand[ISH] == hand + 1  # C1: one card per two blocks lost
     assert all(game.state.pos[b] == "okazaki" for b in T4[:2])
+
+
+def test_a_stack_may_drop_off_blocks_and_split_but_not_pick_up() -> None:
+    game = position({"okazaki": T4, "hamamatsu": pick(TOK, 1, clan=Clan.DATE)},
+                    level=Level.TOTAL)
+    paths = {T4[0]: ("kiyosu",), T4[1]: ("kiyosu", "kuwana"), T4[2]: ("hamamatsu",),
+             T4[3]: ("hamamatsu", "sunpu")}
+    events = ok(game, cm.MoveStack(side=TOK, origin="okazaki", paths=paths))
+    moved = of_type(events, ev.StackMoved)[0]
+    assert isinstance(moved, ev.StackMoved) and len(moved.segments) == 4
+    assert [game.state.pos[b] for b in T4] == ["kiyosu", "kuwana", "hamamatsu", "sunpu"]
+    assert game.state.resource_control["kuwana"] is TOK
