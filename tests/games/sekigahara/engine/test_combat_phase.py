@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from _engine_kit import ISH, TOK, deploy, finish_and_lose, of_type, ok, pick, position, rejected
 
-from companion.games.sekigahara.components import Clan, Disk
+from companion.core.game import Rejection
+from companion.games.sekigahara.components import CardKind, Clan, Disk
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.queries import declarable, must_declare
@@ -128,3 +129,20 @@ def test_besiegers_must_declare_again_while_the_sides_coexist() -> None:
     ok(game, cm.ChooseInside(side=ISH, inside=False))  # 8.9.2: may now fight outside
     pending = game.state.pending
     assert pending is not None and not pending.siege
+
+
+def test_combat_actions_are_judged_by_the_combat_rules_without_leaking_blocks() -> None:
+    ukita = pick(ISH, 1, clan=Clan.UKITA, mon=1)
+    game = position({"hamamatsu": TOKS[:1] + ukita}, phase=Phase.COMBAT, hands=1)
+    ok(game, cm.DeclareCombat(side=TOK, location="hamamatsu"))
+    play = cm.CardPlay(clan=Clan.UKITA, kind=CardKind.PLAIN)
+    result = game.submit(cm.Deploy(side=ISH, card=play, blocks=tuple(ukita)))
+    assert isinstance(result, Rejection) and result.rule in ("8.5", "C6")
+    assert ukita[0] not in result.message and result.private is not None
+    wrong = cm.CardPlay(clan=Clan.DATE, kind=CardKind.PLAIN)
+    rejected(game, cm.Deploy(side=TOK, card=wrong, blocks=(TOKS[0],)), "8.2.2")
+    deploy(game, TOK, TOKS[0])
+    assert game.state.hand[TOK] == 0
+    ok(game, cm.Finish(side=ISH))
+    rejected(game, cm.Deploy(side=TOK, card=play, blocks=(TOKS[1],)), "8.2.2")  # no card left
+    rejected(game, cm.Retreat(side=ISH, destination="okazaki"), "8.8.1")

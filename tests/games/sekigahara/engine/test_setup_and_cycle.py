@@ -134,3 +134,17 @@ def test_an_empty_draw_pile_is_made_from_the_reshuffled_discards() -> None:
     ok(game, cm.BuyMovement(side=TOK, level=Level.NONE, replace=3))  # 3.3
     s = game.state
     assert s.draw[TOK] == 10 and s.discard[TOK] == 0 and s.hand[TOK] == 45
+
+
+def test_recruitment_box_draws_are_four_each_at_setup() -> None:
+    game = new_game()
+    ok(game, cm.StartGame())
+    while (due := next_draw(game.state)) is not None and due[1] != RECRUITMENT:
+        ok(game, cm.DrawBlocks(side=due[0], zone=due[1], blocks=tuple(bag(game, due[0])[:due[2]])))
+    rejected(game, cm.DrawBlocks(side=ISH, zone=RECRUITMENT, blocks=tuple(bag(game, ISH)[:3])),
+             "5.2.3")
+    rejected(game, cm.Bid(side=ISH, card=LOW), "6.3")
+    rejected(game, cm.BuyMovement(side=ISH, level=Level.NONE), "6.4")
+
+
+LOW = next(c for c, k in CARDS.items() if k.side is ISH and k.bid == 1)
