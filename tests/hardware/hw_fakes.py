@@ -5,11 +5,10 @@ edges, the BUSY line, registers, IRQ and RX status bits, the EEPROM, and ISO 156
 answer INVENTORY requests in the slot their UID picks. Several tags in one slot collide (RX
 collision bit), exactly as on air. So the tests drive the real ``sekihub.pn5180`` driver, not a
 stand-in.
+
+The module also runs under MicroPython (tests/hardware/micropython): no __future__ import, no
+typing-only imports, no bytes methods MicroPython lacks.
 """
-
-from __future__ import annotations
-
-from collections.abc import Iterable
 
 from sekihub import pn5180 as chip
 from sekihub.iso15693 import matches, slot_of
@@ -100,7 +99,7 @@ class FakePN5180:
     slots come back with a CRC error).
     """
 
-    def __init__(self, tags: Iterable[int] = ()) -> None:
+    def __init__(self, tags: tuple[int, ...] | list[int] | set[int] = ()) -> None:
         self.tags = set(tags)
         self.dead = False
         self.absent = False
@@ -145,10 +144,12 @@ class FakePN5180:
     def readinto(self, buf: bytearray, fill: int = 0xFF) -> None:
         assert self.selected, "SPI read with NSS high"
         if self.absent:
-            buf[:] = b"\xff" * len(buf)
+            for i in range(len(buf)):
+                buf[i] = 0xFF
             return
-        reply = self.reply.ljust(len(buf), b"\x00")
-        buf[:] = reply[: len(buf)]
+        reply = self.reply + bytes(max(0, len(buf) - len(self.reply)))
+        for i in range(len(buf)):
+            buf[i] = reply[i]
         self.reply = b""
         self.frame = bytearray()  # a read frame is not an instruction
 
@@ -195,7 +196,7 @@ class FakePN5180:
         elif op == chip.READ_DATA:
             self.reply = self.rx_data
         else:
-            raise AssertionError(f"unexpected instruction {op:#04x}")
+            raise AssertionError(f"unexpected instruction {op}")
 
     def _send(self, data: bytes) -> None:
         assert self.rf_on, "SEND_DATA with the field off"

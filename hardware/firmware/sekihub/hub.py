@@ -221,14 +221,18 @@ class Hub:
                 answered = ant.reader.check_field()
             except Exception as exc:  # a failing reader is the test's answer
                 fault = _as_fault(exc)
-                words = clean_words(fault.code + " " + fault.detail).split(" ")
-                self.send("TEST", [antenna_name(index), "FAIL", *words])
+                self.send_test(index, "FAIL", fault.code + " " + fault.detail)
             else:
-                text = f"{ident} field=ok tags={'yes' if answered else 'no'}"
-                self.send("TEST", [antenna_name(index), "PASS", *clean_words(text).split(" ")])
+                tags = "yes" if answered else "no"
+                self.send_test(index, "PASS", f"{ident} field=ok tags={tags}")
             self.service_host()
         self.next_antenna = 0
         self.cycle_start_ms = None
+
+    def send_test(self, index, outcome, text):
+        fields = [antenna_name(index), outcome]
+        fields.extend(clean_words(text).split(" "))
+        self.send("TEST", fields)
 
     # ------------------------------------------------------------------ host commands
 

@@ -31,7 +31,9 @@ def hex4(value):
 
 def encode(kind, seq, fields=()):
     """One frame as bytes, newline included."""
-    body = " ".join([kind, str(seq & 0xFFFF), *fields]).encode()
+    parts = [kind, str(seq & 0xFFFF)]
+    parts.extend(fields)  # not [..., *fields]: MicroPython has no starred list displays
+    body = " ".join(parts).encode()
     return body + b" *" + hex4(crc16(body)).encode() + b"\n"
 
 
