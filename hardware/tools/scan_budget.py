@@ -109,7 +109,7 @@ class TimingChip:
         while waited < T1 + response_us():
             waited += 250 + self.b.instr_us
             polls += 1
-        b.hub += waited
+        b.hub += waited + pn5180.T2_US
         b.instr(polls + 2)  # IRQ polls, RX_STATUS, READ_DATA
         return (GARBLED, None) if len(uids) > 1 else (TAG, uids[0])
 

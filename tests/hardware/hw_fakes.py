@@ -11,7 +11,7 @@ typing-only imports, no bytes methods MicroPython lacks.
 """
 
 from sekihub import pn5180 as chip
-from sekihub.iso15693 import matches, slot_of
+from sekihub.iso15693 import matches, slot_of, with_crc
 
 TX_CONFIG_DEFAULT = 0x000007C8  # what LOAD_RF_CONFIG 0x0D leaves; bits 6, 7, 10 are the SOF/data
 
@@ -106,6 +106,7 @@ class FakePN5180:
         self.rf_fails = False
         self.overheat = False
         self.garble = 0
+        self.keep_crc = False  # hand answers over with their CRC bytes still on
         self.regs = {chip.SYSTEM_CONFIG: 0, chip.TX_CONFIG: 0, chip.RX_STATUS: 0}
         self.irq = 0
         self.rf_on = False
@@ -243,4 +244,6 @@ class FakePN5180:
             self.regs[chip.RX_STATUS] = chip.RX_DATA_INTEGRITY_ERROR | 10
             return
         self.rx_data = bytes((0x00, 0x00)) + uids[0].to_bytes(8, "little")
+        if self.keep_crc:
+            self.rx_data = with_crc(self.rx_data)
         self.regs[chip.RX_STATUS] = len(self.rx_data)

@@ -69,6 +69,16 @@ def test_tags_sharing_their_low_32_bits_are_resolved() -> None:
     assert result.uids == tags and result.complete
 
 
+def test_answers_that_keep_their_crc_are_checked_and_accepted() -> None:
+    tags = {0xE004015000000001 + 16 * n for n in range(5)}
+    fake = FakePN5180(tags)
+    fake.keep_crc = True
+    assert reader(fake).inventory().uids == tags
+    frame = iso15693.with_crc(b"\x00\x00" + (0xE004015000000001).to_bytes(8, "little"))
+    assert iso15693.parse_inventory_response(frame) == 0xE004015000000001
+    assert iso15693.parse_inventory_response(frame[:-1] + b"\x00") is None
+
+
 def test_a_damaged_answer_is_asked_again() -> None:
     fake = FakePN5180([0xE004015000000001, 0xE004015000000002])
     fake.garble = 1

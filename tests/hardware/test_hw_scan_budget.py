@@ -43,7 +43,7 @@ def test_one_tag_costs_a_probe_and_one_round() -> None:
 def test_a_dozen_tags_need_several_rounds_and_stay_under_a_quarter_second() -> None:
     air_ms, hub_ms, rounds, _ = sb.antenna_time(12, 120.0, trials=50)
     assert 2 < rounds < 8
-    assert 60 < air_ms < 160 and hub_ms < 250
+    assert 60 < air_ms < 160 and hub_ms < 250  # README: 110 ms air, 189 ms hub
 
 
 def test_field_model_falls_with_height() -> None:

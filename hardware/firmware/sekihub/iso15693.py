@@ -13,7 +13,8 @@ FLAG_INVENTORY = 0x04
 FLAG_ONE_SLOT = 0x20
 CMD_INVENTORY = 0x01
 
-RESPONSE_LENGTH = 10  # flags, DSFID, 8-byte UID (the PN5180 strips the 2 CRC bytes)
+RESPONSE_LENGTH = 10  # flags, DSFID, 8-byte UID (the PN5180 checks and strips the 2 CRC bytes)
+CRC_RESIDUE = 0x0F47  # crc16() of a frame followed by its own CRC
 
 
 def crc16(data):
@@ -54,9 +55,14 @@ def inventory_request(mask_value=0, mask_len=0, one_slot=False):
 def parse_inventory_response(frame):
     """The UID (an int) from an INVENTORY response, or None if the frame is not one.
 
-    ``frame`` is flags, DSFID, UID (LSB first), without CRC. A set error flag or a wrong length
-    means the frame is unusable (a collision the chip did not flag, or noise).
+    ``frame`` is flags, DSFID, UID (LSB first), with or without its 2 CRC bytes (a chip set up
+    to keep the CRC; then it must check out). A set error flag or a wrong length means the
+    frame is unusable (a collision the chip did not flag, or noise).
     """
+    if len(frame) == RESPONSE_LENGTH + 2:
+        if crc16(frame) != CRC_RESIDUE:
+            return None
+        frame = frame[:RESPONSE_LENGTH]
     if len(frame) != RESPONSE_LENGTH or frame[0] & 0x01:
         return None
     uid = 0

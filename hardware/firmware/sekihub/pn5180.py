@@ -78,6 +78,7 @@ BUSY_TIMEOUT_US = 50000  # LOAD_RF_CONFIG and RF_ON are the slow ones (a few ms)
 FIELD_SETTLE_US = 1500  # ISO 15693: a tag is ready 1 ms after the field comes on
 SOF_WAIT_US = 600  # t1 max 323 us + response SOF 151 us + margin: a tag has begun by now
 RESPONSE_TIMEOUT_US = 6000  # a 12-byte answer lasts 3.9 ms
+T2_US = 310  # ISO 15693-3 t2: after a tag's answer, wait this long before the next EOF
 
 
 def _le32(value):
@@ -226,6 +227,12 @@ class PN5180(Reader):
 
     def _await_slot(self):
         """(kind, uid) for the slot being listened to."""
+        kind, uid = self._listen()
+        if kind != EMPTY:
+            self.clock.sleep_us(T2_US)
+        return kind, uid
+
+    def _listen(self):
         self.clock.sleep_us(SOF_WAIT_US)
         irq = self.read_register(IRQ_STATUS)
         self._check_faults(irq)
