@@ -55,3 +55,17 @@ def test_report_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert sb.main([]) == 0
     out = capsys.readouterr().out
     assert "board sweep" in out and "INVENTORY request" in out
+
+
+def test_readme_quotes_the_tool() -> None:
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "hardware" / "README.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| ([\d.]+) \| ([\d.]+) ms \| ([\d.]+) ms \|$", readme, re.M)
+    assert len(rows) >= 6
+    for n, rounds, air, hub in rows:
+        t_air, t_hub, t_rounds, _ = sb.antenna_time(int(n), 120.0)
+        assert float(rounds) == pytest.approx(t_rounds, abs=0.06), n
+        assert float(air) == pytest.approx(t_air, abs=0.6), n
+        assert float(hub) == pytest.approx(t_hub, abs=0.6), n
