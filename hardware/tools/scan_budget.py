@@ -21,6 +21,7 @@ Nothing here touches hardware; everything is arithmetic you can check by hand.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 from dataclasses import dataclass
@@ -104,7 +105,7 @@ class TimingChip:
         b.answered_slots += 1
         b.air += T1 + response_us() + T2
         # fixed SOF wait, then IRQ polls every 250 us until the answer is in
-        waited = pn5180.SOF_WAIT_US
+        waited = float(pn5180.SOF_WAIT_US)
         polls = 1
         while waited < T1 + response_us():
             waited += 250 + self.b.instr_us
@@ -198,7 +199,7 @@ def loop_field(ni: float, diameter_mm: float, z_mm: float) -> float:
     """On-axis H (A/m) of a circular loop: N*I*a^2 / (2 (a^2 + z^2)^1.5)."""
     a = diameter_mm / 2000
     z = z_mm / 1000
-    return ni * a * a / (2 * (a * a + z * z) ** 1.5)
+    return ni * a * a / (2 * math.pow(a * a + z * z, 1.5))
 
 
 def max_height_mm(ni: float, diameter_mm: float, h_min: float) -> float:

@@ -189,3 +189,17 @@ def test_generated_files_are_up_to_date() -> None:
     result = ps.layout(default_board())
     assert (HARDWARE / "wiring.default.yaml").read_text() == ps.wiring_yaml(result)
     assert (HARDWARE / "placement-sheet.svg").read_text() == ps.render_svg(result)
+
+
+@pytest.mark.parametrize("board_name", ["pico", "esp32"])
+def test_hub_config_uses_every_pin_once(board_name: str) -> None:
+    import hub_config
+
+    pins = hub_config.PINS[board_name]
+    used: list[int] = []
+    for key, value in pins.items():
+        if key == "spi_id" or value is None:
+            continue
+        used.extend(value if isinstance(value, tuple) else [value])
+    assert len(used) == len(set(used)), f"{board_name}: a pin is used twice"
+    assert len(pins["address"]) == 4 and hub_config.READERS <= 16
