@@ -20,6 +20,10 @@ RATE_HZ = 10  # scan cycles per second to aim for (the host may change it with R
 MAX_RATE_HZ = 50  # RATE above this is refused with NAK BAD_VALUE
 SPI_BAUD = 7000000  # the PN5180 takes up to 7 MHz
 LED_MAX_LEVEL = 48  # 0..255 cap per colour channel: keeps 16 WS2812s under 200 mA
+# Drop a frame instead of waiting when the USB buffer is full (protocol 3.6). This asks
+# MicroPython's stdio poll for write room; if your build never reports room (the hub stays
+# silent), set False: writes then wait at most MicroPython's own USB timeout.
+USB_CHECK_ROOM = True
 
 PINS = {
     "pico": {

@@ -110,7 +110,7 @@ def built(monkeypatch: pytest.MonkeyPatch) -> tuple[object, DecoderTable, FakePo
 
     monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=NeoPixel))
     port = FakePort()
-    monkeypatch.setattr(board, "UsbSerialPort", lambda: port)
+    monkeypatch.setattr(board, "UsbSerialPort", lambda check_room=True: port)
 
     class FastClock(board.MachineClock):
         def __init__(self) -> None:

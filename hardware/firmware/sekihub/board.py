@@ -43,10 +43,11 @@ class UsbSerialPort(Port):
     The host never sends Ctrl-C (0x03), so ``mpremote`` can still interrupt the hub to flash it.
     """
 
-    def __init__(self):
+    def __init__(self, check_room=True):
         import select
         import sys
 
+        self.check_room = check_room
         self.stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
         self.stdout = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else sys.stdout
         self.poll_in = select.poll()
@@ -64,7 +65,7 @@ class UsbSerialPort(Port):
         return data
 
     def write(self, data):
-        if not self.poll_out.poll(0):
+        if self.check_room and not self.poll_out.poll(0):
             raise OSError(11, "USB serial full")
         self.stdout.write(data)
 
@@ -113,7 +114,8 @@ def build(cfg):
         leds = NeoPixelLeds(strip, len(antennas), cfg.LED_MAX_LEVEL)
 
     hub_id = cfg.HUB_ID or unique_hub_id()
-    return Hub(hub_id, antennas, UsbSerialPort(), clock, leds, rate_hz=cfg.RATE_HZ,
+    port = UsbSerialPort(getattr(cfg, "USB_CHECK_ROOM", True))
+    return Hub(hub_id, antennas, port, clock, leds, rate_hz=cfg.RATE_HZ,
                max_rate_hz=cfg.MAX_RATE_HZ)
 
 
