@@ -6,13 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fb_helpers import RATE_HZ, WAIT_S
 
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.tracking import TrackEvent
-
-RATE_HZ = 50
-WAIT_S = 5.0
 
 
 @pytest.fixture
@@ -34,7 +32,3 @@ def events(bridge: Bridge) -> list[TrackEvent]:
     received: list[TrackEvent] = []
     bridge.subscribe(received.append)
     return received
-
-
-def placed(bridge: Bridge, block: str, zone: str | None) -> bool:
-    return bridge.placements().get(block) == zone

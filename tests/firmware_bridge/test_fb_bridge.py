@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from conftest import WAIT_S, placed
+from fb_helpers import WAIT_S, placed
 
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.flows import check_report

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from conftest import WAIT_S, placed
+from fb_helpers import WAIT_S, placed
 
 from companion.games.sekigahara.components import Clan, default_blocks
 from firmware_bridge.adjacency import AdjacencyRules

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import WAIT_S
+from fb_helpers import WAIT_S
 
 from companion.cli import main
 from firmware_bridge.bridge import Bridge
