@@ -57,6 +57,8 @@ class HubStatus:
     port: str
     connected: bool = True
     lost_reason: str = ""
+    fault: str | None = None
+    """The last fault the hub reported about itself (FAULT ... HUB ...)."""
     stats: HubStats = field(default_factory=HubStats)
     antennas: dict[int, AntennaStatus] = field(default_factory=dict)
     link: HubLink | None = field(default=None, repr=False)
@@ -192,7 +194,10 @@ class Bridge:
             status = self._hubs[hub_id]
             text = f"{fault.code} {fault.detail}".strip()
             if fault.antenna is None:
-                log.error("hub %s reports %s", hub_id, text)
+                if status.fault != text:
+                    log.error("hub %s reports %s", hub_id, text)
+                status.fault = text
+                self._changed.notify_all()
                 return
             ant = status.antennas.setdefault(fault.antenna, AntennaStatus())
             if ant.fault != text:

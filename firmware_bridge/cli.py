@@ -108,6 +108,7 @@ def _bridge_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--usb-id", action="append", default=[], help="extra VID:PID (hex)")
     parser.add_argument("--wiring", type=Path, help="wiring map (default: config dir)")
     parser.add_argument("--tags", type=Path, help="tag registry (default: config dir)")
+    parser.add_argument("--rate", type=int, help=f"set the hubs' scan rate, 1..{p.MAX_RATE_HZ}")
     parser.add_argument("--simulate", action="store_true",
                         help="use a simulated table instead of hardware")
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
@@ -199,8 +200,10 @@ def _bridge(args: argparse.Namespace) -> Iterator[tuple[Bridge, Path, Path]]:
         tags_path = args.tags or default_tags
         wiring = WiringMap.load(wiring_path) if wiring_path.exists() else WiringMap()
         registry = TagRegistry.load(tags_path) if tags_path.exists() else TagRegistry()
+        if args.rate is not None and not p.MIN_RATE_HZ <= args.rate <= p.MAX_RATE_HZ:
+            raise ValueError(f"--rate must be {p.MIN_RATE_HZ}..{p.MAX_RATE_HZ}")
         bridge = stack.enter_context(Bridge(ports, wiring=wiring, registry=registry,
-                                            usb_ids=usb_ids))
+                                            usb_ids=usb_ids, rate_hz=args.rate))
         yield bridge, wiring_path, tags_path
 
 

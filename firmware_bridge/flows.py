@@ -126,6 +126,9 @@ def check_report(bridge: Bridge, self_test: dict[AntennaKey, str] | None) -> tup
                      f"protocol {h.protocol[0]}.{h.protocol[1]}, {h.antennas} antennas, "
                      f"{h.rate_hz} scans/s")
         problems += 0 if hub.connected else 1
+        if hub.fault:
+            lines.append(f"  hub fault: {hub.fault}")
+            problems += 1
         for a in range(h.antennas):
             key = AntennaKey(hub.hub_id, a)
             ant = hub.antennas.get(a)

@@ -9,7 +9,7 @@ from fb_helpers import WAIT_S, placed
 
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.flows import check_report
-from firmware_bridge.protocol import LedMode
+from firmware_bridge.protocol import Fault, LedMode
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.simulator import VirtualHub
@@ -212,3 +212,28 @@ def test_a_hub_speaking_another_major_version_is_refused(tmp_path: Path) -> None
         assert bridge.hubs() == {} and bridge.view().unmapped == {}
         lines, problems = check_report(bridge, None)
         assert problems >= 1 and lines[0].startswith(f"refused {hub.port}")
+
+
+def test_a_full_casualty_tray_arrives_in_several_parts(
+    table: SimulatedTable, bridge: Bridge
+) -> None:
+    blocks = [f"T{n:02d}" for n in range(1, 41)]  # 40 tags: a SNAP in two parts
+    for block in blocks:
+        table.put(block, "casualties")
+    bridge.wait_for(lambda b: all(placed(b, blk, "casualties") for blk in blocks), WAIT_S)
+    table.execute("corrupt hub-2 30")  # damaged parts drop the whole set, never half of it
+    hub = table.hubs["hub-2"]
+    bridge.wait_for(lambda b: hub.mischief.corrupt_frames == 0, WAIT_S)
+    time.sleep(0.2)
+    assert all(placed(bridge, blk, "casualties") for blk in blocks)
+
+
+def test_the_bridge_sets_the_scan_rate_and_reports_hub_faults(table: SimulatedTable) -> None:
+    with Bridge(table.ports, wiring=table.wiring, registry=table.registry, rate_hz=20) as bridge:
+        hub = table.hubs["hub-1"]
+        bridge.wait_for(lambda b: hub.rate_hz == 20, WAIT_S)
+        with hub._lock:
+            hub._send(Fault(None, "OVERHEAT", "85 C"))
+        bridge.wait_for(lambda b: b.hubs()["hub-1"].fault == "OVERHEAT 85 C", WAIT_S)
+        lines, problems = check_report(bridge, None)
+        assert "  hub fault: OVERHEAT 85 C" in lines and problems >= 1
