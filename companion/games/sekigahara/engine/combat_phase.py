@@ -11,7 +11,6 @@ from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Disk, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.apply import entry_key
 from companion.games.sekigahara.engine.control import (
     blocks_at,
     castle_owner,
@@ -19,16 +18,12 @@ from companion.games.sekigahara.engine.control import (
     units_count,
 )
 from companion.games.sekigahara.engine.data import BOARD, OSAKA
-from companion.games.sekigahara.engine.flow import (
-    Emitter,
-    check_instant_victory,
-    draw_cards,
-    end_phase,
-    reject,
-)
-from companion.games.sekigahara.engine.movement_phase import mori_in_box
+from companion.games.sekigahara.engine.flow import Emitter, draw_cards, reject
+from companion.games.sekigahara.engine.mori import mori_in_box
 from companion.games.sekigahara.engine.overrun import resolve_overruns
 from companion.games.sekigahara.engine.state import Phase, Stage, State
+from companion.games.sekigahara.engine.turns import end_phase
+from companion.games.sekigahara.engine.victory import check_instant_victory
 
 
 def must_declare(state: State) -> list[str]:
@@ -59,7 +54,7 @@ def declarable(state: State) -> list[str]:
     ]
 
 
-def _open(em: Emitter, location: str, attacker: Side, *, from_retreat: bool,
+def open_combat(em: Emitter, location: str, attacker: Side, *, from_retreat: bool,
           inside: bool = False) -> None:
     """Open a combat at ``location``: Mori arrivals, castle choice, then the fight."""
     owner = castle_owner(em.state, location)
@@ -105,7 +100,7 @@ def declare(state: State, cmd: cm.DeclareCombat) -> list[ev.Event]:
     if cmd.inside and (castle_owner(state, cmd.location) is not cmd.side or len(mine) > 2):
         raise reject("8.9.1", "only the castle's owner with two blocks or fewer stays inside")
     em = Emitter(state)
-    _open(em, cmd.location, cmd.side, from_retreat=False, inside=cmd.inside)
+    open_combat(em, cmd.location, cmd.side, from_retreat=False, inside=cmd.inside)
     return em.events
 
 
@@ -180,10 +175,10 @@ def _conclude(em: Emitter) -> None:
     check_instant_victory(em, "2.1")
     if em.over or retreating is not None:
         return
-    _replenish(em, dict(result.cards_drawn))
+    replenish(em, dict(result.cards_drawn))
 
 
-def _replenish(em: Emitter, draws: dict[Side, int]) -> None:
+def replenish(em: Emitter, draws: dict[Side, int]) -> None:
     """8.10: both sides discard the cards played and draw back (plus the bonus for losses)."""
     for side in Side:
         if em.state.table[side]:
@@ -191,77 +186,6 @@ def _replenish(em: Emitter, draws: dict[Side, int]) -> None:
                                       from_table=True))
     for side in Side:
         draw_cards(em, side, draws.get(side, 0), "8.10")
-
-
-def retreat_options(state: State) -> tuple[list[str], bool]:
-    """The legal retreat destinations (8.8.1-8.8.3) and whether up to two blocks may stay in
-    the castle (8.8.4)."""
-    p = state.pending
-    if p is None or p.stage is not Stage.RETREAT or p.retreating is None:
-        return [], False
-    loser, loc = p.retreating, p.location
-    around = BOARD.neighbours(loc)
-    if loser is p.attacker:  # 8.8.2
-        entries = [n for n in around if n in state.entered_from.get(entry_key(loser, loc), ())]
-        destinations = entries or around
-    else:  # 8.8.3
-        enemy = loser.opponent
-        came = state.entered_from.get(entry_key(enemy, loc), set())
-        clear = [n for n in around if not units_count(state, n, enemy) and n not in came]
-        destinations = clear or around
-    castle = BOARD.locations[loc].castle is not None and p.owner is loser
-    return sorted(destinations), castle
-
-
-def retreat(state: State, cmd: cm.Retreat) -> list[ev.Event]:
-    """8.8: the loser retreats its remaining force to one adjacent location (up to two blocks
-    may stay in the castle, 8.8.4); then 8.10, then any Overrun or battle it causes (8.8.5)."""
-    p = state.pending
-    if p is None or p.stage is not Stage.RETREAT:
-        raise reject("8.8.1", "no retreat is due")
-    if cmd.side is not p.retreating:
-        raise reject("8.8.1", "only the loser of the battle retreats")
-    remaining = blocks_at(state, p.location, cmd.side)
-    destinations, castle = retreat_options(state)
-    if cmd.into_castle:
-        if not castle:
-            raise reject("8.8.4", "the castle harbours only the side that held it before combat")
-        if len(cmd.into_castle) > 2 or len(set(cmd.into_castle)) != len(cmd.into_castle):
-            raise reject("8.8.4", "at most two blocks may stay in the castle")
-        if any(b not in remaining for b in cmd.into_castle):
-            raise reject("8.8.4", "only the retreating blocks may stay in the castle")
-    rest = [b for b in remaining if b not in cmd.into_castle]
-    if rest and cmd.destination not in destinations:
-        rule = "8.8.2" if cmd.side is p.attacker else "8.8.3"
-        raise reject(rule, f"{cmd.destination} is not a legal retreat destination; legal: "
-                     + ", ".join(destinations))
-    destination = cmd.destination if rest else None
-    joins = destination is not None and _joins_besieged(state, destination, cmd.side)
-    before = set(contested(state)) - state.resolved
-    em = Emitter(state)
-    em.emit(ev.Retreated(side=cmd.side, origin=p.location, destination=destination,
-                         blocks=tuple(remaining), into_castle=cmd.into_castle,
-                         join_castle=joins))
-    if destination is not None and BOARD.locations[destination].resource and (
-        em.state.resource_control.get(destination) is not cmd.side
-    ):
-        em.emit(ev.ResourceControlled(location=destination, side=cmd.side))
-    _replenish(em, p.draws)
-    if destination is None:
-        return em.events
-    resolve_overruns(em, [destination], cmd.side)
-    if em.over or destination not in contested(em.state) or joins:
-        return em.events
-    if destination in before:
-        return em.events  # 8.8.5: joins the combat still to be declared there
-    _open(em, destination, cmd.side, from_retreat=True)
-    return em.events
-
-
-def _joins_besieged(state: State, location: str, side: Side) -> bool:
-    return castle_owner(state, location) is side and any(
-        state.pos[b] == location for b in state.inside
-    ) and units_count(state, location, side.opponent) > 0
 
 
 def end_combat(state: State, cmd: cm.EndPhase) -> list[ev.Event]:

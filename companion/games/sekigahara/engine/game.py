@@ -13,21 +13,12 @@ from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.apply import apply_event
 from companion.games.sekigahara.engine.bidding import bid, choose_first
-from companion.games.sekigahara.engine.combat_phase import (
-    act,
-    choose_inside,
-    declare,
-    end_combat,
-    retreat,
-)
+from companion.games.sekigahara.engine.combat_phase import act, choose_inside, declare, end_combat
 from companion.games.sekigahara.engine.flow import reject
-from companion.games.sekigahara.engine.movement_phase import (
-    bring_mori,
-    buy_movement,
-    end_movement,
-    move_stack,
-    muster,
-)
+from companion.games.sekigahara.engine.mori import bring_mori
+from companion.games.sekigahara.engine.movement_phase import buy_movement, end_movement, move_stack
+from companion.games.sekigahara.engine.muster import muster
+from companion.games.sekigahara.engine.retreat import retreat
 from companion.games.sekigahara.engine.setup import draw_blocks, start_game
 from companion.games.sekigahara.engine.state import Phase, State
 

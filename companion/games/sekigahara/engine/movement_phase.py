@@ -7,37 +7,19 @@ from __future__ import annotations
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara.components import Clan, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.commands import (
-    BringMori,
-    BuyMovement,
-    EndPhase,
-    MoveStack,
-    Muster,
-)
+from companion.games.sekigahara.engine.commands import BuyMovement, EndPhase, MoveStack
 from companion.games.sekigahara.engine.control import (
     blocks_at,
     castle_controller,
     castle_owner,
     is_besieged,
     occupancy,
-    units_count,
 )
-from companion.games.sekigahara.engine.data import (
-    BOARD,
-    FACES,
-    MORI_LEADER,
-    OSAKA,
-    side_of,
-)
-from companion.games.sekigahara.engine.flow import Emitter, draw_cards, end_phase, reject
+from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
+from companion.games.sekigahara.engine.flow import Emitter, draw_cards, reject
 from companion.games.sekigahara.engine.overrun import destroy, resolve_overruns
-from companion.games.sekigahara.engine.state import (
-    MORI_BOX,
-    RECRUITMENT,
-    Level,
-    Phase,
-    State,
-)
+from companion.games.sekigahara.engine.state import Level, Phase, State
+from companion.games.sekigahara.engine.turns import end_phase
 from companion.games.sekigahara.movement import (
     MoveSituation,
     StackMove,
@@ -48,19 +30,19 @@ from companion.games.sekigahara.movement import (
 CARDS_FOR = {Level.NONE: 0, Level.MINIMAL: 0, Level.LIMITED: 1, Level.TOTAL: 2}
 
 
-def _active(state: State, side: Side, rule: str = "6.4") -> None:
+def require_phase(state: State, side: Side, rule: str = "6.4") -> None:
     if state.phase is not Phase.MOVEMENT or state.active is not side:
         raise reject(rule, f"it is not the {side.value} Movement Phase")
 
 
-def _bought(state: State) -> None:
+def require_bought(state: State) -> None:
     if state.level is None:
         raise reject("7.1", "movement must first be bought with 0, 1 or 2 cards")
 
 
 def buy_movement(state: State, cmd: BuyMovement) -> list[ev.Event]:
     """7.1: discard 0, 1 or 2 cards for no, minimal, limited or total movement."""
-    _active(state, cmd.side)
+    require_phase(state, cmd.side)
     if state.level is not None:
         raise reject("7.1", "movement has already been bought this phase")
     cards = CARDS_FOR[cmd.level]
@@ -77,102 +59,6 @@ def buy_movement(state: State, cmd: BuyMovement) -> list[ev.Event]:
     if cmd.replace:
         em.emit(ev.CardsDiscarded(side=cmd.side, count=cmd.replace, rule="7.1"))
         draw_cards(em, cmd.side, cmd.replace, "7.1")
-    return em.events
-
-
-def may_muster(state: State, side: Side) -> str | None:
-    """Why ``side`` cannot muster now (the rule), or None if it can (7.1, 7.2)."""
-    if state.phase is not Phase.MOVEMENT or state.active is not side or state.level is None:
-        return "7.1"
-    if state.level is Level.NONE or state.mustered:
-        return "7.2" if state.mustered else "7.1"
-    if state.level is not Level.TOTAL and state.moves_left < 1:
-        return "7.1"
-    return None
-
-
-def muster_locations(state: State, side: Side, blocks: tuple[str, ...], option: str) -> list[str]:
-    """Where these blocks may muster (7.2): option A to a location with their daimyo's mon,
-    option B (one block) to any friendly recruitment location; into a combat only in support."""
-    clans = {FACES[b].clan for b in blocks}
-    found = []
-    for loc in BOARD.locations.values():
-        if option == "A":
-            if len(clans) != 1 or next(iter(clans)) not in loc.recruitment:
-                continue
-        elif len(blocks) != 1 or not any(c.side is side for c in loc.recruitment):
-            continue
-        enemy = units_count(state, loc.id, side.opponent)
-        if enemy and not blocks_at(state, loc.id, side):
-            continue
-        found.append(loc.id)
-    return found
-
-
-def muster(state: State, cmd: Muster) -> list[ev.Event]:
-    """7.2: place Recruitment Box blocks on a recruitment location (once per turn)."""
-    _active(state, cmd.side)
-    _bought(state)
-    why = may_muster(state, cmd.side)
-    if why is not None:
-        raise reject(why, "no Mustering is allowed now (7.1: it takes a stack move's place)")
-    if not cmd.blocks or len(set(cmd.blocks)) != len(cmd.blocks):
-        raise reject("7.2", "a muster places at least one block")
-    bad = [
-        b for b in cmd.blocks
-        if b not in FACES or side_of(b) is not cmd.side or state.pos[b] != RECRUITMENT
-    ]
-    if bad:
-        raise reject(
-            "7.2", f"{len(bad)} of these blocks are not in the {cmd.side.value} Recruitment Box",
-            private=f"not in the box: {', '.join(bad)}",
-        )
-    if cmd.location not in BOARD.locations:
-        raise reject("7.2", f"{cmd.location!r} is not a location")
-    if cmd.option == "B" and len(cmd.blocks) != 1:
-        raise reject("7.2", "option B musters a single block")
-    if cmd.location not in muster_locations(state, cmd.side, cmd.blocks, cmd.option):
-        enemy = units_count(state, cmd.location, cmd.side.opponent)
-        if enemy and not blocks_at(state, cmd.location, cmd.side):
-            raise reject("7.2", "an attack cannot come from the Recruitment Box: muster into a "
-                         "combat only in support of blocks already there")
-        raise reject(
-            "7.2", f"these blocks cannot muster at {cmd.location} with option {cmd.option}",
-            private="option A needs blocks of one daimyo and that daimyo's mon at the location",
-        )
-    em = Emitter(state)
-    em.emit(ev.Mustered(side=cmd.side, location=cmd.location, blocks=cmd.blocks,
-                        option=cmd.option))
-    resolve_overruns(em, [cmd.location], cmd.side)
-    return em.events
-
-
-def mori_in_box(state: State) -> list[str]:
-    return sorted(b for b, z in state.pos.items() if z == MORI_BOX)
-
-
-def bring_mori(state: State, cmd: BringMori) -> list[ev.Event]:
-    """9.3: one Mori block to Osaka per card discarded in an Ishida Movement Phase, the Mori
-    leader last; they cannot move this turn."""
-    if cmd.side is not Side.ISHIDA:
-        raise reject("9.3", "only Ishida brings Mori blocks")
-    _active(state, cmd.side, "9.3")
-    _bought(state)
-    box = mori_in_box(state)
-    if not cmd.blocks or len(set(cmd.blocks)) != len(cmd.blocks):
-        raise reject("9.3", "name the Mori blocks brought, one per card discarded")
-    if any(b not in box for b in cmd.blocks):
-        raise reject("9.3", "only blocks in the Mori box can come to Osaka")
-    if MORI_LEADER in cmd.blocks and (
-        set(box) - set(cmd.blocks) or cmd.blocks[-1] != MORI_LEADER
-    ):
-        raise reject("9.3", "the Mori leader is always the last block brought on")
-    if state.hand[Side.ISHIDA] < len(cmd.blocks):
-        raise reject("9.3", "one card must be discarded for each Mori block")
-    em = Emitter(state)
-    em.emit(ev.CardsDiscarded(side=Side.ISHIDA, count=len(cmd.blocks), rule="9.3"))
-    em.emit(ev.MoriArrived(blocks=cmd.blocks, attacked=False))
-    resolve_overruns(em, [OSAKA], Side.ISHIDA)
     return em.events
 
 
@@ -217,8 +103,8 @@ def movable(state: State, side: Side, origin: str) -> list[str]:
 
 def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
     """7.3: one stack's move, with its force marches, Overruns and Resource Locations."""
-    _active(state, cmd.side)
-    _bought(state)
+    require_phase(state, cmd.side)
+    require_bought(state)
     side = cmd.side
     if state.level is Level.NONE or state.moves_left < 1:
         raise reject("7.1", "no stack move is left this phase")
@@ -274,8 +160,8 @@ def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
 
 
 def end_movement(state: State, cmd: EndPhase) -> list[ev.Event]:
-    _active(state, cmd.side)
-    _bought(state)
+    require_phase(state, cmd.side)
+    require_bought(state)
     em = Emitter(state)
     end_phase(em)
     return em.events

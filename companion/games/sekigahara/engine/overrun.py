@@ -8,8 +8,9 @@ from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import blocks_at, castle_owner, units_count
 from companion.games.sekigahara.engine.data import BOARD
-from companion.games.sekigahara.engine.flow import Emitter, check_instant_victory, draw_cards
+from companion.games.sekigahara.engine.flow import Emitter, draw_cards
 from companion.games.sekigahara.engine.state import State
+from companion.games.sekigahara.engine.victory import check_instant_victory
 from companion.games.sekigahara.movement import can_overrun
 
 

@@ -17,7 +17,7 @@ from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import blocks_at, castle_owner
 from companion.games.sekigahara.engine.data import CARDS, DECK_SIZE, FACES, side_of
-from companion.games.sekigahara.engine.movement_phase import mori_in_box
+from companion.games.sekigahara.engine.mori import mori_in_box
 from companion.games.sekigahara.engine.queries import (
     declarable,
     legal_destinations,
@@ -176,9 +176,11 @@ class RandomPlayer:
                 dest = r.choice(sorted(dests))
                 route = r.choice(dests[dest])
                 paths = {b: route.path for b in group}
-                if len(group) > 1 and len(route.path) > 1 and r.random() < 0.3:
-                    # drop some blocks off along the way (7.3.1)
-                    stop = r.randint(1, len(route.path) - 1)
+                # drop some blocks off along the way (7.3.1), after every Overrun of the route
+                # (blocks dropped before it would not count towards it, 7.4.1)
+                first = max((route.path.index(o) + 1 for o in route.overruns), default=1)
+                if len(group) > 1 and first < len(route.path) and r.random() < 0.3:
+                    stop = r.randint(first, len(route.path) - 1)
                     for b in r.sample(group, r.randint(1, len(group) - 1)):
                         paths[b] = route.path[:stop]
                 marched = tuple(b for b in group if paths[b] == route.path)

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from companion.games.sekigahara.components import Side
-from companion.games.sekigahara.engine.combat_phase import declarable, must_declare, retreat_options
+from companion.games.sekigahara.engine.combat_phase import declarable, must_declare
 from companion.games.sekigahara.engine.data import BOARD
-from companion.games.sekigahara.engine.movement_phase import (
-    has_leadership,
-    may_muster,
-    movable,
-    muster_locations,
-    situation,
-)
+from companion.games.sekigahara.engine.movement_phase import has_leadership, movable, situation
+from companion.games.sekigahara.engine.muster import may_muster, muster_locations
+from companion.games.sekigahara.engine.retreat import retreat_options
 from companion.games.sekigahara.engine.setup import next_draw
 from companion.games.sekigahara.engine.state import Level, Phase, State
 from companion.games.sekigahara.movement import MoveExplanation, Route, explain_move

@@ -6,7 +6,8 @@ from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.commands import DrawBlocks, StartGame
 from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
-from companion.games.sekigahara.engine.flow import Emitter, begin_week, draw_cards, reject
+from companion.games.sekigahara.engine.flow import Emitter, draw_cards, reject
+from companion.games.sekigahara.engine.reinforcement import begin_week
 from companion.games.sekigahara.engine.state import ASIDE, BAG, MORI_BOX, Phase, State
 
 

@@ -18,14 +18,7 @@ from companion.games.sekigahara.components import BlockFace, Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import castle_owner
 from companion.games.sekigahara.engine.data import BOARD, CARDS, DISK_SIDE, FACES, side_of
-from companion.games.sekigahara.engine.state import (
-    BAG,
-    DEAD,
-    MORI_BOX,
-    OFF_MAP,
-    RECRUITMENT,
-    State,
-)
+from companion.games.sekigahara.engine.state import BAG, DEAD, MORI_BOX, OFF_MAP, RECRUITMENT, State
 
 
 class Face(BaseModel):
