@@ -77,6 +77,7 @@ class Bridge:
         usb_ids: Iterable[tuple[int, int]] = DEFAULT_USB_IDS,
         rate_hz: int | None = None,
         missing_after_s: float = 10.0,
+        corrections: CorrectionLog | None = None,
     ) -> None:
         self.ports = list(ports) if ports is not None else None
         self.usb_ids = tuple(usb_ids)
@@ -85,7 +86,7 @@ class Bridge:
         self.rate_hz = rate_hz
         self.observer = Observer(wiring, debounce)
         self.tracker = Tracker(registry, missing_after_s=missing_after_s)
-        self.corrections = CorrectionLog()
+        self.corrections = corrections or CorrectionLog()
         self.refused: dict[str, str] = {}
         self._hubs: dict[str, HubStatus] = {}
         self._links: dict[str, HubLink] = {}
@@ -159,6 +160,11 @@ class Bridge:
                 status = self._hubs[hello.hub_id] = HubStatus(hello.hub_id, hello, link.port)
             elif status.link is not None and status.link is not link and status.link.alive:
                 log.warning("hub %s answers on %s and %s", hello.hub_id, status.port, link.port)
+            for other in self._hubs.values():  # another hub was on this port before
+                if other.link is link and other.hub_id != hello.hub_id:
+                    other.connected, other.link = False, None
+                    other.lost_reason = f"{link.port} now belongs to hub {hello.hub_id}"
+                    self.observer.freeze_hub(other.hub_id, other.lost_reason)
             status.hello, status.port, status.link = hello, link.port, link
             status.connected, status.lost_reason = True, ""
             status.stats.connections += 1

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from pathlib import Path
 
 from fb_helpers import WAIT_S, placed
 
@@ -138,3 +140,18 @@ def test_no_message_leaks_identity_on_a_busy_table(table: SimulatedTable, bridge
     time.sleep(0.1)
     text = _public(bridge.reconcile(rules))
     assert text and not IDENTITY.search(text)
+
+
+def test_corrections_are_appended_to_their_log_file(tmp_path: Path) -> None:
+    from firmware_bridge.corrections import CorrectionLog
+    from firmware_bridge.registry import TagRegistry
+    from firmware_bridge.tracking import Tracker
+
+    log = CorrectionLog(tmp_path / "corrections.jsonl")
+    tracker = Tracker(TagRegistry())
+    log.declare(tracker, "I05", "gifu", "dead tag")
+    log.undeclare(tracker, "I05", "tag replaced")
+    lines = [json.loads(line) for line in (tmp_path / "corrections.jsonl").read_text().splitlines()]
+    assert [(e["kind"], e["note"]) for e in lines] == [("declare", "dead tag"),
+                                                       ("undeclare", "tag replaced")]
+    assert all(e["at"] for e in lines) and tracker.declared == {}
