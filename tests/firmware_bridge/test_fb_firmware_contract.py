@@ -1,0 +1,61 @@
+"""Contract test: the hub firmware's wire module (hardware/firmware/sekihub/wire.py) and the
+host codec agree, frame by frame, in both directions. Skipped if the firmware is absent."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from firmware_bridge import protocol as p
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "hardware" / "firmware"
+
+
+@pytest.fixture(scope="module")
+def wire() -> ModuleType:
+    if not (FIRMWARE / "sekihub" / "wire.py").exists():
+        pytest.skip("the hub firmware is not in this tree")
+    sys.path.insert(0, str(FIRMWARE))
+    try:
+        from sekihub import wire as module
+    finally:
+        sys.path.remove(str(FIRMWARE))
+    return module
+
+
+def test_hub_frames_decode_on_the_host(wire: ModuleType) -> None:
+    uids = [f"E0040150{n:08X}" for n in range(30)]
+    parts = wire.snapshot_parts(uids)
+    frames = [
+        (wire.encode("HELLO", 0, ["hub=E6614103", "fw=0.1.0", "proto=1.0", "antennas=16",
+                                  "rate=10"]), p.Hello("E6614103", "0.1.0", (1, 0), 16, 10)),
+        (wire.encode("SNAP", 5, ["A03", "1/2", parts[0]]),
+         p.Snapshot(3, tuple(uids[:24]), 1, 2)),
+        (wire.encode("SNAP", 6, ["A03", "2/2", parts[1]]),
+         p.Snapshot(3, tuple(uids[24:]), 2, 2)),
+        (wire.encode("SNAP", 7, ["A04", "1/1", "-"]), p.Snapshot(4, ())),
+        (wire.encode("FAULT", 8, ["A05", "NO_READER", wire.clean_words("busy*stuck")]),
+         p.Fault(5, "NO_READER", "busy stuck")),
+        (wire.encode("BEAT", 9), p.Beat()),
+        (wire.encode("ACK", 10, ["3"]), p.Ack(3)),
+        (wire.encode("TEST", 11, ["A01", "PASS"]), p.TestResult(1, True)),
+    ]
+    for line, expected in frames:
+        assert p.decode_line(line).message == expected
+    assert wire.crc16(b"123456789") == p.crc16(b"123456789") == 0x29B1
+
+
+def test_host_commands_parse_on_the_hub(wire: ModuleType) -> None:
+    commands = [
+        (p.Ping("t123"), ("PING", ["t123"])),
+        (p.Who(), ("WHO", [])),
+        (p.SetRate(20), ("RATE", ["20"])),
+        (p.SetLed(None, p.LedMode.OFF), ("LED", ["ALL", "OFF"])),
+        (p.SetLed(5, p.LedMode.BLINK), ("LED", ["A05", "BLINK"])),
+        (p.SelfTest(), ("SELFTEST", [])),
+    ]
+    for message, (kind, fields) in commands:
+        assert tuple(wire.parse_line(p.encode(message, 42))) == (42, kind, fields)
