@@ -98,7 +98,9 @@ def _phase(s: State, e: ev.PhaseBegan) -> None:
     s.draws_due = list(e.draws_due)
     if e.phase is Phase.MOVEMENT:
         s.level, s.moves_left, s.mustered = None, 0, False
-        s.moved, s.immobile, s.used_segments, s.entered_from = set(), set(), set(), {}
+        s.moved, s.used_segments, s.entered_from = set(), set(), {}
+        if e.active is s.first:  # a new turn (6.4): arrivals of the last turn may move again
+            s.immobile = set()
     elif e.phase is Phase.COMBAT:
         s.resolved = set()
     elif e.phase is Phase.BID:

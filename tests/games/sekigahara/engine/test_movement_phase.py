@@ -180,3 +180,21 @@ def test_a_stack_may_drop_off_blocks_and_split_but_not_pick_up() -> None:
     assert isinstance(moved, ev.StackMoved) and len(moved.segments) == 4
     assert [game.state.pos[b] for b in T4] == ["kiyosu", "kuwana", "hamamatsu", "sunpu"]
     assert game.state.resource_control["kuwana"] is TOK
+
+
+def test_mori_blocks_arriving_in_a_tokugawa_attack_stay_put_for_the_rest_of_the_turn() -> None:
+    box = tuple(sorted(b for b, z in position({}).state.pos.items() if z == MORI_BOX))
+    toks = pick(TOK, 1)
+    game = position({"osaka": toks}, phase=Phase.COMBAT, active=TOK, first=TOK)
+    ok(game, cm.DeclareCombat(side=TOK, location="osaka"))  # 9.3: the box comes in
+    assert all(game.state.pos[b] == "osaka" for b in box)  # and overruns the lone attacker
+    ok(game, cm.EndPhase(side=TOK))
+    ok(game, cm.BuyMovement(side=ISH, level=Level.TOTAL))
+    rejected(game, move(ISH, "osaka", list(box[:1]), "kyoto"), "9.3")  # same turn A
+    ok(game, cm.EndPhase(side=ISH))
+    ok(game, cm.EndPhase(side=ISH))
+    ok(game, cm.BuyMovement(side=TOK, level=Level.NONE))
+    ok(game, cm.EndPhase(side=TOK))
+    ok(game, cm.EndPhase(side=TOK))
+    ok(game, cm.BuyMovement(side=ISH, level=Level.TOTAL))  # turn B: free to move
+    ok(game, move(ISH, "osaka", list(box[:1]), "kyoto"))
