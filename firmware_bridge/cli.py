@@ -43,10 +43,7 @@ def config_dir() -> Path:
 
 def _guarded(name: str, handler: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
-        logging.basicConfig(
-            level=logging.INFO if getattr(args, "verbose", False) else logging.ERROR,
-            format="%(asctime)s %(name)s: %(message)s",
-        )
+        _configure_logging(getattr(args, "verbose", False), getattr(args, "log", None))
         try:
             return handler(args)
         except KeyboardInterrupt:
@@ -57,6 +54,26 @@ def _guarded(name: str, handler: Handler) -> Handler:
             print(f"companion {name}: error: {message}", file=sys.stderr)
             return 1
     return run
+
+
+def _configure_logging(verbose: bool, log_file: Path | None) -> None:
+    """Errors (everything with -v) on stderr; everything, rejected frames included, in --log."""
+    formatter = logging.Formatter("%(asctime)s %(name)s %(levelname)s: %(message)s")
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    for handler in [h for h in root.handlers if h.get_name() == "companion-cli"]:
+        root.removeHandler(handler)  # a second run in one process (tests) replaces them
+        handler.close()
+    console = logging.StreamHandler()
+    console.set_name("companion-cli")
+    console.setLevel(logging.INFO if verbose else logging.ERROR)
+    console.setFormatter(formatter)
+    root.addHandler(console)
+    if log_file is not None:
+        file_handler = logging.FileHandler(log_file, encoding="utf-8")
+        file_handler.setFormatter(formatter)
+        file_handler.set_name("companion-cli")
+        root.addHandler(file_handler)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,6 +129,8 @@ def _bridge_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--simulate", action="store_true",
                         help="use a simulated table instead of hardware")
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
+    parser.add_argument("--log", type=Path, help="append the full log (every rejected frame, "
+                        "gap, reconnection) to this file")
 
 
 # --------------------------------------------------------------------------- simulate
