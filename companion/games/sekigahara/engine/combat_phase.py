@@ -17,7 +17,7 @@ from companion.games.sekigahara.engine.control import (
     contested,
     units_count,
 )
-from companion.games.sekigahara.engine.data import BOARD, OSAKA
+from companion.games.sekigahara.engine.data import BOARD, CARDS, OSAKA
 from companion.games.sekigahara.engine.flow import Emitter, draw_cards, reject
 from companion.games.sekigahara.engine.mori import mori_in_box
 from companion.games.sekigahara.engine.overrun import resolve_overruns
@@ -142,6 +142,12 @@ def act(state: State, cmd: Any) -> list[ev.Event]:
         action, combat.Challenge)
     if needs_card and state.hand[action.side] < 1:
         raise reject("8.2.2", f"{action.side.value} has no card in hand to play")
+    if isinstance(action, combat.Deploy) and action.card is not None and action.card.card_id:
+        known = CARDS.get(action.card.card_id)
+        if known is None or known.side is not action.side or (
+            known.clan, known.kind) != (action.card.clan, action.card.kind):
+            raise reject("8.2.2", f"card {action.card.card_id} is not a "
+                         f"{action.card.describe()} of the {action.side.value} deck")
     try:
         after, _ = combat.apply_action(p.combat, action)
     except RuleViolation as exc:

@@ -9,6 +9,7 @@ from companion.core.game import Rejection
 from companion.games.sekigahara.components import CardKind, Clan, Disk
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.data import CARDS
 from companion.games.sekigahara.engine.queries import declarable, must_declare
 from companion.games.sekigahara.engine.state import DEAD, MORI_BOX, Phase, Stage
 
@@ -146,3 +147,16 @@ def test_combat_actions_are_judged_by_the_combat_rules_without_leaking_blocks() 
     ok(game, cm.Finish(side=ISH))
     rejected(game, cm.Deploy(side=TOK, card=play, blocks=(TOKS[1],)), "8.2.2")  # no card left
     rejected(game, cm.Retreat(side=ISH, destination="okazaki"), "8.8.1")
+
+
+def test_a_named_card_must_be_the_card_claimed() -> None:
+    ukita = pick(ISH, 1, clan=Clan.UKITA, mon=1)
+    game = position({"hamamatsu": TOKS[:1] + ukita}, phase=Phase.COMBAT)
+    ok(game, cm.DeclareCombat(side=TOK, location="hamamatsu"))
+    date_card = next(c for c, k in CARDS.items() if k.clan is Clan.DATE)
+    claimed = cm.CardPlay(clan=Clan.TOKUGAWA, kind=CardKind.PLAIN, card_id=date_card)
+    rejected(game, cm.Deploy(side=TOK, card=claimed, blocks=(TOKS[0],)), "8.2.2")
+    real = next(c for c, k in CARDS.items()
+                if k.clan is Clan.TOKUGAWA and k.kind is CardKind.PLAIN)
+    ok(game, cm.Deploy(side=TOK, blocks=(TOKS[0],),
+                       card=cm.CardPlay(clan=Clan.TOKUGAWA, kind=CardKind.PLAIN, card_id=real)))
