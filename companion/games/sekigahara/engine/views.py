@@ -240,4 +240,15 @@ def public_event(event: ev.Event) -> str:
             return f"{event.type} {fields}"
 
 
-__all__ = ["DEAD", "public_event", "public_view", "referee_view", "side_view"]
+def side_event(event: ev.Event, side: Side) -> str:
+    """The log line for ``side``'s private screen: its own blocks by face where it placed,
+    mustered or moved them; everything else as on the shared screen."""
+    e: Any = event
+    line = public_event(event)
+    if isinstance(event, ev.BlocksPlaced | ev.Mustered | ev.StackMoved) and e.side is side:
+        blocks = list(e.paths) if isinstance(event, ev.StackMoved) else list(e.blocks)
+        line += f" [{_faces(blocks)}]"
+    return line
+
+
+__all__ = ["DEAD", "public_event", "public_view", "referee_view", "side_event", "side_view"]

@@ -18,6 +18,7 @@ from companion.games.sekigahara.engine.views import (
     public_event,
     public_view,
     referee_view,
+    side_event,
     side_view,
 )
 
@@ -85,3 +86,12 @@ def test_option_a_muster_is_shown_option_b_is_not() -> None:
     events = ok(game, cm.Muster(side=TOK, location="edo", blocks=tuple(date[:1]), option="B"))
     assert "date" not in public_event(events[0])
     assert TOK.value in public_event(events[0])
+
+
+def test_a_side_log_line_shows_its_own_blocks_only() -> None:
+    date = pick(TOK, 2, clan=Clan.DATE, leader=False)
+    game = position({RECRUITMENT: date}, level=Level.TOTAL)
+    events = ok(game, cm.Muster(side=TOK, location="edo", blocks=tuple(date[:1]), option="B"))
+    assert "date" in side_event(events[0], TOK)
+    assert "date" not in side_event(events[0], ISH)
+    assert not BLOCK_ID.search(side_event(events[0], TOK))
