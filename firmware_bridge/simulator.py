@@ -186,6 +186,16 @@ class VirtualHub:
         with self._lock:
             return set(self._tags[antenna])
 
+    def write_raw(self, data: bytes) -> bool:
+        """Write arbitrary bytes on the line, between frames (for fuzzing)."""
+        with self._lock:
+            return self._write(data)
+
+    def send(self, message: p.Message) -> None:
+        """Send one frame now, with the next sequence number (e.g. a hub-level FAULT)."""
+        with self._lock:
+            self._send(message)
+
     def inject_garbage(self, count: int) -> None:
         with self._lock:
             self.mischief.garbage_bytes += count

@@ -232,8 +232,7 @@ def test_the_bridge_sets_the_scan_rate_and_reports_hub_faults(table: SimulatedTa
     with Bridge(table.ports, wiring=table.wiring, registry=table.registry, rate_hz=20) as bridge:
         hub = table.hubs["hub-1"]
         bridge.wait_for(lambda b: hub.rate_hz == 20, WAIT_S)
-        with hub._lock:
-            hub._send(Fault(None, "OVERHEAT", "85 C"))
+        hub.send(Fault(None, "OVERHEAT", "85 C"))
         bridge.wait_for(lambda b: b.hubs()["hub-1"].fault == "OVERHEAT 85 C", WAIT_S)
         lines, problems = check_report(bridge, None)
         assert "  hub fault: OVERHEAT 85 C" in lines and problems >= 1

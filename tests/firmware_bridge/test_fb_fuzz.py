@@ -135,8 +135,7 @@ def test_a_fuzzed_stream_over_a_real_pty_leaves_the_bridge_tracking(tmp_path: Pa
         bridge.wait_for(lambda b: bool(b.hubs()), 5)
         hub = t.hubs["hub-1"]
         for i in range(0, len(stream), 4096):
-            with hub._lock:
-                hub._write(stream[i : i + 4096])
+            hub.write_raw(stream[i : i + 4096])
             time.sleep(0.001)
         t.put("I01", "gifu")
         bridge.wait_for(lambda b: b.placements().get("I01") == "gifu", 10)
