@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine.combat_phase import declarable, must_declare
 from companion.games.sekigahara.engine.data import BOARD
@@ -9,11 +10,12 @@ from companion.games.sekigahara.engine.movement_phase import has_leadership, mov
 from companion.games.sekigahara.engine.muster import may_muster, muster_locations
 from companion.games.sekigahara.engine.retreat import retreat_options
 from companion.games.sekigahara.engine.setup import next_draw
-from companion.games.sekigahara.engine.state import Level, Phase, State
+from companion.games.sekigahara.engine.state import Level, Phase, Stage, State
 from companion.games.sekigahara.movement import MoveExplanation, Route, explain_move
 from companion.games.sekigahara.movement import legal_destinations as _destinations
 
 __all__ = [
+    "awaiting",
     "declarable",
     "explain_stack_move",
     "legal_destinations",
@@ -67,3 +69,41 @@ def explain_stack_move(
         force_march_available=state.hand[side] > 0,
         situation=situation(state, side, frozenset(blocks)),
     )
+
+
+def awaiting(state: State) -> dict[Side, str]:
+    """Who the engine waits for now and for what: the touchscreen's prompt (one entry per side
+    that may act; in a combat, both when a Loyalty Challenge may interrupt, 8.6.1, C7)."""
+    p = state.pending
+    if state.phase is Phase.GAME_OVER or state.phase is Phase.NOT_STARTED:
+        return {}
+    if state.phase in (Phase.SETUP, Phase.REINFORCEMENT):
+        due = next_draw(state)
+        return {due[0]: f"draw {due[2]} block(s) for {due[1]}"} if due else {}
+    if state.phase is Phase.BID:
+        return {side: "bid a card face down" for side in Side if side not in state.bids}
+    if state.phase is Phase.CHOOSE_FIRST:
+        return {state.bid_winner: "choose the first player"} if state.bid_winner else {}
+    side = state.active
+    assert side is not None
+    if state.phase is Phase.MOVEMENT:
+        return {side: "buy movement" if state.level is None else "move, muster or end the phase"}
+    if p is None:
+        left = must_declare(state)
+        return {side: "declare combat at " + ", ".join(left) if left
+                else "declare combat or end the phase"}
+    if p.stage is Stage.CASTLE_CHOICE and p.owner is not None:
+        return {p.owner: f"stay inside the castle at {p.location} or fight outside"}
+    if p.stage is Stage.RETREAT and p.retreating is not None:
+        return {p.retreating: f"retreat from {p.location}"}
+    waiting: dict[Side, str] = {}
+    losing = combat.awaiting_losses(p.combat)
+    if losing is not None:
+        return {losing: "choose the blocks lost"}
+    holder = combat.initiative(p.combat)
+    if holder is not None:
+        waiting[holder] = "deploy or finish"
+    challenger = combat.challenge_window(p.combat)
+    if challenger is not None and challenger not in waiting:
+        waiting[challenger] = "a Loyalty Challenge may be played now"
+    return waiting

@@ -10,7 +10,7 @@ from companion.games.sekigahara.components import CardKind, Clan, Disk
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import CARDS
-from companion.games.sekigahara.engine.queries import declarable, must_declare
+from companion.games.sekigahara.engine.queries import awaiting, declarable, must_declare
 from companion.games.sekigahara.engine.state import DEAD, MORI_BOX, Phase, Stage
 
 TOKS = pick(TOK, 3, clan=Clan.TOKUGAWA, mon=3)
@@ -160,3 +160,15 @@ def test_a_named_card_must_be_the_card_claimed() -> None:
                 if k.clan is Clan.TOKUGAWA and k.kind is CardKind.PLAIN)
     ok(game, cm.Deploy(side=TOK, blocks=(TOKS[0],),
                        card=cm.CardPlay(clan=Clan.TOKUGAWA, kind=CardKind.PLAIN, card_id=real)))
+
+
+def test_awaiting_says_who_must_act_through_a_combat() -> None:
+    two = pick(ISH, 2, clan=Clan.UKITA, mon=1)
+    game = position({"gifu": TOKS[:1] + two}, phase=Phase.COMBAT)
+    assert awaiting(game.state) == {TOK: "declare combat at gifu"}
+    ok(game, cm.DeclareCombat(side=TOK, location="gifu"))
+    assert list(awaiting(game.state)) == [ISH]
+    ok(game, cm.ChooseInside(side=ISH, inside=False))
+    assert list(awaiting(game.state)) == [TOK]  # the attacker deploys first (8.2.1, C6)
+    finish_and_lose(game)  # 0-0: the lone attacker is lost, nothing retreats
+    assert awaiting(game.state) == {TOK: "declare combat or end the phase"}
