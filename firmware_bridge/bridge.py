@@ -297,13 +297,30 @@ class Bridge:
         with self._lock:
             return dict(self._hubs)
 
-    def reconcile(self, rules: MoveRules) -> Reconciliation:
-        """Compare with the rules (see :mod:`firmware_bridge.discrepancy`) and blink the LEDs."""
+    def reconcile(
+        self, rules: MoveRules, also: Mapping[str, p.LedMode] | None = None
+    ) -> Reconciliation:
+        """Compare with the rules (see :mod:`firmware_bridge.discrepancy`) and blink the LEDs;
+        ``also`` lights other zones (legal destinations ON, the battle FAST) under the blinks."""
         with self._lock:
             result = reconcile(rules, self.tracker, self.observer.view(), self.registry,
                                self.corrections.dismissed)
-        self.set_leds(result.led_modes())
+        self.set_leds({**(also or {}), **result.led_modes()})
         return result
+
+    def declare(self, block_id: str, zone: str, note: str) -> None:
+        """A logged correction: ``block_id`` is on ``zone`` while its tag is unseen (a dead or
+        covered tag); the placements take it into account at once."""
+        with self._lock:
+            self.corrections.declare(self.tracker, block_id, zone, note)
+            events = self.tracker.update(self.observer.view(), time.monotonic())
+            self._changed.notify_all()
+        self._publish(events)
+
+    def holding(self) -> dict[str, str]:
+        """Blocks lifted and not yet put down (nor given up as missing) -> where they were."""
+        with self._lock:
+            return {b: h.origin for b, h in self.tracker.in_hand.items()}
 
     # ------------------------------------------------------------------ commands
 

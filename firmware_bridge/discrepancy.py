@@ -24,7 +24,7 @@ from firmware_bridge.observation import BoardView
 from firmware_bridge.protocol import LedMode
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.tracking import Tracker
-from firmware_bridge.zones import side_colour, zone_name
+from firmware_bridge.zones import is_bag, side_colour, zone_name
 
 
 @runtime_checkable
@@ -128,7 +128,7 @@ def reconcile(
             continue
         if seen is not None:
             moved.setdefault((zone, seen), []).append(block)
-        elif zone not in view.unobserved:
+        elif zone not in view.unobserved and not is_bag(zone):  # no antenna in a bag
             missing.setdefault(zone, []).append(block)
     legal: list[ProposedMove] = []
     for (origin, destination), ids in sorted(moved.items()):

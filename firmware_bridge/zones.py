@@ -18,6 +18,19 @@ def deployment_tray(side: Side) -> str:
     return f"{side.value}_deployment"
 
 
+def bag(side: Side) -> str:
+    """A side's bag. No antenna watches it: a block the rules put there is not reported missing,
+    and one seen on a zone is a draw for the rules to judge (5.2.2, 6.2)."""
+    return f"{side.value}_bag"
+
+
+BAG_NAMES: dict[str, str] = {bag(s): f"{s.value.capitalize()}'s bag" for s in Side}
+
+
+def is_bag(zone: str) -> bool:
+    return zone in BAG_NAMES
+
+
 def card_pad(side: Side) -> str:
     return f"{side.value}_cards"
 
@@ -56,7 +69,7 @@ def zone_names(board: Board | None = None) -> dict[str, str]:
 
 
 def zone_name(zone: str, board: Board | None = None) -> str:
-    return zone_names(board).get(zone, zone)
+    return zone_names(board).get(zone) or BAG_NAMES.get(zone, zone)
 
 
 def is_board_location(zone: str, board: Board | None = None) -> bool:

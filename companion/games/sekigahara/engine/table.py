@@ -1,0 +1,455 @@
+"""The table's readers in the engine's words: :class:`TableRules` wraps a live game for the bridge.
+
+The bridge (``firmware_bridge``) sees blocks on zones; this module says, from the engine's state
+and queries alone, where every block should be and whether a change it saw is legal now. It
+satisfies ``firmware_bridge.discrepancy.MoveRules`` structurally (the engine never imports the
+bridge) and adds :meth:`TableRules.commands_for`, which turns a legal change into commands, a
+:class:`Question` for the players, or a :class:`Hold` (part of an action seen, the rest to come).
+
+Zones, as the bridge names them: board location ids, ``mori_box``, ``<side>_recruitment``, the
+casualty tray ``casualties`` (eliminated blocks, 7.4, 8.7.2), and ``<side>_deployment`` for the
+blocks deployed in the battle being fought (8.2.3). A block in a bag (5.2.2, 6.2) has no antenna:
+its zone is ``<side>_bag``, which no reader watches, so the bridge never reports it missing; when
+it is seen on a zone, that is a draw, legal only when the engine awaits that draw.
+
+Legality is never re-implemented here: each change is turned into the candidate commands that
+could explain it and each is tried on the engine's own handler (a dry run: states are
+copy-on-write, nothing is kept). Messages are the engine's public rejection messages or ours,
+with counts and location names only (3.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from companion.core.rules import RuleViolation
+from companion.games.sekigahara import combat
+from companion.games.sekigahara.components import CardKind, Side
+from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine.control import blocks_at
+from companion.games.sekigahara.engine.data import BOARD, FACES, OSAKA, side_of
+from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules
+from companion.games.sekigahara.engine.queries import (
+    explain_stack_move,
+    legal_destinations,
+    movable_stacks,
+    next_draw,
+)
+from companion.games.sekigahara.engine.state import (
+    ASIDE,
+    BAG,
+    DEAD,
+    MORI_BOX,
+    RECRUITMENT,
+    Phase,
+    Stage,
+    State,
+)
+from companion.games.sekigahara.movement import Route
+
+CASUALTIES = "casualties"
+MORI_ZONE = "mori_box"
+
+
+def bag_zone(side: Side) -> str:
+    """A side's bag: no antenna watches it (5.2.2, 6.2)."""
+    return f"{side.value}_bag"
+
+
+def recruitment_zone(side: Side) -> str:
+    """A side's Recruitment Box (7.2), as the board data names it."""
+    return f"{side.value}_recruitment"
+
+
+def deployment_zone(side: Side) -> str:
+    """The tray where a side's blocks deployed in the battle stand revealed (8.2.3)."""
+    return f"{side.value}_deployment"
+
+
+def _side_zone(zone: str, kind: str) -> Side | None:
+    return next((s for s in Side if zone == f"{s.value}_{kind}"), None)
+
+
+def zone_label(zone: str) -> str:
+    """The name players read for a zone."""
+    if zone in BOARD.locations:
+        return BOARD.locations[zone].name
+    if zone in BOARD.boxes:
+        return BOARD.boxes[zone].name
+    if zone == CASUALTIES:
+        return "the casualty tray"
+    for kind, what in (("deployment", "deployment tray"), ("bag", "bag")):
+        side = _side_zone(zone, kind)
+        if side is not None:
+            return f"{side.value.capitalize()}'s {what}"
+    return zone
+
+
+def _engine_zone(zone: str) -> str:
+    if zone == MORI_ZONE:
+        return MORI_BOX
+    if _side_zone(zone, "recruitment") is not None:
+        return RECRUITMENT
+    return zone
+
+
+class TableMove(Protocol):
+    """A change the readers saw (``firmware_bridge.discrepancy.ProposedMove`` fits)."""
+
+    @property
+    def origin(self) -> str: ...
+
+    @property
+    def destination(self) -> str: ...
+
+    @property
+    def block_ids(self) -> tuple[str, ...]: ...
+
+
+class QuestionKind(StrEnum):
+    ROUTE = "route"
+    """Which route did the stack take (7.3: the route decides roads, Resources, force marches)?"""
+    CARD = "card"
+    """Which card was played for this deployment (8.2.2, 8.4)?"""
+    MUSTER_OPTION = "muster_option"
+    """Option A (the daimyo's mon) or B (any friendly recruitment location) (7.2)?"""
+    LOSSES = "losses"
+    """Which of the allowed loss choices (disks included, 8.9.4) was made?"""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One answer: a label players read (no hidden identity) and the commands it means."""
+
+    label: str
+    commands: tuple[cm.Command, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    """The table is ambiguous; the players choose one :class:`Option` on the touchscreen."""
+
+    kind: QuestionKind
+    side: Side
+    text: str
+    options: tuple[Option, ...]
+    origin: str
+    destination: str
+    block_ids: tuple[str, ...]
+
+    def answer(self, choice: int) -> tuple[cm.Command, ...]:
+        """The commands of option ``choice`` (0-based); ValueError for a choice not offered."""
+        if not 0 <= choice < len(self.options):
+            raise ValueError(f"choose an option from 0 to {len(self.options) - 1}, not {choice}")
+        return self.options[choice].commands
+
+
+@dataclass(frozen=True)
+class Ready:
+    """The change means exactly these commands."""
+
+    commands: tuple[cm.Command, ...]
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Part of a legal action is on the table; the rest is awaited (``reason`` is public)."""
+
+    reason: str
+
+
+Outcome = Ready | Question | Hold
+
+_RULES = SekigaharaRules()
+
+
+def dry_run(state: State, command: cm.Command) -> RuleViolation | None:
+    """The engine's verdict on ``command`` now, keeping nothing; the message is public."""
+    try:
+        _RULES.handle(state, command)
+    except RuleViolation as exc:
+        return RuleViolation(exc.rule, exc.message)
+    return None
+
+
+def _count(n: int, what: str = "block") -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _route_label(route: Route) -> str:
+    names = [BOARD.locations[loc].name for loc in route.path]
+    text = "direct" if len(names) == 1 else "via " + ", ".join(names[:-1])
+    return text + (" (force march: one card)" if route.needs_force_march else "")
+
+
+@dataclass
+class TableRules:
+    """A live game as the bridge's ``MoveRules``; re-reads ``game.state`` on every call."""
+
+    game: SekigaharaGame
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    # ---------------------------------------------------------------- MoveRules
+
+    def expected_positions(self) -> Mapping[str, str]:
+        """Every block's zone as the bridge names it (see the module docstring)."""
+        state = self.state
+        found: dict[str, str] = {}
+        for block in state.pos:
+            zone = self.zone_of(block)
+            if zone is not None:
+                found[block] = zone
+        return found
+
+    def zone_of(self, block: str) -> str | None:
+        """Where ``block`` should be on the table; None before setup places it (5.2.1)."""
+        state = self.state
+        where, side = state.pos[block], side_of(block)
+        if where == ASIDE:
+            return None
+        if where == BAG:
+            return bag_zone(side)
+        if where == RECRUITMENT:
+            return recruitment_zone(side)
+        if where == MORI_BOX:
+            return MORI_ZONE
+        if where == DEAD:
+            return CASUALTIES
+        p = state.pending
+        if p is not None and p.combat is not None and p.location == where:
+            if any(block in lost.units for lost in p.combat.losses_taken):
+                return CASUALTIES  # 8.7.2: chosen, off the map at the end of the combat
+            if p.combat.is_deployed(block):
+                return deployment_zone(side)  # 8.2.3: revealed on the tray
+        return where
+
+    def explain_move(
+        self, origin: str, destination: str, block_ids: Sequence[str]
+    ) -> RuleViolation | None:
+        """None if the change is legal now (or a legal action's first part), else why not."""
+        verdict = self._judge(origin, destination, tuple(sorted(block_ids)))
+        return verdict if isinstance(verdict, RuleViolation) else None
+
+    # ---------------------------------------------------------------- commands
+
+    def commands_for(self, move: TableMove) -> Outcome:
+        """The commands a legal change means, a question, or a hold; ValueError if illegal."""
+        verdict = self._judge(move.origin, move.destination, tuple(sorted(move.block_ids)))
+        if isinstance(verdict, RuleViolation):
+            raise ValueError(str(verdict))
+        return verdict
+
+    def destinations(self, origin: str, block_ids: Sequence[str]) -> list[str]:
+        """Where these blocks may move from ``origin`` now (7.3), for the LEDs."""
+        blocks = tuple(sorted(block_ids))
+        state = self.state
+        if not blocks or state.active is None or origin not in BOARD.locations:
+            return []
+        if not set(blocks) <= set(movable_stacks(state, state.active).get(origin, [])):
+            return []
+        return sorted(legal_destinations(state, state.active, origin, blocks))
+
+    def battle_site(self) -> str | None:
+        """The location of the combat in progress (8.1), if any."""
+        p = self.state.pending
+        return p.location if p is not None else None
+
+    # ---------------------------------------------------------------- judging
+
+    def _judge(self, origin: str, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
+        if not blocks or any(b not in FACES for b in blocks):
+            return RuleViolation("3.2", "only the game's blocks can move")
+        bag_side = _side_zone(origin, "bag")
+        if bag_side is not None:
+            return self._draw(bag_side, dest, blocks)
+        box_side = _side_zone(origin, "recruitment")
+        if box_side is not None and dest in BOARD.locations:
+            return self._muster(box_side, dest, blocks)
+        if origin == MORI_ZONE and dest in BOARD.locations:
+            return self._mori(dest, blocks)
+        if dest == CASUALTIES:
+            return self._losses(origin, blocks)
+        tray_side = _side_zone(dest, "deployment")
+        if tray_side is not None:
+            return self._deploy(origin, tray_side, blocks)
+        if origin in BOARD.locations and dest in BOARD.locations:
+            p = self.state.pending
+            if p is not None and p.stage is Stage.RETREAT and p.location == origin:
+                return self._retreat(origin, dest, blocks)
+            return self._stack_move(origin, dest, blocks)
+        if origin == CASUALTIES:
+            return RuleViolation("8.7.2", "eliminated blocks stay on the casualty tray")
+        return RuleViolation(
+            "6.4" if self.state.phase is Phase.MOVEMENT else "8.2.3",
+            f"no action takes blocks from {zone_label(origin)} to {zone_label(dest)} now",
+        )
+
+    def _draw(self, side: Side, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
+        """5.2.2, 5.2.3, 6.2: blocks drawn from a bag for the zone the engine named."""
+        state = self.state
+        due = next_draw(state) if state.phase is Phase.SETUP else next_draw(state, side)
+        zone = _engine_zone(dest)
+        if due is not None and due[0] is side and due[1] == zone and len(blocks) < due[2] and all(
+            side_of(b) is side and state.pos[b] == BAG for b in blocks
+        ):
+            return Hold(f"{_count(due[2] - len(blocks))} more to draw for {zone_label(dest)}")
+        command = cm.DrawBlocks(side=side, zone=zone, blocks=blocks)
+        return dry_run(state, command) or Ready((command,))
+
+    def _muster(self, side: Side, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
+        """7.2: option A or B; when both fit, the mustering side says which."""
+        options = ("A", "B") if len(blocks) == 1 else ("A",)
+        tried = [
+            (o, cm.Muster(side=side, location=dest, blocks=blocks, option=o)) for o in options
+        ]
+        verdicts = [(o, c, dry_run(self.state, c)) for o, c in tried]
+        fit = [Option(_MUSTER_LABEL[o], (c,)) for o, c, v in verdicts if v is None]
+        if len(fit) == 1:
+            return Ready(fit[0].commands)
+        if fit:
+            return Question(QuestionKind.MUSTER_OPTION, side, "Muster option A or B?",
+                            tuple(fit), recruitment_zone(side), dest, blocks)
+        violation = verdicts[-1][2]
+        assert violation is not None
+        return violation
+
+    def _mori(self, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
+        """9.3: Mori blocks to Osaka, the leader last, one card each."""
+        if dest != OSAKA:
+            return RuleViolation("9.3", f"Mori blocks come on at {zone_label(OSAKA)} only")
+        ordered = tuple(sorted(blocks, key=lambda b: (FACES[b].leader, b)))
+        command = cm.BringMori(blocks=ordered)
+        return dry_run(self.state, command) or Ready((command,))
+
+    def _stack_move(
+        self, origin: str, dest: str, blocks: tuple[str, ...]
+    ) -> Outcome | RuleViolation:
+        """7.3: legal if some route fits; several routes: the moving side picks one."""
+        state = self.state
+        side = side_of(blocks[0])
+        naive = cm.MoveStack(side=side, origin=origin, paths={b: (dest,) for b in blocks})
+        movable = movable_stacks(state, side).get(origin, [])
+        if any(side_of(b) is not side for b in blocks) or not set(blocks) <= set(movable):
+            verdict = dry_run(state, naive)  # the engine's own reason: phase, 7.3.1, 8.9.6...
+            return verdict or RuleViolation("7.3.1", "these blocks cannot move now")
+        explanation = explain_stack_move(state, side, origin, dest, blocks)
+        options: list[Option] = []
+        refused: RuleViolation | None = None
+        for route in explanation.routes:
+            marches = (blocks,) if route.needs_force_march else ()
+            command = cm.MoveStack(side=side, origin=origin, force_marches=marches,
+                                   paths={b: route.path for b in blocks})
+            verdict = dry_run(state, command)
+            if verdict is None:
+                options.append(Option(_route_label(route), (command,)))
+            refused = refused or verdict
+        if len(options) == 1:
+            return Ready(options[0].commands)
+        if options:
+            return Question(
+                QuestionKind.ROUTE, side,
+                f"Which route did the stack take from {zone_label(origin)} to "
+                f"{zone_label(dest)}?", tuple(options), origin, dest, blocks,
+            )
+        if explanation.violation is not None:
+            return RuleViolation(explanation.violation.rule, explanation.violation.text)
+        return refused or dry_run(state, naive) or RuleViolation("7.3", "no route fits")
+
+    def _deploy(self, origin: str, side: Side, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
+        """8.2.3, 8.2.4, 8.4.2: blocks set on the deploying side's tray; the card is asked."""
+        state = self.state
+        p = state.pending
+        if p is None or p.combat is None:
+            return RuleViolation("8.2.3", "blocks are deployed only in a battle being fought")
+        if origin != p.location:
+            return RuleViolation(
+                "8.2.3", f"blocks deploy from the battle at {zone_label(p.location)}")
+        wanted = set(blocks)
+        options: list[Option] = []
+        for action in combat.legal_actions(p.combat):
+            if not isinstance(action, combat.Deploy) or action.side is not side:
+                continue
+            if set(action.blocks) != wanted:
+                continue
+            card = None if action.card is None else cm.CardPlay(
+                clan=action.card.clan, kind=action.card.kind)
+            label = "no card (a leader)" if card is None else (
+                f"a {card.kind.value} card of {card.clan.value if card.clan else 'no'} clan")
+            command = cm.Deploy(side=side, card=card, blocks=action.blocks)
+            if dry_run(state, command) is None:
+                options.append(Option(label, (command,)))
+        if len(options) == 1:
+            return Ready(options[0].commands)
+        if options:
+            return Question(QuestionKind.CARD, side, "Which card was played?", tuple(options),
+                            origin, deployment_zone(side), blocks)
+        guess = cm.Deploy(side=side, blocks=blocks,
+                          card=cm.CardPlay(clan=FACES[blocks[0]].clan, kind=CardKind.PLAIN))
+        return dry_run(state, guess) or RuleViolation(
+            "8.2.3", f"{_count(len(blocks))} cannot be deployed together now")
+
+    def _losses(self, origin: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
+        """8.7.2: the losing side's chosen blocks go to the casualty tray."""
+        state = self.state
+        p = state.pending
+        losing = None if p is None or p.combat is None else combat.awaiting_losses(p.combat)
+        if p is None or p.combat is None or losing is None:
+            return RuleViolation("8.7.2", "no losses are being taken now")
+        mine = tuple(b for b in blocks if side_of(b) is losing)
+        others = [b for b in blocks if side_of(b) is not losing]
+        ended = p.combat.ended
+        if others and not (ended and ended.losses_due.of(losing.opponent)
+                           and p.combat.lost_by(losing.opponent) is None):
+            return RuleViolation("8.7.2", f"{losing.opponent.value} loses no blocks here")
+        if not mine:
+            return Hold(f"{losing.value} chooses its losses first")
+        choices = [
+            a for a in combat.legal_actions(p.combat)
+            if isinstance(a, combat.Lose) and a.side is losing
+        ]
+        exact = [a for a in choices if {u for u in a.losses if u in FACES} == set(mine)]
+        if len(exact) == 1:
+            return Ready((cm.TakeLosses(side=losing, losses=exact[0].losses),))
+        if exact:
+            options = tuple(
+                Option(", ".join(u for u in a.losses if u not in FACES) or "no disk",
+                       (cm.TakeLosses(side=losing, losses=a.losses),))
+                for a in exact
+            )
+            return Question(QuestionKind.LOSSES, losing, "Which disks are lost as well?",
+                            options, origin, CASUALTIES, blocks)
+        if any(set(mine) < {u for u in a.losses if u in FACES} for a in choices):
+            due = ended.losses_due.of(losing) if ended else 0
+            return Hold(f"{losing.value} loses {_count(due, 'unit')}; more to come")
+        command = cm.TakeLosses(side=losing, losses=mine)
+        return dry_run(state, command) or RuleViolation(
+            "8.7.2", "these are not losses the rules allow")
+
+    def _retreat(self, origin: str, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
+        """8.8: the loser's remaining blocks to one adjacent location together."""
+        state = self.state
+        p = state.pending
+        assert p is not None and p.retreating is not None
+        side = p.retreating
+        remaining = set(blocks_at(state, origin, side))
+        command = cm.Retreat(side=side, destination=dest)
+        if any(side_of(b) is not side for b in blocks) or not set(blocks) <= remaining:
+            return RuleViolation("8.8.1", "only the loser of the battle retreats")
+        verdict = dry_run(state, command)
+        if verdict is not None:
+            return verdict
+        if set(blocks) < remaining:
+            return Hold(f"{_count(len(remaining) - len(blocks))} more to retreat together")
+        return Ready((command,))
+
+
+_MUSTER_LABEL = {
+    "A": "option A: blocks of one daimyo to a location with that daimyo's mon",
+    "B": "option B: one block to any friendly recruitment location",
+}

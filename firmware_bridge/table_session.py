@@ -1,0 +1,292 @@
+"""Following a game at the table: the bridge's observations become the engine's commands.
+
+:class:`TableSession` joins a running :class:`~firmware_bridge.bridge.Bridge` and a live game
+(the composition: the only module that imports both). On every tracking event, once no block is
+in hand, it reconciles the table with
+:class:`~companion.games.sekigahara.engine.table.TableRules` and every observation ends as one of:
+
+* a **command** submitted to the engine (a stack move, a muster, a draw, a deployment, losses,
+  a retreat) when the change means exactly one thing;
+* a **question** held open for the touchscreen ("which route?", "which card was played?",
+  "option A or B?"); :meth:`TableSession.answer` submits the chosen option;
+* a **discrepancy** with a fix, its zones blinking (see :mod:`firmware_bridge.discrepancy`);
+* an **ignored-with-reason** line in the log (part of an action seen, the rest awaited; blocks
+  in hand; an engine rejection).
+
+Corrections are explicit and logged (the bridge's :class:`~firmware_bridge.corrections.
+CorrectionLog`): :meth:`accept_table` (keep playing with the table as it is: the discrepancy is
+dismissed while it stays the same) and :meth:`trust_engine` (the engine is right: blocks whose
+tags cannot be read are declared where the engine has them; others must be put back).
+
+LEDs: discrepancy zones BLINK, the battle site FAST while a combat is pending (8.1), legal
+destinations ON while :meth:`show_destinations` asks for them (7.3).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from companion.core.game import Accepted, Rejection
+from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.data import side_of
+from companion.games.sekigahara.engine.game import SekigaharaGame
+from companion.games.sekigahara.engine.table import Hold, Question, Ready, TableRules
+from companion.games.sekigahara.engine.views import public_event
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.discrepancy import Discrepancy, ProposedMove, Reconciliation, count_blocks
+from firmware_bridge.protocol import LedMode
+from firmware_bridge.tracking import TrackEvent
+from firmware_bridge.zones import CASUALTIES, zone_name
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+MAX_STEPS = 16
+"""Commands submitted in one refresh at most (each re-reconciles); a guard, never reached."""
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One outcome, for the shared screen: no block id or face in ``text``."""
+
+    at: float
+    kind: str
+    """command, rejected, question, answer, discrepancy, ignored or correction."""
+    text: str
+
+
+@dataclass(frozen=True)
+class OpenQuestion:
+    id: int
+    question: Question
+
+
+class TableSession:
+    """Bridge + game: see the module docstring. ``start()``/``stop()`` or a context manager."""
+
+    def __init__(self, bridge: Bridge, game: SekigaharaGame) -> None:
+        self.bridge = bridge
+        self.game = game
+        self.rules = TableRules(game)
+        self.log: list[LogLine] = []
+        self.discrepancies: tuple[Discrepancy, ...] = ()
+        self._questions: dict[tuple[str, str, tuple[str, ...]], OpenQuestion] = {}
+        self._next_id = 1
+        self._shown: dict[str, LedMode] = {}
+        self._said: set[str] = set()
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._running = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> TableSession:
+        with self._lock:
+            if not self._running:
+                self._running = True
+                self.bridge.subscribe(self._on_event)
+        self.refresh()
+        return self
+
+    def stop(self) -> None:
+        """Stop following (events are ignored from now on) and turn the LEDs off."""
+        with self._lock:
+            self._running = False
+            self._changed.notify_all()
+        self.bridge.set_leds({})
+
+    def __enter__(self) -> TableSession:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _on_event(self, event: TrackEvent) -> None:
+        del event  # every change is judged from the whole table, not the event alone
+        self.refresh()
+
+    # ------------------------------------------------------------------ the loop
+
+    def refresh(self) -> Reconciliation | None:
+        """Reconcile now; submit what is unambiguous, hold questions, note the rest."""
+        with self._lock:
+            if not self._running:
+                return None
+            result: Reconciliation | None = None
+            for _ in range(MAX_STEPS):
+                held = self.bridge.holding()
+                if held:
+                    self._note("ignored", f"waiting: {count_blocks_of(held)} in hand")
+                    break
+                result = self.bridge.reconcile(self.rules, self._lights())
+                if not self._step(result):
+                    break
+            if result is not None:
+                self._settle(result)
+            self._changed.notify_all()
+            return result
+
+    def _step(self, result: Reconciliation) -> bool:
+        """Handle the legal moves; True if a command changed the game (reconcile again)."""
+        seen: set[tuple[str, str, tuple[str, ...]]] = set()
+        for move in merge_casualties(result.legal_moves):
+            key = (move.origin, move.destination, move.block_ids)
+            seen.add(key)
+            outcome = self.rules.commands_for(move)
+            if isinstance(outcome, Hold):
+                self._note("ignored", f"{_seen(move)}: {outcome.reason}")
+            elif isinstance(outcome, Question):
+                if key not in self._questions:
+                    self._questions[key] = OpenQuestion(self._next_id, outcome)
+                    self._next_id += 1
+                    self._note("question", f"{_seen(move)}: {outcome.text}")
+            elif isinstance(outcome, Ready) and self._submit(outcome.commands, _seen(move)):
+                self._questions = {k: q for k, q in self._questions.items() if k != key}
+                return True
+        for key in [k for k in self._questions if k not in seen]:
+            self._note("ignored", f"question withdrawn: {self._questions.pop(key).question.text}"
+                       " (the table changed)")
+        return False
+
+    def _submit(self, commands: Sequence[cm.Command], what: str) -> bool:
+        for command in commands:
+            result = self.game.submit(command)
+            if isinstance(result, Rejection):
+                self._note("rejected", f"{what}: {result}")
+                return False
+            assert isinstance(result, Accepted)
+            for event in result.events:
+                self._note("command", public_event(event), once=False)
+        return True
+
+    def _settle(self, result: Reconciliation) -> None:
+        self.discrepancies = result.discrepancies
+        for d in result.discrepancies:
+            self._note("discrepancy", d.public())
+
+    def _lights(self) -> dict[str, LedMode]:
+        modes = dict(self._shown)
+        site = self.rules.battle_site()
+        if site is not None:
+            modes[site] = LedMode.FAST
+        return modes
+
+    def _note(self, kind: str, text: str, *, once: bool = True) -> None:
+        key = f"{kind}:{text}"
+        if once and key in self._said:
+            return
+        self._said.add(key)
+        self.log.append(LogLine(time.monotonic(), kind, text))
+        log.info("%s: %s", kind, text)
+
+    # ------------------------------------------------------------------ the touchscreen
+
+    @property
+    def questions(self) -> list[OpenQuestion]:
+        with self._lock:
+            return sorted(self._questions.values(), key=lambda q: q.id)
+
+    def answer(self, question_id: int, choice: int) -> Accepted[ev.Event] | Rejection:
+        """Submit option ``choice`` of an open question. ValueError for an unknown question or
+        choice; a Rejection (nothing changed, the question stays open) if the engine refuses."""
+        with self._lock:
+            key, open_q = next(
+                ((k, q) for k, q in self._questions.items() if q.id == question_id),
+                (None, None),
+            )
+            if key is None or open_q is None:
+                raise ValueError(f"no open question {question_id}")
+            commands = open_q.question.answer(choice)
+            label = open_q.question.options[choice].label
+            events: list[ev.Event] = []
+            for command in commands:
+                result = self.game.submit(command)
+                if isinstance(result, Rejection):
+                    self._note("rejected", f"answer {label!r}: {result}", once=False)
+                    return result
+                events.extend(result.events)
+                for event in result.events:
+                    self._note("command", public_event(event), once=False)
+            del self._questions[key]
+            self._note("answer", f"{open_q.question.text} {label}", once=False)
+        self.refresh()
+        return Accepted(tuple(events))
+
+    def show_destinations(self, origin: str, block_ids: Sequence[str]) -> list[str]:
+        """Light the legal destinations of these blocks (7.3) until :meth:`clear_destinations`."""
+        with self._lock:
+            found = self.rules.destinations(origin, block_ids)
+            self._shown = {zone: LedMode.ON for zone in found}
+        self.refresh()
+        return found
+
+    def clear_destinations(self) -> None:
+        with self._lock:
+            self._shown = {}
+        self.refresh()
+
+    # ------------------------------------------------------------------ corrections
+
+    def accept_table(self, discrepancy: Discrepancy, note: str) -> None:
+        """Override: play on with the table as it is; logged, hidden while it stays the same."""
+        with self._lock:
+            self.bridge.corrections.dismiss(discrepancy, f"accept the table: {note}")
+            self._note("correction", f"accepted as it is: {discrepancy.public()} ({note})",
+                       once=False)
+        self.refresh()
+
+    def trust_engine(self, discrepancy: Discrepancy, note: str) -> None:
+        """Override: the engine is right. Blocks no reader sees are declared where the engine
+        has them (a dead or covered tag); blocks seen elsewhere must be put back (the fix)."""
+        with self._lock:
+            expected = self.rules.expected_positions()
+            seen = self.bridge.placements()
+            for block in discrepancy.block_ids:
+                if block not in seen and block in expected:
+                    self.bridge.declare(block, expected[block], f"engine is right: {note}")
+            self._note("correction", f"the engine is right: {discrepancy.public()} ({note})",
+                       once=False)
+        self.refresh()
+
+    # ------------------------------------------------------------------ waiting
+
+    def wait_for(self, condition: Callable[[TableSession], T | None], timeout: float) -> T:
+        """Wait until ``condition(session)`` is truthy (checked after each refresh)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                found = condition(self)
+                if found:
+                    return found
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"table session: condition not met within {timeout} s")
+                self._changed.wait(min(left, 0.1))
+
+
+def merge_casualties(moves: Sequence[ProposedMove]) -> list[ProposedMove]:
+    """Losses reach the casualty tray from the battle site and the deployment trays (8.7.2):
+    judge them as one choice, from the first origin."""
+    lost = [m for m in moves if m.destination == CASUALTIES]
+    rest = [m for m in moves if m.destination != CASUALTIES]
+    if len(lost) > 1:
+        blocks = tuple(sorted(b for m in lost for b in m.block_ids))
+        rest.append(ProposedMove(lost[0].origin, CASUALTIES, blocks))
+    else:
+        rest += lost
+    return rest
+
+
+def _seen(move: ProposedMove) -> str:
+    return (f"{count_blocks_of(dict.fromkeys(move.block_ids, ''))} from "
+            f"{zone_name(move.origin)} to {zone_name(move.destination)}")
+
+
+def count_blocks_of(blocks: dict[str, str]) -> str:
+    """"two gold blocks" for these block ids (their colour only, 3.1)."""
+    return count_blocks(side_of(b) for b in blocks)

@@ -1,0 +1,223 @@
+"""TableRules: the readers' changes judged by the engine's own queries and handlers (no pty).
+
+Movement (7.2, 7.3, 8.9.6, 9.3), draws (5.2.2, 6.2) and combat (8.2.3, 8.7.2, 8.8) against real
+engine states; every player-facing string is checked for hidden identities (3.1)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from _engine_kit import ISH, TOK, deploy, ok, pick, position
+
+from companion.core.game import Accepted
+from companion.core.rules import RuleViolation
+from companion.games.sekigahara import combat
+from companion.games.sekigahara.components import Clan, Side
+from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.data import FACES
+from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
+from companion.games.sekigahara.engine.players import RandomPlayer, Table
+from companion.games.sekigahara.engine.state import BAG, MORI_BOX, RECRUITMENT, Level, Phase
+from companion.games.sekigahara.engine.table import (
+    CASUALTIES,
+    Hold,
+    Outcome,
+    Question,
+    QuestionKind,
+    Ready,
+    TableRules,
+    bag_zone,
+    deployment_zone,
+)
+from firmware_bridge.discrepancy import MoveRules, ProposedMove
+from firmware_bridge.zones import bag, deployment_tray, zone_names
+
+BLOCK_ID = re.compile(r"\b[IT]\d\d\b")
+FACE = re.compile(  # a clan that is not also a side's name, or a face's symbol (3.2)
+    r"\b(" + "|".join(c.value for c in Clan if c.value not in set(Side)) + r"|mon|cavalry|gun)\b",
+    re.I,
+)
+TOKS = pick(TOK, 3, clan=Clan.TOKUGAWA, mon=3)
+
+
+def seeded_movement(seed: int = 5) -> SekigaharaGame:
+    """The engine's own setup, drawn at a seeded table as self-play does, up to the first
+    Movement Phase; the active side buys Total Movement (7.1)."""
+    rng = random.Random(seed)
+    table = Table.shuffled(rng)
+    player = RandomPlayer(rng, table)
+    game = new_game()
+    while not (game.state.phase is Phase.MOVEMENT and game.state.level is None):
+        result = game.submit(player.command(game.state))
+        if isinstance(result, Accepted):
+            for event in result.events:
+                table.observe(event)
+    assert game.state.active is not None
+    ok(game, cm.BuyMovement(side=game.state.active, level=Level.TOTAL))
+    return game
+
+
+def outcome(rules: TableRules, origin: str, destination: str, *blocks: str) -> Outcome:
+    assert rules.explain_move(origin, destination, blocks) is None
+    return rules.commands_for(ProposedMove(origin, destination, tuple(sorted(blocks))))
+
+
+def violation(rules: TableRules, origin: str, destination: str, *blocks: str) -> RuleViolation:
+    found = rules.explain_move(origin, destination, blocks)
+    assert found is not None, "legal"
+    assert not BLOCK_ID.search(found.message) and not FACE.search(found.message), found.message
+    return found
+
+
+def assert_public(question: Question) -> None:
+    for text in (question.text, *(o.label for o in question.options)):
+        assert not BLOCK_ID.search(text), text
+
+
+def test_table_rules_are_the_bridges_move_rules_and_share_its_zone_names() -> None:
+    assert isinstance(TableRules(new_game()), MoveRules)
+    for side in Side:
+        assert bag_zone(side) == bag(side)
+        assert deployment_zone(side) == deployment_tray(side)
+        assert f"{side.value}_recruitment" in zone_names()
+
+
+def test_expected_positions_name_the_bridges_zones() -> None:
+    game = seeded_movement()
+    rules = TableRules(game)
+    expected = rules.expected_positions()
+    assert len(expected) == len(game.state.pos)
+    for block, where in game.state.pos.items():
+        side = Side.ISHIDA if block.startswith("I") else Side.TOKUGAWA
+        zone = {BAG: bag_zone(side), RECRUITMENT: f"{side.value}_recruitment",
+                MORI_BOX: "mori_box"}.get(where, where)
+        assert expected[block] == zone
+
+
+def test_a_stack_move_with_one_route_is_a_move_stack() -> None:
+    game = seeded_movement()
+    rules = TableRules(game)
+    result = outcome(rules, "gifu", "kiso", "I11", "I15")
+    assert isinstance(result, Ready)
+    [command] = result.commands
+    assert isinstance(command, cm.MoveStack) and command.origin == "gifu"
+    assert command.paths == {"I11": ("iwamura", "kiso"), "I15": ("iwamura", "kiso")}
+    ok(game, command)
+    assert rules.expected_positions()["I11"] == "kiso"
+
+
+def test_two_routes_ask_which_and_the_answer_is_the_move() -> None:
+    game = seeded_movement()
+    rules = TableRules(game)
+    question = outcome(rules, "kyoto", "osaka", "I10", "I44")
+    assert isinstance(question, Question) and question.kind is QuestionKind.ROUTE
+    assert len(question.options) == 2 and question.side is Side.ISHIDA
+    assert_public(question)
+    events = ok(game, *question.answer(1))
+    assert any(isinstance(e, ev.StackMoved) for e in events)
+    try:
+        question.answer(2)
+    except ValueError as exc:
+        assert "0 to 1" in str(exc)
+    else:
+        raise AssertionError("a choice not offered was accepted")
+
+
+def test_too_far_and_out_of_turn_are_rejected_citing_the_rule() -> None:
+    game = seeded_movement()
+    rules = TableRules(game)
+    assert violation(rules, "gifu", "edo", "I11", "I15").rule.startswith("7.3")
+    assert violation(rules, "edo", "hakone", *[b for b, z in game.state.pos.items()
+                                               if z == "edo"][:1]).rule == "6.4"
+
+
+def test_a_besieged_block_leaving_breaks_8_9_6() -> None:
+    inside = pick(ISH, 1)
+    game = position(
+        {"gifu": inside + pick(TOK, 4)}, active=ISH, level=Level.TOTAL,
+        extra=[ev.StayedInside(location="gifu", side=ISH, inside=True, combat=False)],
+    )
+    assert violation(TableRules(game), "gifu", "sawayama", *inside).rule == "8.9.6"
+
+
+def test_muster_asks_a_or_b_when_both_fit() -> None:
+    date = pick(TOK, 1, clan=Clan.DATE, leader=False)
+    game = position({RECRUITMENT: date, "sunpu": pick(TOK, 1)}, level=Level.TOTAL)
+    rules = TableRules(game)
+    question = outcome(rules, "tokugawa_recruitment", "sendai", *date)
+    assert isinstance(question, Question) and question.kind is QuestionKind.MUSTER_OPTION
+    assert_public(question)
+    only_b = outcome(rules, "tokugawa_recruitment", "edo", *date)
+    assert isinstance(only_b, Ready)
+    [command] = only_b.commands
+    assert isinstance(command, cm.Muster) and command.option == "B"
+    assert violation(rules, "tokugawa_recruitment", "osaka", *date).rule == "7.2"
+
+
+def test_mori_blocks_come_to_osaka_only_in_an_ishida_movement_phase() -> None:
+    game = position({"osaka": pick(ISH, 1)}, active=ISH, level=Level.TOTAL, hands=6)
+    mori = sorted((b for b, z in game.state.pos.items() if z == MORI_BOX),
+                  key=lambda b: (FACES[b].leader, b))
+    rules = TableRules(game)
+    result = outcome(rules, "mori_box", "osaka", *mori[:1])
+    assert isinstance(result, Ready) and isinstance(result.commands[0], cm.BringMori)
+    found = rules.explain_move("mori_box", "kyoto", mori[:1])  # the Mori box is public (9.3)
+    assert found is not None and found.rule == "9.3" and not BLOCK_ID.search(found.message)
+
+
+def test_setup_draws_wait_for_the_whole_draw_and_must_go_where_named() -> None:
+    game = new_game()
+    ok(game, cm.StartGame())
+    due = game.state.draws_due[0]
+    side, zone, n = due
+    bag_blocks = sorted(b for b, z in game.state.pos.items() if z == BAG and
+                        (b.startswith("I") == (side is Side.ISHIDA)))
+    rules = TableRules(game)
+    where = f"{side.value}_recruitment" if zone == RECRUITMENT else zone
+    if n > 1:
+        assert isinstance(outcome(rules, bag_zone(side), where, *bag_blocks[:1]), Hold)
+    result = outcome(rules, bag_zone(side), where, *bag_blocks[:n])
+    assert isinstance(result, Ready) and isinstance(result.commands[0], cm.DrawBlocks)
+    other = next(loc for loc in ("kiso", "edo") if loc != zone)
+    assert violation(rules, bag_zone(side), other, *bag_blocks[:n]).rule == "5.2.2"
+
+
+def fought(game: SekigaharaGame) -> None:
+    ok(game, cm.DeclareCombat(side=TOK, location="hamamatsu"))
+    deploy(game, TOK, TOKS[0])
+    ok(game, cm.Finish(side=ISH))
+    deploy(game, TOK, *TOKS[1:])
+    ok(game, cm.Finish(side=TOK))
+
+
+def test_deployment_to_the_tray_asks_for_the_card_and_trays_are_expected() -> None:
+    ish = pick(ISH, 2, clan=Clan.UKITA, mon=3)
+    game = position({"hamamatsu": TOKS + ish}, phase=Phase.COMBAT, hands=6)
+    ok(game, cm.DeclareCombat(side=TOK, location="hamamatsu"))
+    rules = TableRules(game)
+    assert rules.battle_site() == "hamamatsu"
+    question = outcome(rules, "hamamatsu", "tokugawa_deployment", TOKS[0])
+    assert isinstance(question, Question) and question.kind is QuestionKind.CARD
+    ok(game, *question.answer(0))
+    assert rules.expected_positions()[TOKS[0]] == "tokugawa_deployment"
+    assert violation(rules, "kiso", "ishida_deployment", ish[0]).rule == "8.2.3"
+    assert violation(rules, "hamamatsu", "tokugawa_deployment", TOKS[1]).rule.startswith("8.")
+
+
+def test_losses_on_the_casualty_tray_are_take_losses() -> None:
+    ish = pick(ISH, 2, clan=Clan.UKITA, mon=3)
+    game = position({"hamamatsu": TOKS + ish}, phase=Phase.COMBAT, hands=6)
+    fought(game)
+    assert game.state.pending is not None and game.state.pending.combat is not None
+    assert combat.awaiting_losses(game.state.pending.combat) is Side.ISHIDA
+    rules = TableRules(game)
+    assert isinstance(outcome(rules, "hamamatsu", CASUALTIES, ish[0]), Hold)  # two are due
+    result = outcome(rules, "hamamatsu", CASUALTIES, *ish)
+    assert isinstance(result, Ready)
+    [command] = result.commands
+    assert isinstance(command, cm.TakeLosses) and set(command.losses) == set(ish)
+    assert violation(rules, "tokugawa_deployment", CASUALTIES, TOKS[0]).rule == "8.7.2"
+    ok(game, command)
+    assert all(rules.expected_positions()[b] == CASUALTIES for b in ish)
