@@ -79,6 +79,8 @@ class TableSession:
         self._next_id = 1
         self._shown: dict[str, LedMode] = {}
         self._said: set[str] = set()
+        """Lines standing now (a hold, a discrepancy): logged when they appear, again if they
+        come back after clearing."""
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._running = False
@@ -118,20 +120,23 @@ class TableSession:
             if not self._running:
                 return None
             result: Reconciliation | None = None
+            standing = self._said
+            self._said = set()
             for _ in range(MAX_STEPS):
                 held = self.bridge.holding()
                 if held:
-                    self._note("ignored", f"waiting: {count_blocks_of(held)} in hand")
+                    self._note("ignored", f"waiting: {count_blocks_of(held)} in hand",
+                               standing)
                     break
                 result = self.bridge.reconcile(self.rules, self._lights())
-                if not self._step(result):
+                if not self._step(result, standing):
                     break
             if result is not None:
-                self._settle(result)
+                self._settle(result, standing)
             self._changed.notify_all()
             return result
 
-    def _step(self, result: Reconciliation) -> bool:
+    def _step(self, result: Reconciliation, standing: set[str]) -> bool:
         """Handle the legal moves; True if a command changed the game (reconcile again)."""
         seen: set[tuple[str, str, tuple[str, ...]]] = set()
         for move in merge_casualties(result.legal_moves):
@@ -139,13 +144,15 @@ class TableSession:
             seen.add(key)
             outcome = self.rules.commands_for(move)
             if isinstance(outcome, Hold):
-                self._note("ignored", f"{_seen(move)}: {outcome.reason}")
+                self._note("ignored", f"{_seen(move)}: {outcome.reason}", standing)
             elif isinstance(outcome, Question):
                 if key not in self._questions:
                     self._questions[key] = OpenQuestion(self._next_id, outcome)
                     self._next_id += 1
                     self._note("question", f"{_seen(move)}: {outcome.text}")
-            elif isinstance(outcome, Ready) and self._submit(outcome.commands, _seen(move)):
+            elif isinstance(outcome, Ready) and self._submit(
+                outcome.commands, _seen(move), standing
+            ):
                 self._questions = {k: q for k, q in self._questions.items() if k != key}
                 return True
         for key in [k for k in self._questions if k not in seen]:
@@ -153,21 +160,21 @@ class TableSession:
                        " (the table changed)")
         return False
 
-    def _submit(self, commands: Sequence[cm.Command], what: str) -> bool:
+    def _submit(self, commands: Sequence[cm.Command], what: str, standing: set[str]) -> bool:
         for command in commands:
             result = self.game.submit(command)
             if isinstance(result, Rejection):
-                self._note("rejected", f"{what}: {result}")
+                self._note("rejected", f"{what}: {result}", standing)
                 return False
             assert isinstance(result, Accepted)
             for event in result.events:
-                self._note("command", public_event(event), once=False)
+                self._note("command", public_event(event))
         return True
 
-    def _settle(self, result: Reconciliation) -> None:
+    def _settle(self, result: Reconciliation, standing: set[str]) -> None:
         self.discrepancies = result.discrepancies
         for d in result.discrepancies:
-            self._note("discrepancy", d.public())
+            self._note("discrepancy", d.public(), standing)
 
     def _lights(self) -> dict[str, LedMode]:
         modes = dict(self._shown)
@@ -176,11 +183,13 @@ class TableSession:
             modes[site] = LedMode.FAST
         return modes
 
-    def _note(self, kind: str, text: str, *, once: bool = True) -> None:
-        key = f"{kind}:{text}"
-        if once and key in self._said:
-            return
-        self._said.add(key)
+    def _note(self, kind: str, text: str, standing: set[str] | None = None) -> None:
+        """Log a line; one that stands (``standing``: those of the last refresh) only once."""
+        if standing is not None:
+            key = f"{kind}:{text}"
+            self._said.add(key)
+            if key in standing:
+                return
         self.log.append(LogLine(time.monotonic(), kind, text))
         log.info("%s: %s", kind, text)
 
@@ -207,13 +216,13 @@ class TableSession:
             for command in commands:
                 result = self.game.submit(command)
                 if isinstance(result, Rejection):
-                    self._note("rejected", f"answer {label!r}: {result}", once=False)
+                    self._note("rejected", f"answer {label!r}: {result}")
                     return result
                 events.extend(result.events)
                 for event in result.events:
-                    self._note("command", public_event(event), once=False)
+                    self._note("command", public_event(event))
             del self._questions[key]
-            self._note("answer", f"{open_q.question.text} {label}", once=False)
+            self._note("answer", f"{open_q.question.text} {label}")
         self.refresh()
         return Accepted(tuple(events))
 
@@ -236,8 +245,7 @@ class TableSession:
         """Override: play on with the table as it is; logged, hidden while it stays the same."""
         with self._lock:
             self.bridge.corrections.dismiss(discrepancy, f"accept the table: {note}")
-            self._note("correction", f"accepted as it is: {discrepancy.public()} ({note})",
-                       once=False)
+            self._note("correction", f"accepted as it is: {discrepancy.public()} ({note})")
         self.refresh()
 
     def trust_engine(self, discrepancy: Discrepancy, note: str) -> None:
@@ -249,8 +257,7 @@ class TableSession:
             for block in discrepancy.block_ids:
                 if block not in seen and block in expected:
                     self.bridge.declare(block, expected[block], f"engine is right: {note}")
-            self._note("correction", f"the engine is right: {discrepancy.public()} ({note})",
-                       once=False)
+            self._note("correction", f"the engine is right: {discrepancy.public()} ({note})")
         self.refresh()
 
     # ------------------------------------------------------------------ waiting

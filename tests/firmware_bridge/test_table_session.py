@@ -195,3 +195,21 @@ def _besieged_block(state: State) -> str | None:
         return None
     return next((b for b in sorted(state.inside) if is_besieged(state, b)
                  and side_of(b) is side), None)
+
+
+def test_legal_destinations_light_on_request_and_stop_turns_everything_off(
+    table: SimulatedTable, bridge: Bridge
+) -> None:
+    game = seeded_movement()
+    session = follow(table, bridge, game)
+    found = session.show_destinations("gifu", ("I11", "I15"))
+    assert "kiso" in found and "edo" not in found
+    bridge.wait_for(lambda b: led(table, "kiso") == LedMode.ON
+                    and led(table, "edo") in (None, LedMode.OFF), WAIT_S)
+    session.clear_destinations()
+    bridge.wait_for(lambda b: led(table, "kiso") == LedMode.OFF, WAIT_S)
+    session.stop()
+    table.move("gifu", "kiso")
+    bridge.wait_for(lambda b: b.placements().get("I11") == "kiso", WAIT_S)
+    assert game.state.pos["I11"] == "gifu"  # a stopped session submits nothing
+    assert session.refresh() is None

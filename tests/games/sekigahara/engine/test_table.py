@@ -16,9 +16,10 @@ from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Clan, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.data import FACES
+from companion.games.sekigahara.engine.data import BOARD, FACES
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
 from companion.games.sekigahara.engine.players import RandomPlayer, Table
+from companion.games.sekigahara.engine.queries import retreat_options
 from companion.games.sekigahara.engine.state import BAG, MORI_BOX, RECRUITMENT, Level, Phase
 from companion.games.sekigahara.engine.table import (
     CASUALTIES,
@@ -221,3 +222,29 @@ def test_losses_on_the_casualty_tray_are_take_losses() -> None:
     assert violation(rules, "tokugawa_deployment", CASUALTIES, TOKS[0]).rule == "8.7.2"
     ok(game, command)
     assert all(rules.expected_positions()[b] == CASUALTIES for b in ish)
+
+
+def test_the_losers_blocks_to_a_neighbour_are_a_retreat_once_all_have_moved() -> None:
+    ish = pick(ISH, 3)
+    game = position({"hamamatsu": TOKS + ish}, phase=Phase.COMBAT, hands=6)
+    fought(game)
+    pending = game.state.pending
+    assert pending is not None and pending.combat is not None
+    lose = next(a for a in combat.legal_actions(pending.combat) if isinstance(a, combat.Lose))
+    ok(game, cm.TakeLosses(side=lose.side, losses=lose.losses))
+    while game.state.pending is not None and game.state.pending.combat is not None:
+        more = [a for a in combat.legal_actions(game.state.pending.combat)
+                if isinstance(a, combat.Lose)]
+        ok(game, cm.TakeLosses(side=more[0].side, losses=more[0].losses))
+    destinations, _ = retreat_options(game.state)
+    survivors = [b for b in ish if game.state.pos[b] == "hamamatsu"]
+    assert destinations and survivors
+    rules = TableRules(game)
+    if len(survivors) > 1:
+        assert isinstance(outcome(rules, "hamamatsu", destinations[0], survivors[0]), Hold)
+    result = outcome(rules, "hamamatsu", destinations[0], *survivors)
+    assert isinstance(result, Ready) and isinstance(result.commands[0], cm.Retreat)
+    assert violation(rules, "hamamatsu", destinations[0], TOKS[0]).rule == "8.8.1"
+    elsewhere = [n for n in BOARD.neighbours("hamamatsu") if n not in destinations]
+    if elsewhere:
+        assert violation(rules, "hamamatsu", elsewhere[0], *survivors).rule.startswith("8.8")
