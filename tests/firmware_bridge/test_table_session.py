@@ -17,7 +17,7 @@ from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Clan
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import is_besieged
-from companion.games.sekigahara.engine.data import BOARD, side_of
+from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
 from companion.games.sekigahara.engine.game import SekigaharaGame
 from companion.games.sekigahara.engine.state import Level, Phase, Stage, State
 from companion.games.sekigahara.engine.table import QuestionKind
@@ -178,12 +178,27 @@ def test_a_block_on_the_casualty_tray_when_losses_are_due_is_take_losses(
     choice = next(a for a in combat.legal_actions(pending.combat) if isinstance(a, combat.Lose))
     with follow(table, bridge, game) as session:
         bridge.wait_for(lambda b: led(table, pending.location) == LedMode.FAST, WAIT_S)
-        for block in choice.losses:
+        for block in (u for u in choice.losses if u in FACES):  # disks have no tag
             table.put(block, "casualties")
         session.wait_for(
             lambda s: any(isinstance(e, ev.CombatActed) and e.action["type"] == "lose"
                           for e in s.game.events) or s.questions, WAIT_S)
         assert_public(session)
+        for open_q in session.questions:  # a choice of disks (8.9.4), if any
+            assert open_q.question.kind is QuestionKind.LOSSES
+            session.answer(open_q.id, 0)
+        lost = [e for e in game.events if isinstance(e, ev.CombatActed)
+                and e.action["type"] == "lose"]
+        assert lost and set(lost[-1].action["losses"]) >= set(choice.losses) - {
+            u for u in choice.losses if u not in FACES}
+        site = pending.location
+        for problem in session.discrepancies:  # the battle is over: trays back to the map
+            assert problem.kind == "illegal_move" and problem.zones[0] == site, problem
+            assert problem.fix.endswith(f"back on {zone_name(site)}")
+        for tray in ("ishida_deployment", "tokugawa_deployment"):
+            table.move(tray, site)
+        session.wait_for(lambda s: s.discrepancies == (), WAIT_S)
+
 
 
 def _besieged_block(state: State) -> str | None:

@@ -283,8 +283,9 @@ class TableRules:
             if p is not None and p.stage is Stage.RETREAT and p.location == origin:
                 return self._retreat(origin, dest, blocks)
             return self._stack_move(origin, dest, blocks)
-        if origin == CASUALTIES:
-            return RuleViolation("8.7.2", "eliminated blocks stay on the casualty tray")
+        if origin == CASUALTIES:  # eliminated by an Overrun (7.4) or in combat (8.7.2)
+            rule = "7.4" if self.state.phase is Phase.MOVEMENT else "8.7.2"
+            return RuleViolation(rule, "eliminated blocks go to the casualty tray")
         return RuleViolation(
             "6.4" if self.state.phase is Phase.MOVEMENT else "8.2.3",
             f"no action takes blocks from {zone_label(origin)} to {zone_label(dest)} now",
@@ -366,7 +367,8 @@ class TableRules:
         state = self.state
         p = state.pending
         if p is None or p.combat is None:
-            return RuleViolation("8.2.3", "blocks are deployed only in a battle being fought")
+            return RuleViolation(
+                "8.2.3", "no battle is being fought: deployed blocks stand on the map again")
         if origin != p.location:
             return RuleViolation(
                 "8.2.3", f"blocks deploy from the battle at {zone_label(p.location)}")

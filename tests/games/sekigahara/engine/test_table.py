@@ -248,3 +248,14 @@ def test_the_losers_blocks_to_a_neighbour_are_a_retreat_once_all_have_moved() ->
     elsewhere = [n for n in BOARD.neighbours("hamamatsu") if n not in destinations]
     if elsewhere:
         assert violation(rules, "hamamatsu", elsewhere[0], *survivors).rule.startswith("8.8")
+
+
+def test_an_overrun_block_belongs_on_the_casualty_tray() -> None:
+    game = position({"kiso": pick(TOK, 4), "iwamura": pick(ISH, 1)}, level=Level.TOTAL)
+    rules = TableRules(game)
+    [lone] = pick(ISH, 1)
+    result = outcome(rules, "kiso", "iwamura", *pick(TOK, 4))
+    assert isinstance(result, Ready)
+    ok(game, *result.commands)
+    assert rules.expected_positions()[lone] == CASUALTIES  # 7.4: four to one, overrun
+    assert violation(rules, CASUALTIES, "iwamura", lone).rule == "7.4"
