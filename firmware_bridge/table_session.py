@@ -20,6 +20,10 @@ tags cannot be read are declared where the engine has them; others must be put b
 
 LEDs: discrepancy zones BLINK, the battle site FAST while a combat is pending (8.1), legal
 destinations ON while :meth:`show_destinations` asks for them (7.3).
+
+Threads: the bridge calls back from its reader threads; the session's lock is always taken
+before the bridge's, never inside it (so do not call the session from a ``bridge.wait_for``
+condition: use :meth:`TableSession.wait_for`).
 """
 
 from __future__ import annotations
