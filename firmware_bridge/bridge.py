@@ -29,6 +29,7 @@ from firmware_bridge.link import HubLink, HubStats
 from firmware_bridge.observation import BoardView, DebounceConfig, Observer
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.tracking import Tracker, TrackEvent
+from firmware_bridge.waiting import wait_until
 from firmware_bridge.wiring import AntennaKey, WiringMap
 
 log = logging.getLogger(__name__)
@@ -250,16 +251,7 @@ class Bridge:
 
     def wait_for(self, condition: Callable[[Bridge], T | None], timeout: float) -> T:
         """Wait until ``condition(bridge)`` is truthy (checked after each change); TimeoutError."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                result = condition(self)
-                if result:
-                    return result
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError(f"bridge: condition not met within {timeout} s")
-                self._changed.wait(min(left, 0.1))
+        return wait_until(self._changed, lambda: condition(self), timeout, "bridge")
 
     def view(self) -> BoardView:
         with self._lock:

@@ -46,6 +46,7 @@ from firmware_bridge.bridge import Bridge
 from firmware_bridge.discrepancy import Discrepancy, ProposedMove, Reconciliation, count_blocks
 from firmware_bridge.protocol import LedMode
 from firmware_bridge.tracking import TrackEvent
+from firmware_bridge.waiting import wait_until
 from firmware_bridge.zones import CASUALTIES, zone_name
 
 log = logging.getLogger(__name__)
@@ -268,16 +269,7 @@ class TableSession:
 
     def wait_for(self, condition: Callable[[TableSession], T | None], timeout: float) -> T:
         """Wait until ``condition(session)`` is truthy (checked after each refresh)."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                found = condition(self)
-                if found:
-                    return found
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError(f"table session: condition not met within {timeout} s")
-                self._changed.wait(min(left, 0.1))
+        return wait_until(self._changed, lambda: condition(self), timeout, "table session")
 
 
 def merge_casualties(moves: Sequence[ProposedMove]) -> list[ProposedMove]:
