@@ -10,28 +10,18 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from companion.core.datafiles import DataFileError, describe_validation_error, read_yaml
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-class ConfigFileError(ValueError):
+class ConfigFileError(DataFileError):
     """A wiring map or tag registry that cannot be read; the message names the file and field."""
-
-
-def describe_validation_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
-    message = str(err["msg"]).removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message
 
 
 def load_model(path: Path, model: type[ModelT], context: dict[str, Any] | None = None) -> ModelT:
     """Parse ``path`` as YAML into ``model``, or raise :class:`ConfigFileError` naming the field."""
-    try:
-        raw = yaml.safe_load(Path(path).read_text("utf-8"))
-    except OSError as exc:
-        raise ConfigFileError(f"cannot read {path}: {exc.strerror}") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ConfigFileError(f"{path} is not valid YAML: {exc}") from None
+    raw = read_yaml(path, ConfigFileError)
     if raw is None:
         raw = {}
     try:

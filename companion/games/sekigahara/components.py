@@ -16,8 +16,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from companion.core.datafiles import (
+    DataFileError,
+    describe_validation_error,
+    parse_yaml,
+    read_yaml,
+)
 
 
 class Side(StrEnum):
@@ -93,10 +99,6 @@ class Disk(StrEnum):
 
     HIDEYORI = "hideyori"
     SANADA = "sanada"
-
-
-class DataFileError(ValueError):
-    """A component file that cannot be read or does not describe a valid component set."""
 
 
 class _Frozen(BaseModel):
@@ -455,7 +457,8 @@ def _expand_blocks(raw: dict[str, list[dict[str, Any]]]) -> BlockSet:
             try:
                 parsed = _FaceEntry.model_validate(entry)
             except ValidationError as exc:
-                raise ValueError(f"{side.value}[{index}]: {_first_error(exc)}") from None
+                problem = describe_validation_error(exc)
+                raise ValueError(f"{side.value}[{index}]: {problem}") from None
             if parsed.side is not side:
                 raise ValueError(f"{side.value}[{index}]: clan {parsed.clan} is not {side.value}")
             face = BlockFace.model_validate(parsed.model_dump(exclude={"count"}))
@@ -468,25 +471,12 @@ def _expand_blocks(raw: dict[str, list[dict[str, Any]]]) -> BlockSet:
 # --------------------------------------------------------------------------- loading
 
 
-def _first_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
-    return f"{where}: {err['msg']}" if where else err["msg"]
-
-
 def _read_yaml(path: Path | None, default_name: str) -> tuple[Any, str]:
-    try:
-        if path is None:
-            text = resources.files(__package__).joinpath("data", default_name).read_text("utf-8")
-            name = f"built-in {default_name}"
-        else:
-            text = Path(path).read_text("utf-8")
-            name = str(path)
-        return yaml.safe_load(text), name
-    except OSError as exc:
-        raise DataFileError(f"cannot read {path}: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise DataFileError(f"{path or default_name} is not valid YAML: {exc}") from None
+    if path is None:
+        text = resources.files(__package__).joinpath("data", default_name).read_text("utf-8")
+        name = f"built-in {default_name}"
+        return parse_yaml(text, name), name
+    return read_yaml(path), str(path)
 
 
 def load_board(path: Path | None = None) -> Board:
@@ -494,7 +484,7 @@ def load_board(path: Path | None = None) -> Board:
     try:
         return Board.model_validate(raw)
     except ValidationError as exc:
-        raise DataFileError(f"{name}: {_first_error(exc)}") from None
+        raise DataFileError(f"{name}: {describe_validation_error(exc)}") from None
 
 
 def load_decks(path: Path | None = None) -> dict[Side, Deck]:
@@ -507,7 +497,7 @@ def load_decks(path: Path | None = None) -> dict[Side, Deck]:
             entries = [_CardEntry.model_validate(e) for e in raw.get(side.value) or []]
             decks[side] = _expand_deck(side, entries)
     except ValidationError as exc:
-        raise DataFileError(f"{name}: {_first_error(exc)}") from None
+        raise DataFileError(f"{name}: {describe_validation_error(exc)}") from None
     return decks
 
 

@@ -1,0 +1,40 @@
+"""Reading user-editable YAML data files with errors that name the file and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+
+class DataFileError(ValueError):
+    """A data file that cannot be read or does not describe what it should."""
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """The first problem pydantic found, as ``field.path: message``."""
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    message = str(err["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+def read_yaml(path: Path, error: type[DataFileError] = DataFileError) -> Any:
+    """Parse the YAML file at ``path``; raise ``error`` naming the file if it cannot."""
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise error(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path} is not valid YAML: {exc}") from None
+    return parse_yaml(text, str(path), error)
+
+
+def parse_yaml(text: str, name: str, error: type[DataFileError] = DataFileError) -> Any:
+    """Parse YAML ``text`` read from ``name``; raise ``error`` naming it if it is not YAML."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise error(f"{name} is not valid YAML: {exc}") from None
