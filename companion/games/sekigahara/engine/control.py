@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from companion.games.sekigahara.components import Disk, Side
 from companion.games.sekigahara.engine.data import BOARD, DISK_SIDE, side_of
@@ -40,9 +40,10 @@ def occupancy(state: State) -> dict[str, dict[Side, int]]:
     return table
 
 
-def contested(state: State) -> list[str]:
-    """Locations where opposing units appear together (8.1), in board order."""
-    occ = occupancy(state)
+def contested(state: State, occ: Mapping[str, Mapping[Side, int]] | None = None) -> list[str]:
+    """Locations where opposing units appear together (8.1), in board order. ``occ`` is
+    :func:`occupancy` if the caller already has it."""
+    occ = occupancy(state) if occ is None else occ
     return [
         loc for loc in BOARD.locations
         if loc in occ and occ[loc][Side.ISHIDA] and occ[loc][Side.TOKUGAWA]
@@ -56,14 +57,21 @@ def castle_owner(state: State, location: str) -> Side | None:
     return state.castle_owner.get(location, BOARD.locations[location].castle)
 
 
-def castle_controller(state: State, location: str) -> Side | None:
+def castle_controller(
+    state: State, location: str, occ: Mapping[str, Mapping[Side, int]] | None = None
+) -> Side | None:
     """4.3: the side with blocks there and the enemy without; with neither, the castle's natural
     alignment; with both (a siege, or before combat), the castle's owner (8.9.1). Disks count as
-    units inside the castle: a castle whose disk stands is still held."""
+    units inside the castle: a castle whose disk stands is still held. ``occ`` is
+    :func:`occupancy` if the caller already has it."""
     natural = BOARD.locations[location].castle
     if natural is None:
         return None
-    present = {s for s in Side if units_count(state, location, s)}
+    if occ is None:
+        present = {s for s in Side if units_count(state, location, s)}
+    else:
+        row = occ.get(location, {})
+        present = {s for s in Side if row.get(s)}
     if len(present) == 1:
         return present.pop()
     if not present:

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict
 from companion.core.views import PublicView, RefereeView, SideView
 from companion.games.sekigahara.components import BlockFace, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import castle_owner
-from companion.games.sekigahara.engine.data import BOARD, CARDS, DISK_SIDE, FACES, side_of
+from companion.games.sekigahara.engine.control import castle_controller, contested, occupancy
+from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
 from companion.games.sekigahara.engine.state import BAG, DEAD, MORI_BOX, OFF_MAP, RECRUITMENT, State
 
 
@@ -116,22 +116,9 @@ def _public(state: State) -> PublicState:
                    inside={s: n for s, n in ((Side.ISHIDA, r[2]), (Side.TOKUGAWA, r[3])) if n})
         for loc, r in counts.items()
     }
-    units = {loc: [r[0], r[1]] for loc, r in counts.items()}
-    for disk, where in state.disks.items():
-        if where is not None:
-            units.setdefault(where, [0, 0])[0 if DISK_SIDE[disk] is Side.ISHIDA else 1] += 1
-    castles: dict[str, Side | None] = {}
-    for c in BOARD.castles:
-        i, t = units.get(c.id, (0, 0))
-        if i and not t:
-            castles[c.id] = Side.ISHIDA
-        elif t and not i:
-            castles[c.id] = Side.TOKUGAWA
-        elif not i and not t:
-            castles[c.id] = c.castle
-        else:
-            castles[c.id] = castle_owner(state, c.id)
-    fought = [loc for loc in BOARD.locations if loc in units and all(units[loc])]
+    occ = occupancy(state)
+    castles = {c.id: castle_controller(state, c.id, occ) for c in BOARD.castles}
+    fought = contested(state, occ)
     battle = None
     p = state.pending
     if p is not None:
