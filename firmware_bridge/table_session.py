@@ -39,9 +39,9 @@ from companion.core.game import Accepted, Rejection
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import side_of
+from companion.games.sekigahara.engine.feed import feed_line
 from companion.games.sekigahara.engine.game import SekigaharaGame
 from companion.games.sekigahara.engine.table import Hold, Question, Ready, TableRules
-from companion.games.sekigahara.engine.views import public_event
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.discrepancy import Discrepancy, ProposedMove, Reconciliation, count_blocks
 from firmware_bridge.protocol import LedMode
@@ -173,7 +173,7 @@ class TableSession:
                 return False
             assert isinstance(result, Accepted)
             for event in result.events:
-                self._note("command", public_event(event))
+                self._note("command", feed_line(event))
         return True
 
     def _settle(self, result: Reconciliation, standing: set[str]) -> None:
@@ -225,11 +225,25 @@ class TableSession:
                     return result
                 events.extend(result.events)
                 for event in result.events:
-                    self._note("command", public_event(event))
+                    self._note("command", feed_line(event))
             del self._questions[key]
             self._note("answer", f"{open_q.question.text} {label}")
         self.refresh()
         return Accepted(tuple(events))
+
+    def submit(self, command: cm.Command) -> Accepted[ev.Event] | Rejection:
+        """Submit a command tapped on the touchscreen (a bid, a level of movement, a combat
+        declared, a Loyalty Challenge...): logged like the readers' commands, then the table is
+        reconciled again with the new state."""
+        with self._lock:
+            result = self.game.submit(command)
+            if isinstance(result, Rejection):
+                self._note("rejected", str(result))
+                return result
+            for event in result.events:
+                self._note("command", feed_line(event))
+        self.refresh()
+        return result
 
     def show_destinations(self, origin: str, block_ids: Sequence[str]) -> list[str]:
         """Light the legal destinations of these blocks (7.3) until :meth:`clear_destinations`."""

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from companion.core.views import PublicView, RefereeView, SideView
+from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import BlockFace, Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import castle_controller, contested, occupancy
@@ -47,6 +48,29 @@ class Stack(BaseModel):
     inside: dict[Side, int]
 
 
+class DeploymentShown(BaseModel):
+    """One deployment as both players saw it (8.2.3): faces, card, and each block's Impact."""
+
+    side: Side
+    faces: list[Face]
+    card: str | None
+    """The card played, as described on the table ("a mori special card"); None for a leader."""
+    impacts: list[str]
+    """Each block's arithmetic, e.g. "3 mon + 1 same clan + 2 special attack = 6 Impact"."""
+    total: int
+    challenged: bool
+    defected: bool
+
+
+class BattleResult(BaseModel):
+    """How a combat ended (8.7.1, 8.9.4): Impact, the winner and the losses due."""
+
+    winner: Side
+    impact: dict[Side, int]
+    losses_due: dict[Side, int]
+    castle_falls: bool | None
+
+
 class Battle(BaseModel):
     location: str
     attacker: Side
@@ -54,6 +78,15 @@ class Battle(BaseModel):
     siege: bool
     impact: dict[Side, int] = {}
     revealed: list[Face] = []
+    initiative: Side | None = None
+    """Who holds the initiative now (8.5); None once both have finished or before the fight."""
+    challenge_by: Side | None = None
+    """The side that may play a Loyalty Challenge now (8.6.1)."""
+    finished: list[Side] = []
+    deployments: list[DeploymentShown] = []
+    losing: Side | None = None
+    """The side choosing its losses now (8.7.2)."""
+    result: BattleResult | None = None
 
 
 class PublicState(BaseModel):
@@ -130,6 +163,8 @@ def _public(state: State) -> PublicState:
             impact = p.combat.impact.as_dict()
         battle = Battle(location=p.location, attacker=p.attacker, stage=p.stage.value,
                         siege=p.siege, impact=impact, revealed=revealed)
+        if p.combat is not None:
+            battle = _fight(battle, p.combat)
     return PublicState(
         week=state.week, turn=state.turn, phase=state.phase.value, first=state.first,
         active=state.active, locations=locations,
@@ -144,6 +179,29 @@ def _public(state: State) -> PublicState:
         battle=battle, bids_placed=sorted(state.bids), winner=state.winner,
         victory=state.victory, score=dict(state.score),
     )
+
+
+def _fight(battle: Battle, fight: combat.CombatState) -> Battle:
+    """The public course of a combat: deployments with their arithmetic, initiative, result."""
+    shown = [
+        DeploymentShown(
+            side=d.side, faces=[_SHOWN[b] for b in d.blocks],
+            card=d.card.describe() if d.card is not None else None,
+            impacts=[i.describe() for i in d.impacts], total=sum(i.total for i in d.impacts),
+            challenged=d.challenged, defected=d.defected,
+        )
+        for d in fight.deployments
+    ]
+    ended = fight.ended
+    result = None if ended is None else BattleResult(
+        winner=ended.winner, impact=ended.impact.as_dict(),
+        losses_due=ended.losses_due.as_dict(), castle_falls=ended.castle_falls,
+    )
+    return battle.model_copy(update={
+        "initiative": combat.initiative(fight), "challenge_by": combat.challenge_window(fight),
+        "finished": list(fight.finished), "deployments": shown,
+        "losing": combat.awaiting_losses(fight), "result": result,
+    })
 
 
 def public_view(state: State) -> PublicView[PublicState]:

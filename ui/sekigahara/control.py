@@ -1,0 +1,367 @@
+"""The table app's composition: the game, the readers (real hubs or the simulator), the bridge and
+the table session, and what the screens may see of them.
+
+:class:`TableControl` is the only part of the app that touches the game's state. Screens receive
+a :class:`Snapshot`: the engine's :class:`~companion.core.views.PublicView` plus the table
+session's public lines (rulings feed, questions, discrepancies), the locations to light, and a
+:class:`Prompt` built from the engine's public queries (who is awaited and for what). The referee
+screen alone receives a :class:`~companion.core.views.RefereeView`, behind the PIN.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.core.game import Accepted, Rejection
+from companion.core.views import PublicView, RefereeView
+from companion.games.sekigahara.components import Side
+from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.control import castle_owner
+from companion.games.sekigahara.engine.data import CARDS, side_of
+from companion.games.sekigahara.engine.feed import place
+from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules, new_game
+from companion.games.sekigahara.engine.queries import (
+    awaiting,
+    declarable,
+    must_declare,
+    retreat_options,
+)
+from companion.games.sekigahara.engine.state import BAG, Phase, Stage
+from companion.games.sekigahara.engine.views import (
+    PublicState,
+    RefereeState,
+    public_view,
+    referee_view,
+)
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.discovery import hub_ports
+from firmware_bridge.discrepancy import Discrepancy
+from firmware_bridge.registry import TagRegistry
+from firmware_bridge.simtable import SimulatedTable
+from firmware_bridge.table_session import LogLine, OpenQuestion, TableSession
+from firmware_bridge.wiring import WiringMap
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class QuestionShown:
+    """An open question as the shared screen shows it (labels carry no hidden identity)."""
+
+    id: int
+    side: Side
+    text: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DiscrepancyShown:
+    index: int
+    text: str
+    fix: str
+    zones: tuple[str, ...]
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class SetupProgress:
+    """The guided set-up (5.2): the step now, how many are done of how many."""
+
+    step: str
+    zone: str | None
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the engine waits for, from its public queries only."""
+
+    waiting: dict[Side, str]
+    declarable: tuple[str, ...] = ()
+    must_declare: tuple[str, ...] = ()
+    declare_inside: tuple[str, ...] = ()
+    """Declarable locations where the declaring side owns the castle and may stay inside
+    (8.9.2)."""
+    setup: SetupProgress | None = None
+    level: str | None = None
+    """The movement bought this phase (7.1), once bought."""
+    moves_left: int = 0
+    retreat_to: tuple[str, ...] = ()
+    """Where the loser of the battle may retreat (8.8)."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the shared screen may show at one moment."""
+
+    view: PublicView[PublicState]
+    prompt: Prompt
+    feed: tuple[LogLine, ...]
+    questions: tuple[QuestionShown, ...]
+    discrepancies: tuple[DiscrepancyShown, ...]
+    lit: frozenset[str]
+    in_hand: int
+    """Blocks lifted off the table right now (counted, never named)."""
+    readers: str
+    """One line on the readers: the simulator or the hubs found."""
+
+
+@dataclass
+class Readers:
+    """The hubs to read: the built-in simulator or serial ports."""
+
+    simulated: SimulatedTable | None
+    ports: list[str]
+    wiring: WiringMap
+    registry: TagRegistry
+
+    def describe(self) -> str:
+        if self.simulated is not None:
+            return f"simulated readers ({len(self.ports)} virtual hubs)"
+        return f"{len(self.ports)} reader hub(s): {', '.join(self.ports)}"
+
+
+def open_readers(hubs: Sequence[str], config: Path, workdir: Path, rate_hz: int = 10,
+                 seed: int | None = 0) -> Readers:
+    """``["auto"]``: real hubs if any is plugged in, else the simulator; ``["sim"]``: the
+    simulator; otherwise the serial ports given. Real hubs need the wiring map and tag registry
+    made by ``companion hardware wiring`` and ``register-tags`` (in ``config``)."""
+    choice = list(hubs) or ["auto"]
+    ports: list[str] = []
+    if choice == ["auto"]:
+        ports = [p.device for p in hub_ports()]
+    elif choice != ["sim"]:
+        ports = choice
+    if not ports:
+        table = SimulatedTable.create(workdir / "hubs", hubs=4, rate_hz=rate_hz, seed=seed)
+        table.start()
+        return Readers(table, table.ports, table.wiring, table.registry)
+    for port in ports:
+        if not Path(port).exists():
+            raise ValueError(f"no serial port {port}")
+    wiring_file, tags_file = config / "wiring.yaml", config / "tags.yaml"
+    for path, how in ((wiring_file, "hardware wiring"), (tags_file, "hardware register-tags")):
+        if not path.exists():
+            raise ValueError(f"{path} is missing: run `companion {how}` first")
+    return Readers(None, ports, WiringMap.load(wiring_file), TagRegistry.load(tags_file))
+
+
+@dataclass
+class TableControl:
+    """The running table: see the module docstring. ``start()`` then ``stop()``."""
+
+    readers: Readers
+    game: SekigaharaGame = field(default_factory=new_game)
+    debounce_missing_s: float = 10.0
+    on_change: Callable[[], None] | None = None
+    bridge: Bridge = field(init=False)
+    session: TableSession = field(init=False)
+    _lit: frozenset[str] = field(default=frozenset(), init=False)
+    _held: tuple[str, tuple[str, ...]] | None = field(default=None, init=False)
+    _setup_total: int = field(default=0, init=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, init=False)
+
+    def start(self) -> TableControl:
+        r = self.readers
+        self.bridge = Bridge(r.ports, wiring=r.wiring, registry=r.registry,
+                             missing_after_s=self.debounce_missing_s)
+        self.bridge.start()
+        self.session = TableSession(self.bridge, self.game)
+        self.bridge.subscribe(lambda _event: self._changed())
+        self.session.start()
+        return self
+
+    def new_game(self) -> None:
+        """Follow a fresh game (the old session stops; the readers keep running)."""
+        with self._lock:
+            self.session.stop()
+            self.game = new_game()
+            self._setup_total = 0
+            self.session = TableSession(self.bridge, self.game)
+            self.session.start()
+
+    def stop(self) -> None:
+        self.session.stop()
+        self.bridge.stop()
+        if self.readers.simulated is not None:
+            self.readers.simulated.stop()
+
+    def _changed(self) -> None:
+        """From a reader thread: light the legal destinations of a lifted stack (7.3)."""
+        held = self.bridge.holding()
+        origins = set(held.values())
+        key = None
+        if held and len(origins) == 1:
+            key = (next(iter(origins)), tuple(sorted(held)))
+        if key != self._held:
+            self._held = key
+            if key is None:
+                self._lit = frozenset()
+                self.session.clear_destinations()
+            else:
+                self._lit = frozenset(self.session.show_destinations(key[0], key[1]))
+        if self.on_change is not None:
+            self.on_change()
+
+    # ------------------------------------------------------------------ what screens see
+
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            state = self.game.state
+            view = public_view(state)
+            questions = tuple(self._question(q) for q in self.session.questions)
+            found = tuple(
+                DiscrepancyShown(i, d.text, d.fix, d.zones, d.rule)
+                for i, d in enumerate(self.session.discrepancies)
+            )
+            return Snapshot(
+                view=view, prompt=self._prompt(), feed=tuple(self.session.log),
+                questions=questions, discrepancies=found, lit=self._lit,
+                in_hand=len(self.bridge.holding()), readers=self.readers.describe(),
+            )
+
+    def referee(self) -> RefereeView[RefereeState]:
+        """Everything: only for the referee screen, behind the PIN."""
+        return referee_view(self.game.state)
+
+    @property
+    def events(self) -> tuple[ev.Event, ...]:
+        return self.game.events
+
+    @staticmethod
+    def _question(q: OpenQuestion) -> QuestionShown:
+        question = q.question
+        return QuestionShown(q.id, question.side, question.text,
+                             tuple(o.label for o in question.options))
+
+    def _prompt(self) -> Prompt:
+        state = self.game.state
+        waiting = awaiting(state)
+        if state.phase is Phase.SETUP:
+            return Prompt(waiting, setup=self._setup())
+        if state.phase is Phase.COMBAT and state.pending is None and state.active is not None:
+            options = tuple(declarable(state))
+            inside = tuple(loc for loc in options if castle_owner(state, loc) is state.active)
+            return Prompt(waiting, declarable=options, must_declare=tuple(must_declare(state)),
+                          declare_inside=inside)
+        if state.phase is Phase.MOVEMENT:
+            return Prompt(waiting, level=state.level.value if state.level else None,
+                          moves_left=state.moves_left)
+        p = state.pending
+        if p is not None and p.stage is Stage.RETREAT:
+            return Prompt(waiting, retreat_to=tuple(retreat_options(state)[0]))
+        return Prompt(waiting)
+
+    def _setup(self) -> SetupProgress:
+        """5.2: set-up-symbol blocks first (5.2.1), then the bag draws in order (5.2.2, 5.2.3)."""
+        state = self.game.state
+        due = list(state.draws_due)
+        self._setup_total = max(self._setup_total, len(due))
+        done = self._setup_total - len(due)
+        missing = [d for d in self.session.discrepancies if d.kind == "missing"]
+        if missing:
+            return SetupProgress(
+                "Stand the blocks with set-up symbols where the map shows their symbol (5.2.1): "
+                + "; ".join(d.text for d in missing), missing[0].zones[0] if missing[0].zones
+                else None, done, self._setup_total + 1)
+        if not due:
+            return SetupProgress("Set-up is complete", None, self._setup_total + 1,
+                                 self._setup_total + 1)
+        side, zone, n = due[0]
+        where = _zone_words(side, zone)
+        rule = "5.2.3" if zone.startswith("@") else "5.2.2"
+        return SetupProgress(
+            f"Draw {n} {side.value.capitalize()} block{'s' * (n != 1)} from the bag and stand "
+            f"{'them' if n != 1 else 'it'} on {where} ({rule})", _table_zone(side, zone),
+            done + 1, self._setup_total + 1)
+
+    # ------------------------------------------------------------------ touches
+
+    def submit(self, command: cm.Command) -> Accepted[ev.Event] | Rejection:
+        with self._lock:
+            return self.session.submit(command)
+
+    def answer(self, question_id: int, choice: int) -> Accepted[ev.Event] | Rejection:
+        with self._lock:
+            return self.session.answer(question_id, choice)
+
+    def _discrepancy(self, index: int) -> Discrepancy:
+        found = self.session.discrepancies
+        if not 0 <= index < len(found):
+            raise ValueError("that discrepancy has already been resolved")
+        return found[index]
+
+    def accept_table(self, index: int) -> None:
+        """"Accept what is on the table": logged."""
+        with self._lock:
+            self.session.accept_table(self._discrepancy(index), "accepted on the touchscreen")
+
+    def put_back(self, index: int) -> None:
+        """"Put it back": the engine is right; logged."""
+        with self._lock:
+            self.session.trust_engine(self._discrepancy(index), "put back, on the touchscreen")
+
+    def bag_blocks(self, side: Side) -> list[str]:
+        """The blocks the rules have in ``side``'s bag (for the virtual table's set-up)."""
+        return sorted(b for b, z in self.game.state.pos.items() if z == BAG and side_of(b) is side)
+
+    def start_game(self) -> Accepted[ev.Event] | Rejection:
+        return self.submit(cm.StartGame())
+
+
+def _zone_words(side: Side, zone: str) -> str:
+    if zone.startswith("@recruitment"):
+        return f"the {side.value.capitalize()} Recruitment Box"
+    return place(zone)
+
+
+def _table_zone(side: Side, zone: str) -> str:
+    if zone.startswith("@recruitment"):
+        return f"{side.value}_recruitment"
+    return zone
+
+
+def bid_cards(side: Side) -> list[tuple[str, str]]:
+    """One card id per distinct face of ``side``'s deck, with the label players read (6.3)."""
+    seen: dict[tuple[str, str, int], str] = {}
+    for card_id, card in sorted(CARDS.items()):
+        if card.side is not side:
+            continue
+        key = (card.clan.value if card.clan else "", card.kind.value, card.bid)
+        seen.setdefault(key, card_id)
+    ordered = sorted(seen.items(), key=lambda item: (-item[0][2], item[0][0]))
+    return [(card_id, _card_label(clan, kind, bid)) for (clan, kind, bid), card_id in ordered]
+
+
+def _card_label(clan: str, kind: str, bid: int) -> str:
+    who = f"{clan.capitalize()} " if clan else ""
+    return f"{who}{kind} (bid {bid})"
+
+
+def default_workdir() -> Path:
+    return Path(tempfile.mkdtemp(prefix="companion-"))
+
+
+
+
+def weekly_history(events: Sequence[ev.Event]) -> list[tuple[int, PublicState]]:
+    """The public view at the end of each week (and at the end of the game), by replaying the
+    log: for the end screen's plots."""
+    rules = SekigaharaRules()
+    state = rules.initial_state()
+    found: list[tuple[int, PublicState]] = []
+    for event in events:
+        before = state
+        state = rules.apply(state, event)
+        if state.week != before.week and before.phase is not Phase.NOT_STARTED:
+            found.append((before.week, public_view(before).payload))
+    if state.phase is Phase.GAME_OVER:
+        found.append((state.week, public_view(state).payload))
+    return found

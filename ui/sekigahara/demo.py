@@ -1,0 +1,270 @@
+"""``companion run --headless --demo``: a seeded random legal game played through the whole stack.
+
+Two seeded random players (the engine's :class:`~companion.games.sekigahara.engine.players.
+RandomPlayer`, holding the physical cards of a seeded :class:`~companion.games.sekigahara.engine.
+players.Table`) choose what to do; the demo then does it as people at the table would: blocks are
+moved on the virtual table (read by the simulated hubs over real pseudo-terminals, then the
+bridge and the table session turn what they see into commands), and everything else is a
+simulated touch on the screen (a bid, a level of movement, a combat declared, a Loyalty
+Challenge, the answer to a question). Nothing is submitted to the engine directly.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.games.sekigahara.components import Side
+from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
+from companion.games.sekigahara.engine.players import RandomPlayer, Table
+from companion.games.sekigahara.engine.state import RECRUITMENT, Level, Phase, State
+from ui.sekigahara.app import Options, TableApp
+from ui.sekigahara.control import bid_cards
+from ui.sekigahara.parts import side_name
+from ui.shell.app import FrameRecorder
+
+STEP_TIMEOUT_S = 20.0
+MOVE_LABELS = {Level.MINIMAL: "Minimal", Level.LIMITED: "Limited", Level.TOTAL: "Total"}
+
+
+class DemoError(RuntimeError):
+    """The table did not follow what the players did."""
+
+
+class Demo:
+    """Plays a seeded game on a :class:`TableApp` built on the simulator."""
+
+    def __init__(self, table_app: TableApp, seed: int) -> None:
+        if table_app.virtual is None:
+            raise DemoError("the demo needs the simulated readers")
+        self.table_app = table_app
+        self.app = table_app.app
+        self.control = table_app.control
+        self.virtual = table_app.virtual
+        self.rng = random.Random(seed)
+        self.cards = Table.shuffled(self.rng)
+        self.player = RandomPlayer(self.rng, self.cards)
+        self.seen = 0
+        self.steps = 0
+
+    # ------------------------------------------------------------------ running
+
+    @property
+    def state(self) -> State:
+        return self.control.game.state
+
+    def wait(self, done: Callable[[], bool], what: str, timeout: float = STEP_TIMEOUT_S) -> None:
+        """Keep the app running (redraws, recording) until ``done()``."""
+        deadline = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > deadline:
+                raise DemoError(f"timed out waiting for {what}")
+            self.app.pump(15)
+        self.app.pump()
+
+    def tap(self, label: str) -> None:
+        """A finger taps the button labelled ``label``; it must be on the screen."""
+        self.app.pump()
+        if self.app.find(label) is None:
+            self.app.draw()
+        if not self.app.tap(label):
+            shown = ", ".join(t.label for t in self.app.targets if t.action is not None)
+            raise DemoError(f"no button {label!r} on the {self.app.painter.screen} screen "
+                            f"(shown: {shown})")
+
+    def play(self, weeks: int) -> None:
+        self.tap("New game")
+        self._observe()
+        while self.state.phase is not Phase.GAME_OVER and self.state.week <= weeks:
+            self.step()
+
+    def _observe(self) -> None:
+        """Follow the engine's events with the physical cards (hands, piles)."""
+        events = self.control.events
+        for event in events[self.seen:]:
+            self.cards.observe(self._with_card_ids(event))
+        self.seen = len(events)
+
+    def _with_card_ids(self, event: ev.Event) -> ev.Event:
+        """The screen enters cards by face, not by copy: name the copy the player holds."""
+        if isinstance(event, ev.BidPlaced):
+            self._hold(event.side, event.card)
+        if isinstance(event, ev.CombatActed) and event.action.get("type") == "deploy":
+            card = event.action.get("card")
+            if card and not card.get("card_id"):
+                held = next(c for c in self.cards.hand[event.side]
+                            if CARDS[c].kind.value == card["kind"]
+                            and (CARDS[c].clan.value if CARDS[c].clan else None) == card["clan"])
+                action = {**event.action, "card": {**card, "card_id": held}}
+                return event.model_copy(update={"action": action})
+        return event
+
+    def _hold(self, side: Side, card_id: str) -> None:
+        hand = self.cards.hand[side]
+        if card_id in hand:
+            return
+        face = (CARDS[card_id].clan, CARDS[card_id].kind, CARDS[card_id].bid)
+        same = next(c for c in hand if (CARDS[c].clan, CARDS[c].kind, CARDS[c].bid) == face)
+        hand[hand.index(same)] = card_id
+        for pile in (self.cards.draw, self.cards.discard):
+            if card_id in pile[side]:
+                pile[side][pile[side].index(card_id)] = same
+
+    # ------------------------------------------------------------------ one step
+
+    def step(self) -> None:
+        self.steps += 1
+        before = len(self.control.events)
+        command = self._physical(self.player.command(self.state))
+        self._perform(command)
+        self.wait(lambda: len(self.control.events) > before or self._asked(),
+                  f"the table to follow {command.type}")
+        for _ in range(8):
+            if not self._answer(command):
+                break
+            self.wait(lambda: len(self.control.events) > before or self._asked(),
+                      f"the answer to {command.type}")
+        self.wait(lambda: len(self.control.events) > before, f"the ruling on {command.type}")
+        self.wait(self._settled, "the table to settle")
+        self._observe()
+
+    def _settled(self) -> bool:
+        snap = self.control.snapshot()
+        return not snap.questions and not snap.discrepancies and snap.in_hand == 0
+
+    def _asked(self) -> bool:
+        return bool(self.control.snapshot().questions)
+
+    def _physical(self, command: cm.Command) -> cm.Command:
+        """What the table can show of a command: a stack moves to one place together (no
+        drop-offs on the way); retreating blocks all leave (8.8)."""
+        if isinstance(command, cm.MoveStack):
+            longest = max(command.paths.values(), key=len)
+            marches = (tuple(command.paths),) if command.force_marches else ()
+            return command.model_copy(update={"paths": dict.fromkeys(command.paths, longest),
+                                              "force_marches": marches})
+        if isinstance(command, cm.Retreat) and command.into_castle:
+            return command.model_copy(update={"into_castle": ()})
+        return command
+
+    def _perform(self, c: cm.Command) -> None:
+        match c:
+            case cm.DrawBlocks():
+                zone = f"{c.side.value}_recruitment" if c.zone == RECRUITMENT else c.zone
+                self._place(c.blocks, zone)
+            case cm.Bid():
+                label = dict(bid_cards(c.side))
+                face = next(lbl for card, lbl in label.items() if _same_face(card, c.card))
+                self.tap(face)
+            case cm.ChooseFirst():
+                self.tap(f"{side_name(c.first)} moves first")
+            case cm.BuyMovement():
+                if c.level is Level.NONE:
+                    self.tap("No movement (replace cards)")
+                    self.tap(f"Replace {c.replace} card")
+                else:
+                    self.tap(MOVE_LABELS[c.level])
+            case cm.EndPhase():
+                self.tap("End movement" if self.state.phase is Phase.MOVEMENT
+                         else "End combat phase")
+            case cm.Muster():
+                self._place(c.blocks, c.location)
+            case cm.BringMori():
+                self._place(c.blocks, "osaka")
+            case cm.MoveStack():
+                destination = next(iter(c.paths.values()))[-1]
+                self._place(tuple(c.paths), destination)
+            case cm.DeclareCombat():
+                name = BOARD.locations[c.location].name
+                self.tap(f"Stay inside at {name}" if c.inside else f"Attack at {name}")
+            case cm.ChooseInside():
+                self.tap("Stay inside the castle" if c.inside else "Fight outside")
+            case cm.Deploy():
+                self._place(c.blocks, f"{c.side.value}_deployment")
+            case cm.Challenge():
+                self.tap(f"{side_name(c.side)} plays a Loyalty Challenge")
+                self.tap(f"{side_name(c.side.opponent)} refutes it" if c.refuted
+                         else "Not refuted")
+            case cm.Finish():
+                self.tap(f"{side_name(c.side)} has finished")
+            case cm.TakeLosses():
+                self._place(tuple(u for u in c.losses if u in FACES), "casualties")
+            case cm.Retreat():
+                assert c.destination is not None
+                p = self.state.pending
+                assert p is not None
+                here = [b for b, z in self.state.pos.items()
+                        if z == p.location and side_of(b) is c.side]
+                self._place(tuple(here), c.destination)
+            case _:
+                raise DemoError(f"the demo cannot play {c.type} at the table")
+
+    def _place(self, blocks: tuple[str, ...], zone: str) -> None:
+        for block in blocks:
+            self.virtual.place(block, zone)
+        self.app.pump()
+
+    def _answer(self, c: cm.Command) -> bool:
+        """Tap the option of the open question that says what the player did."""
+        snap = self.control.snapshot()
+        if not snap.questions:
+            return False
+        q = snap.questions[0]
+        wanted = _wanted_label(c, q.options)
+        self.tap(wanted)
+        return True
+
+
+def _same_face(a: str, b: str) -> bool:
+    x, y = CARDS[a], CARDS[b]
+    return (x.clan, x.kind, x.bid) == (y.clan, y.kind, y.bid)
+
+
+def _wanted_label(c: cm.Command, options: tuple[str, ...]) -> str:
+    if isinstance(c, cm.MoveStack):
+        path = next(iter(c.paths.values()))
+        names = [BOARD.locations[loc].name for loc in path]
+        via = "direct" if len(names) == 1 else "via " + ", ".join(names[:-1])
+        found = [o for o in options if o.startswith(via + " (") or o == via]
+        return found[0] if found else options[0]
+    if isinstance(c, cm.Muster):
+        return next((o for o in options if o.startswith(f"option {c.option}")), options[0])
+    if isinstance(c, cm.Deploy):
+        card = c.card
+        label = "no card (a leader)" if card is None else (
+            f"a {card.kind.value} card of {card.clan.value if card.clan else 'no'} clan")
+        return next((o for o in options if o == label), options[0])
+    if isinstance(c, cm.TakeLosses):
+        disks = ", ".join(u for u in c.losses if u not in FACES) or "no disk"
+        return next((o for o in options if o == disks), options[0])
+    return options[0]
+
+
+def run_demo(options: Options, weeks: int, seed: int, record: Path | None) -> int:
+    """Play ``weeks`` weeks (or to the end) with the seed; 0 if it ran without error."""
+    options.hubs = ["sim"]
+    options.rate_hz = max(options.rate_hz, 50)
+    options.virtual_table = False
+    table_app = TableApp(options)
+    if record is not None:
+        table_app.app.recorder = FrameRecorder(record)
+    try:
+        demo = Demo(table_app, seed)
+        demo.play(weeks)
+        state = demo.state
+        print(f"demo: seed {seed}, week {state.week}, phase {state.phase.value}, "
+              f"{len(demo.control.events)} events, {demo.steps} actions"
+              + (f", {state.winner.value} wins" if state.winner else ""))
+        return 0
+    except DemoError as exc:
+        print(f"companion run --demo: error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        table_app.close()
+
+

@@ -1,0 +1,203 @@
+"""Pieces every Sekigahara screen shares: the status bar, the rulings feed, questions and
+discrepancies as large buttons, and the detail page a tap on any ruling opens.
+
+Everything here draws from a :class:`~ui.sekigahara.control.Snapshot` (the public view and the
+session's public lines), never from the game's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+
+from companion.games.sekigahara.components import Side, default_board
+from companion.games.sekigahara.engine.feed import citation
+from companion.games.sekigahara.engine.views import PublicState
+from companion.games.sekigahara.rulebook import default_rules
+from firmware_bridge.table_session import LogLine
+from ui.sekigahara.control import Snapshot
+from ui.shell import theme as th
+from ui.shell.canvas import Canvas, column, row
+
+PHASES = {
+    "not_started": "Not started", "setup": "Set-up", "reinforcement": "Reinforcements",
+    "bid": "Turn order: bidding", "choose_first": "Turn order", "movement": "Movement Phase",
+    "combat": "Combat Phase", "game_over": "Game over",
+}
+KIND_COLOUR = {"command": th.INK, "rejected": th.DANGER, "question": th.LIT,
+               "answer": th.LIT, "discrepancy": th.WARN, "ignored": th.DIM,
+               "correction": th.WARN}
+
+
+def side_name(side: Side) -> str:
+    return side.value.capitalize()
+
+
+def side_colour(side: Side) -> th.Colour:
+    return th.GOLD if side is Side.ISHIDA else th.TOKUGAWA
+
+
+def rule_text(number: str) -> str:
+    """The project's summary of a rule, for the detail page."""
+    return default_rules().cite(number)
+
+
+@dataclass(frozen=True)
+class Detail:
+    """A page opened by a tap on a ruling or a number: a title, lines, and the rules cited."""
+
+    title: str
+    lines: tuple[str, ...]
+    rules: tuple[str, ...] = ()
+
+
+def victory_points(view: PublicState) -> dict[Side, int]:
+    """Points if the game ended now (2.2): two a castle, one a Resource Location."""
+    return {
+        side: 2 * sum(1 for c in view.castles.values() if c is side)
+        + sum(1 for r in view.resources.values() if r is side)
+        for side in Side
+    }
+
+
+def reinforcements_due(week: int) -> int:
+    """Blocks each side draws at the start of the next week (6.2, the turn track)."""
+    track = default_board().turn_track.recruitment
+    return track[week] if week < len(track) else 0
+
+
+def status_bar(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
+               open_detail: Callable[[Detail], None]) -> None:
+    """Week, turn, phase and who plays; each side's cards, piles and points."""
+    t = canvas.theme
+    v = snap.view.payload
+    canvas.fill(th.PANEL, rect)
+    who = ""
+    if v.battle is not None and v.battle.initiative is not None:
+        who = f" · initiative: {side_name(v.battle.initiative)}"
+    elif v.active is not None:
+        who = f" · {side_name(v.active)} to play"
+    head = f"Week {v.week} of 7 · Turn {v.turn} · {PHASES.get(v.phase, v.phase)}{who}"
+    canvas.text(head, (rect.x + t.gap, rect.y + 2), size=t.small, bold=True)
+    points = victory_points(v)
+    due = reinforcements_due(v.week)
+    cells = row(pygame.Rect(rect.x + t.gap, rect.y + rect.height // 2, rect.width - 2 * t.gap,
+                            rect.height // 2), 2, t.gap)
+    for cell, side in zip(cells, Side, strict=True):
+        text = (f"{side_name(side)}: {v.hand[side]} cards · draw {v.draw_pile[side]} · "
+                f"discard {v.discard_pile[side]} · {points[side]} VP")
+        canvas.text(text, (cell.x, cell.y), size=t.small, colour=side_colour(side))
+    lines = (f"Victory points if the game ended now: Ishida {points[Side.ISHIDA]}, "
+             f"Tokugawa {points[Side.TOKUGAWA]} (two a castle, one a Resource Location)",
+             f"Blocks drawn as reinforcements at the start of next week: {due} each")
+    canvas.tap_area(rect, "Status", lambda: open_detail(Detail("Status", lines, ("2.2", "6.2"))))
+
+
+def feed(canvas: Canvas, rect: pygame.Rect, lines: tuple[LogLine, ...],
+         open_detail: Callable[[Detail], None], newest_first: bool = True) -> None:
+    """The rulings feed: the newest lines that fit, each a tap from its rule."""
+    t = canvas.theme
+    canvas.fill(th.PANEL, rect, radius=t.gap)
+    y = rect.y + t.gap // 2
+    shown = [ln for ln in lines if ln.kind != "ignored"]
+    ordered = list(reversed(shown)) if newest_first else shown
+    for line in ordered:
+        wrapped = canvas.painter.wrap(line.text, t.small, rect.width - 2 * t.gap)[:2]
+        height = max(t.target * 2 // 3, len(wrapped) * (t.small + 2) + 4)
+        if y + height > rect.bottom:
+            break
+        cell = pygame.Rect(rect.x, y, rect.width, height)
+        canvas.text(line.text, (rect.x + t.gap, y + 2), size=t.small,
+                    colour=KIND_COLOUR.get(line.kind, th.INK), width=rect.width - 2 * t.gap,
+                    max_lines=2)
+        canvas.tap_area(cell, line.text, _opener(open_detail, line))
+        y += height
+        pygame.draw.line(canvas.surface, th.LINE, (rect.x + t.gap, y - 1),
+                         (rect.right - t.gap, y - 1))
+
+
+def _opener(open_detail: Callable[[Detail], None], line: LogLine) -> Callable[[], None]:
+    rule = citation(line.text)
+    kind = {"command": "Ruling", "rejected": "Not allowed", "discrepancy": "The table differs",
+            "question": "Question", "answer": "Answer", "correction": "Correction"}
+    return lambda: open_detail(Detail(kind.get(line.kind, "Note"), (line.text,),
+                                      (rule,) if rule else ()))
+
+
+def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
+                                answer: Callable[[int, int], None],
+                                accept: Callable[[int], None],
+                                put_back: Callable[[int], None]) -> int:
+    """The first open question, else the first discrepancy, as large buttons; the height used."""
+    t = canvas.theme
+    if snap.questions:
+        q = snap.questions[0]
+        head = canvas.text(f"{side_name(q.side)}: {q.text}", (rect.x, rect.y), size=t.body,
+                           bold=True, colour=side_colour(q.side), width=rect.width)
+        y = head.bottom + t.gap
+        for i, label in enumerate(q.options):
+            canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), label,
+                          _bind2(answer, q.id, i), colour=th.ACCEPT, size=t.small)
+            y += t.target + t.gap
+        return y - rect.y
+    if snap.discrepancies:
+        d = snap.discrepancies[0]
+        more = f" (+{len(snap.discrepancies) - 1} more)" if len(snap.discrepancies) > 1 else ""
+        rule = f" ({d.rule})" if d.rule else ""
+        head = canvas.text(f"The table differs{more}: {d.text}{rule}", (rect.x, rect.y),
+                           size=t.body, bold=True, colour=th.WARN, width=rect.width, max_lines=3)
+        fix = canvas.text(f"To fix: {d.fix}", (rect.x, head.bottom + 2), size=t.small,
+                          width=rect.width, max_lines=3)
+        y = fix.bottom + t.gap
+        left, right = row(pygame.Rect(rect.x, y, rect.width, t.target), 2, t.gap)
+        canvas.button(left, "Accept what is on the table", _bind1(accept, d.index),
+                      colour=th.WARN, size=t.small)
+        canvas.button(right, "Put it back", _bind1(put_back, d.index), colour=th.ACCEPT,
+                      size=t.small)
+        return y + t.target + t.gap - rect.y
+    return 0
+
+
+def _bind1(call: Callable[[int], None], a: int) -> Callable[[], None]:
+    return lambda: call(a)
+
+
+def _bind2(call: Callable[[int, int], None], a: int, b: int) -> Callable[[], None]:
+    return lambda: call(a, b)
+
+
+def detail_page(canvas: Canvas, detail: Detail, close: Callable[[], None]) -> None:
+    """A full page: the ruling or number, its arithmetic, and the rules it cites."""
+    t = canvas.theme
+    r = canvas.rect
+    canvas.fill(th.PAPER)
+    canvas.text(detail.title, (t.gap * 2, t.gap * 2), size=t.title, bold=True)
+    y = t.gap * 2 + t.title + t.gap
+    width = r.width - 4 * t.gap
+    for line in detail.lines:
+        y = canvas.text(line, (t.gap * 2, y), width=width).bottom + t.gap
+    for number in detail.rules:
+        y += t.gap
+        y = canvas.text(rule_text(number), (t.gap * 2, y), size=t.small, colour=th.DIM,
+                        width=width).bottom + t.gap
+    canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap, r.bottom - t.target - t.gap,
+                              3 * t.target, t.target), "Back", close)
+
+
+def split(rect: pygame.Rect, portrait: bool, gap: int,
+          first: float = 0.58) -> tuple[pygame.Rect, pygame.Rect]:
+    """The screen body as (map or battle, actions and feed): side by side in landscape, one
+    above the other in portrait."""
+    if portrait:
+        top = int(rect.height * 0.42)
+        return (pygame.Rect(rect.x, rect.y, rect.width, top),
+                pygame.Rect(rect.x, rect.y + top + gap, rect.width, rect.height - top - gap))
+    left = int(rect.width * first)
+    return (pygame.Rect(rect.x, rect.y, left, rect.height),
+            pygame.Rect(rect.x + left + gap, rect.y, rect.width - left - gap, rect.height))
+
+
+__all__ = ["Detail", "column", "detail_page", "feed", "questions_and_discrepancies",
+           "rule_text", "side_colour", "side_name", "split", "status_bar", "victory_points"]

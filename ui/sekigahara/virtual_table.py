@@ -1,0 +1,372 @@
+"""The virtual table: the physical board beside the screen when no hub is plugged in.
+
+A person moves wooden blocks with the mouse or a finger exactly as on the real table: pressing a
+location, tray or box picks up every block standing there, releasing puts them down where the
+finger is. A tap on a stack spreads its blocks out so one or a few can be taken; pressing a bag
+draws one block at random. Every block put on or lifted from an antenna's zone is put on or
+lifted from the :class:`SimulatedTable`, so the simulated readers see exactly what was done.
+
+Blocks stand upright: no face, clan, mon or block id is drawn unless that side's "peek" toggle is
+on (a player looking at their own blocks).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import pygame
+
+from companion.games.sekigahara.components import Block, Board, Side, default_blocks
+from firmware_bridge.simtable import SimulatedTable
+from firmware_bridge.zones import bag, card_pad, deployment_tray, zone_name, zone_names
+from ui.sekigahara.mapview import MapLayout, draw_map
+from ui.shell import theme as th
+from ui.shell.canvas import Canvas, DragHandler
+
+Point = tuple[int, int]
+
+HAND = "hand"
+"""Blocks held by the finger (lifted from the table)."""
+GAME_BOX = "box"
+"""Blocks not in play."""
+SLOP_PX = 6
+"""A press that moves less than this is a tap."""
+DRAG_TICK_MS = 33
+
+SIDE_LABEL = {Side.ISHIDA: "Ishida", Side.TOKUGAWA: "Tokugawa"}
+
+
+def _trays() -> list[list[tuple[str, str]]]:
+    """The off-map zones as two rows (Ishida's, then Tokugawa's), ids and short names."""
+    rows: list[list[tuple[str, str]]] = []
+    for side in Side:
+        name = SIDE_LABEL[side]
+        row = [(bag(side), f"{name} bag"), (f"{side.value}_recruitment", f"{name} Recruitment"),
+               (deployment_tray(side), f"{name} deployment"), (card_pad(side), f"{name} cards")]
+        row.append(("mori_box", "Mōri box") if side is Side.ISHIDA else ("casualties",
+                                                                         "Casualties"))
+        rows.append(row)
+    return rows
+
+
+@dataclass
+class _Grip:
+    """A finger on the table: where it went down, where it is, what it went down on."""
+
+    start: Point
+    pos: Point
+    zone: str | None
+    chip: str | None
+    moved: bool = False
+
+
+class VirtualTable(DragHandler):
+    """The simulated physical board (a :class:`ui.shell.app.Panel`)."""
+
+    name = "virtual-table"
+
+    def __init__(self, table: SimulatedTable, board: Board,
+                 rng: random.Random | None = None) -> None:
+        self.table = table
+        self.board = board
+        self.rng = rng or random.Random(0)
+        self.blocks: dict[str, Block] = default_blocks().by_id()
+        self.peek: dict[Side, bool] = dict.fromkeys(Side, False)
+        self.spread: str | None = None
+        """The zone whose blocks are spread out as separate chips, if any."""
+        self._antenna_zones = set(zone_names(board))
+        self._where: dict[str, str] = dict.fromkeys(self.blocks, GAME_BOX)
+        for zone, ids in table.occupied():
+            for block in ids:
+                if block in self._where:
+                    self._where[block] = zone
+        self._hand: list[str] = []
+        self._hand_from = GAME_BOX
+        self._grip: _Grip | None = None
+        self._origin: Point = (0, 0)
+        self._layout: MapLayout | None = None
+        self._trays: dict[str, pygame.Rect] = {}
+        self._chips: list[tuple[str, pygame.Rect]] = []
+
+    # ------------------------------------------------------------------ the physical world
+
+    def where(self, block: str) -> str:
+        """The zone a block stands on, a side's bag, ``box`` (not in play) or ``hand``."""
+        if block not in self._where:
+            raise ValueError(f"unknown block {block!r}")
+        return self._where[block]
+
+    def blocks_at(self, zone: str) -> list[str]:
+        return sorted(b for b, z in self._where.items() if z == zone)
+
+    def bag(self, side: Side | str) -> list[str]:
+        return self.blocks_at(bag(Side(side)))
+
+    def place(self, block: str, zone: str) -> None:
+        """Stand ``block`` on ``zone`` from wherever it is: off any antenna it was on, onto the
+        zone's antenna unless the zone is a bag or the game box."""
+        self._check(block, zone)
+        if zone in self._antenna_zones:
+            self.table.put(block, zone)
+        elif self._where[block] in self._antenna_zones:
+            self.table.lift(block)
+        self._where[block] = zone
+
+    def to_bag(self, block: str, side: Side | str) -> None:
+        self.place(block, bag(Side(side)))
+
+    def _check(self, block: str, zone: str) -> None:
+        if block not in self._where:
+            raise ValueError(f"unknown block {block!r}")
+        bags = {bag(s): s for s in Side}
+        if zone in bags and self.blocks[block].side is not bags[zone]:
+            raise ValueError(f"{block} does not belong in {zone}")
+        if zone not in self._antenna_zones and zone not in bags and zone != GAME_BOX:
+            raise ValueError(f"no zone {zone!r} on the table")
+
+    def _lift(self, blocks: list[str], origin: str) -> None:
+        for block in blocks:
+            if self._where[block] in self._antenna_zones:
+                self.table.lift(block)
+            self._where[block] = HAND
+        self._hand, self._hand_from = blocks, origin
+
+    def _put_down(self, zone: str | None) -> None:
+        """Put what the hand holds on ``zone`` (back where it came from if None); a block
+        dropped on a bag goes into its own side's bag."""
+        hand, self._hand = self._hand, []
+        for block in hand:
+            target = zone or self._hand_from
+            if target in (bag(s) for s in Side):
+                target = bag(self.blocks[block].side)
+            self.place(block, target)
+        if self.spread is not None and not self.blocks_at(self.spread):
+            self.spread = None
+
+    # ------------------------------------------------------------------ the finger
+
+    def tick_ms(self) -> int | None:
+        return DRAG_TICK_MS if self._grip is not None and self._grip.moved else None
+
+    def _local(self, pos: tuple[int, int]) -> Point:
+        return pos[0] - self._origin[0], pos[1] - self._origin[1]
+
+    def press(self, pos: tuple[int, int]) -> None:
+        local = self._local(pos)
+        self._grip = _Grip(local, local, self.zone_at(local), self._chip_at(local))
+
+    def motion(self, pos: tuple[int, int]) -> None:
+        grip = self._grip
+        if grip is None:
+            return
+        grip.pos = self._local(pos)
+        if not grip.moved and math.dist(grip.start, grip.pos) > SLOP_PX:
+            grip.moved = True
+            self._pick(grip)
+
+    def release(self, pos: tuple[int, int]) -> None:
+        self.motion(pos)
+        grip, self._grip = self._grip, None
+        if grip is None:
+            return
+        if grip.moved:
+            if self._hand:
+                self._put_down(self.zone_at(grip.pos))
+        elif grip.chip is None:
+            tapped = grip.zone if grip.zone and self._stack(grip.zone) else None
+            self.spread = tapped
+
+    def _stack(self, zone: str) -> list[str]:
+        """The blocks a finger can take from a zone (none from a bag: it is drawn from)."""
+        return [] if zone in (bag(s) for s in Side) else self.blocks_at(zone)
+
+    def _pick(self, grip: _Grip) -> None:
+        """The finger starts moving: it takes the chip, one block from a bag, or the stack."""
+        if grip.chip is not None:
+            self._lift([grip.chip], self._where[grip.chip])
+        elif grip.zone in (bag(s) for s in Side):
+            inside = self.blocks_at(grip.zone)
+            if inside:
+                self._lift([self.rng.choice(inside)], grip.zone)
+        elif grip.zone is not None and self._stack(grip.zone):
+            self._lift(self._stack(grip.zone), grip.zone)
+
+    def zone_at(self, local: Point) -> str | None:
+        """The tray, box or location under a point of this panel."""
+        for zone, rect in self._trays.items():
+            if rect.collidepoint(local):
+                return zone
+        return self._layout.hit(local) if self._layout is not None else None
+
+    def point_of(self, zone: str) -> Point:
+        """Where a zone is in the window as last drawn (for simulated touches)."""
+        rect = self._trays.get(zone)
+        if rect is not None:
+            centre = rect.center
+        elif self._layout is not None and zone in self._layout.points:
+            centre = self._layout.point(zone)
+        else:
+            raise ValueError(f"{zone!r} is not drawn on the virtual table")
+        return centre[0] + self._origin[0], centre[1] + self._origin[1]
+
+    def chip_points(self) -> dict[str, Point]:
+        """Where each spread-out block's chip is in the window as last drawn."""
+        return {b: (r.centerx + self._origin[0], r.centery + self._origin[1])
+                for b, r in self._chips}
+
+    def _chip_at(self, local: Point) -> str | None:
+        return next((b for b, rect in self._chips if rect.collidepoint(local)), None)
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(self, canvas: Canvas) -> None:
+        self._origin = canvas.origin
+        t = canvas.theme
+        area = canvas.rect
+        top = pygame.Rect(area.x, area.y, area.width, t.target)
+        tray_h = max(t.target, round(area.height * 0.11))
+        trays = pygame.Rect(area.x, area.bottom - 2 * tray_h - t.gap, area.width,
+                            2 * tray_h + t.gap)
+        map_area = pygame.Rect(area.x, top.bottom, area.width, trays.top - top.bottom)
+        if self._layout is None or self._layout.rect != map_area:
+            self._layout = MapLayout.fit(map_area, self.board, t)
+        canvas.drag_region(area, self)
+        self._draw_top(canvas, top)
+        draw_map(canvas, self._layout)
+        self._draw_map_blocks(canvas, self._layout)
+        self._draw_trays(canvas, trays)
+        self._chips = []
+        if self.spread is not None:
+            self._draw_spread(canvas, map_area)
+        self._draw_hand(canvas)
+
+    def _draw_top(self, canvas: Canvas, rect: pygame.Rect) -> None:
+        t = canvas.theme
+        canvas.text("Virtual table", (rect.x + t.gap, rect.centery), size=t.body, bold=True,
+                    anchor="midleft")
+        width = min(round(t.target * 3.6), (rect.width - 2 * t.gap) // 3)
+        for i, side in enumerate((Side.TOKUGAWA, Side.ISHIDA)):
+            button = pygame.Rect(rect.right - (i + 1) * (width + t.gap), rect.y, width,
+                                 rect.height)
+            canvas.button(button, f"Show {SIDE_LABEL[side]} faces",
+                          lambda side=side: self._toggle(side), selected=self.peek[side],
+                          size=t.small)
+
+    def _toggle(self, side: Side) -> None:
+        self.peek[side] = not self.peek[side]
+
+    def _square(self, canvas: Canvas, block: str, rect: pygame.Rect, face_size: int = 0) -> None:
+        """One upright block: gold or black; its mon only when its side is peeked at."""
+        side = self.blocks[block].side
+        gold = side is Side.ISHIDA
+        canvas.fill(th.GOLD if gold else th.BLACK_SIDE, rect, radius=2)
+        pygame.draw.rect(canvas.surface, th.BLACK_SIDE if gold else th.INK, rect, width=1,
+                         border_radius=2)
+        if face_size and self.peek[side]:
+            canvas.text(str(self.blocks[block].face.mon), (rect.centerx, rect.centery + 1),
+                        size=face_size, colour=th.BLACK_SIDE if gold else th.INK,
+                        anchor="center", bold=True)
+
+    def _cluster(self, canvas: Canvas, blocks: list[str], centre: Point, size: int) -> None:
+        columns = max(1, math.ceil(math.sqrt(len(blocks))))
+        rows = math.ceil(len(blocks) / columns)
+        step = size + 2
+        x0 = centre[0] - (columns * step - 2) // 2
+        y0 = centre[1] - (rows * step - 2) // 2
+        face = size if size >= 14 else 0
+        for i, block in enumerate(blocks):
+            rect = pygame.Rect(x0 + (i % columns) * step, y0 + (i // columns) * step, size, size)
+            self._square(canvas, block, rect, face)
+
+    def _draw_map_blocks(self, canvas: Canvas, layout: MapLayout) -> None:
+        size = max(7, round(layout.radius * 1.1))
+        if self.spread in layout.points:
+            pygame.draw.circle(canvas.surface, th.LIT, layout.point(self.spread),
+                               layout.radius + 8, width=3)
+        for loc in layout.board.locations:
+            blocks = self.blocks_at(loc)
+            if blocks:
+                self._cluster(canvas, blocks, layout.point(loc), size)
+
+    def _draw_trays(self, canvas: Canvas, rect: pygame.Rect) -> None:
+        t = canvas.theme
+        rows = _trays()
+        columns = len(rows[0]) + 1
+        width = (rect.width - (columns - 1) * t.gap // 2) // columns
+        height = (rect.height - t.gap) // 2
+        self._trays = {}
+        for r, row in enumerate(rows):
+            for c, (zone, _label) in enumerate(row):
+                self._trays[zone] = pygame.Rect(rect.x + c * (width + t.gap // 2),
+                                                rect.y + r * (height + t.gap), width, height)
+        self._trays[GAME_BOX] = pygame.Rect(rect.x + (columns - 1) * (width + t.gap // 2),
+                                            rect.y, rect.right - rect.x - (columns - 1)
+                                            * (width + t.gap // 2), rect.height)
+        names = {zone: label for row in rows for zone, label in row} | {GAME_BOX: "Game box"}
+        for zone, tray in self._trays.items():
+            self._draw_tray(canvas, zone, names[zone], tray)
+
+    def _draw_tray(self, canvas: Canvas, zone: str, label: str, rect: pygame.Rect) -> None:
+        t = canvas.theme
+        is_bag = zone in (bag(s) for s in Side)
+        lit = self._grip is not None and self._hand and self.zone_at(self._grip.pos) == zone
+        canvas.fill(th.PANEL_HI if is_bag else th.PANEL, rect, radius=t.gap // 2)
+        if lit or self.spread == zone:
+            pygame.draw.rect(canvas.surface, th.LIT, rect, width=2, border_radius=t.gap // 2)
+        blocks = self.blocks_at(zone)
+        count = str(len(blocks))
+        size = canvas.painter.fit_size(label, t.small - 2, rect.width - 3 * t.gap, smallest=11)
+        canvas.text(label, (rect.x + 4, rect.y + 3), size=size, colour=th.DIM)
+        canvas.text(count, (rect.right - 4, rect.y + 3), size=size, colour=th.INK,
+                    anchor="topright", bold=True)
+        if is_bag or zone == GAME_BOX:
+            return
+        square = max(8, min(16, (rect.height - size - 8) // 2))
+        inner = pygame.Rect(rect.x + 4, rect.y + size + 4, rect.width - 8,
+                            rect.height - size - 6)
+        per_row = max(1, (inner.width + 2) // (square + 2))
+        shown = blocks[: per_row * max(1, (inner.height + 2) // (square + 2))]
+        for i, block in enumerate(shown):
+            cell = pygame.Rect(inner.x + (i % per_row) * (square + 2),
+                               inner.y + (i // per_row) * (square + 2), square, square)
+            self._square(canvas, block, cell, square if square >= 14 else 0)
+
+    def _draw_spread(self, canvas: Canvas, area: pygame.Rect) -> None:
+        """The tapped zone's blocks laid out side by side, each one draggable on its own."""
+        assert self.spread is not None
+        t = canvas.theme
+        blocks = self.blocks_at(self.spread)
+        chip_w = max(t.target, min(round(t.target * 2), (area.width - 2 * t.gap) // max(1,
+                                                                                len(blocks))))
+        per_row = max(1, (area.width - 2 * t.gap) // (chip_w + 4))
+        rows = math.ceil(len(blocks) / per_row)
+        chip_h = round(t.target * 1.2)
+        panel = pygame.Rect(area.x, area.y, area.width, rows * (chip_h + 4) + t.small + 3 * 4)
+        canvas.fill(th.PANEL, panel, radius=t.gap)
+        pygame.draw.rect(canvas.surface, th.LIT, panel, width=2, border_radius=t.gap)
+        where = zone_name(self.spread, self.board) if self.spread != GAME_BOX else "Game box"
+        title = f"{where}: {len(blocks)} block{'s' * (len(blocks) != 1)}, drag one away"
+        canvas.text(title, (panel.x + t.gap, panel.y + 4), size=t.small, colour=th.DIM)
+        for i, block in enumerate(blocks):
+            chip = pygame.Rect(panel.x + t.gap + (i % per_row) * (chip_w + 4),
+                               panel.y + t.small + 8 + (i // per_row) * (chip_h + 4),
+                               chip_w, chip_h)
+            self._draw_chip(canvas, block, chip)
+            self._chips.append((block, chip))
+
+    def _draw_chip(self, canvas: Canvas, block: str, rect: pygame.Rect) -> None:
+        self._square(canvas, block, rect)
+        side = self.blocks[block].side
+        if self.peek[side] and self._where[block] != HAND:
+            ink = th.BLACK_SIDE if side is Side.ISHIDA else th.INK
+            canvas.text(self.blocks[block].face.describe(), rect.center,
+                        size=max(12, canvas.theme.small - 4), colour=ink, anchor="center",
+                        width=rect.width - 6, max_lines=3)
+
+    def _draw_hand(self, canvas: Canvas) -> None:
+        if self._grip is None or not self._hand:
+            return
+        size = max(12, canvas.theme.target // 3)
+        self._cluster(canvas, self._hand, self._grip.pos, size)

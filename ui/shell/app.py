@@ -1,0 +1,321 @@
+"""The app shell: one window, one screen at a time, touch and mouse, redraw on change.
+
+Game-neutral: a game package supplies :class:`Screen` objects and, on a desktop with no hub, a
+side panel (the virtual table). The loop sleeps in ``pygame.event.wait`` until something happens:
+a touch, a wake-up posted from another thread (:meth:`App.wake`, e.g. when the readers saw a
+move), or a screen's own timer (a blinking discrepancy). It redraws only then, at most 30 frames a
+second. An exception in a screen's action is shown as one line and logged, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Protocol
+
+import pygame
+
+from ui.shell import theme as th
+from ui.shell.canvas import Canvas, DragHandler, Target
+from ui.shell.text import Painter
+
+log = logging.getLogger(__name__)
+
+WAKE = pygame.event.custom_type()
+FRAME_S = 1 / 30
+"""At most 30 frames a second, and only while something changes."""
+
+
+class Screen(Protocol):
+    """One screen of the app."""
+
+    name: str
+
+    def draw(self, canvas: Canvas) -> None: ...
+
+    def tick_ms(self) -> int | None:
+        """Redraw after this many milliseconds even without input (a blink), or None."""
+        ...
+
+
+class Panel(Protocol):
+    """Something drawn beside the touchscreen in the same window (the virtual table)."""
+
+    name: str
+
+    def draw(self, canvas: Canvas) -> None: ...
+
+    def tick_ms(self) -> int | None: ...
+
+
+@dataclass
+class FrameRecorder:
+    """Writes ``frames/NNNNN.png`` at each change of the touchscreen and ``text.jsonl``, one line
+    per string drawn: ``{"frame": N, "screen": ..., "text": ...}``."""
+
+    directory: Path
+    frame: int = 0
+    _last: bytes = b""
+
+    def __post_init__(self) -> None:
+        (self.directory / "frames").mkdir(parents=True, exist_ok=True)
+        self._text = (self.directory / "text.jsonl").open("w", encoding="utf-8")
+
+    def record(self, surface: pygame.Surface, strings: list[tuple[str, str]]) -> bool:
+        digest = hashlib.blake2b(pygame.image.tobytes(surface, "RGB"), digest_size=16).digest()
+        if digest == self._last:
+            return False
+        self._last = digest
+        self.frame += 1
+        pygame.image.save(surface, str(self.directory / "frames" / f"{self.frame:05d}.png"))
+        for screen, text in strings:
+            self._text.write(json.dumps({"frame": self.frame, "screen": screen, "text": text},
+                                        ensure_ascii=False) + "\n")
+        self._text.flush()
+        return True
+
+    def close(self) -> None:
+        self._text.close()
+
+
+class App:
+    """The window, the current screen, input and the redraw loop."""
+
+    def __init__(self, size: tuple[int, int], *, panel_size: tuple[int, int] | None = None,
+                 diagonal_in: float = 7.0, fullscreen: bool = False,
+                 title: str = "Table companion") -> None:
+        pygame.display.init()
+        pygame.font.init()
+        self.size = size
+        self.theme = th.Theme(size, diagonal_in)
+        width = size[0] + (panel_size[0] if panel_size else 0)
+        height = max(size[1], panel_size[1] if panel_size else 0)
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        self.window = pygame.display.set_mode((width, height), flags)
+        pygame.display.set_caption(title)
+        self.panel_rect = (pygame.Rect(size[0], 0, panel_size[0], height)
+                           if panel_size else None)
+        self.painter = Painter()
+        self.screen: Screen | None = None
+        self.panel: Panel | None = None
+        self.banner: str | None = None
+        self.recorder: FrameRecorder | None = None
+        self.running = True
+        self.frames_drawn = 0
+        self.targets: list[Target] = []
+        self.regions: list[tuple[pygame.Rect, DragHandler]] = []
+        self.drawn: list[tuple[str, str]] = []
+        """The strings of the last frame (screen, text), as drawn."""
+        self.on_frame: Callable[[float], None] | None = None
+        """Called with the time each frame reached the display (benchmarks)."""
+        self._dirty = True
+        self._last_draw = 0.0
+        self._pressed: Target | None = None
+        self._dragging: DragHandler | None = None
+        self._finger: int | None = None
+
+    # ------------------------------------------------------------------ navigation
+
+    def show(self, screen: Screen) -> None:
+        self.screen = screen
+        self.banner = None
+        self._dirty = True
+
+    def say(self, message: str) -> None:
+        """One line across the bottom of the screen until the next change of screen."""
+        self.banner = message
+        self._dirty = True
+
+    def wake(self) -> None:
+        """Ask for a redraw; safe from any thread."""
+        with contextlib.suppress(pygame.error):  # the display is already closed
+            pygame.event.post(pygame.event.Event(WAKE))
+
+    def invalidate(self) -> None:
+        self._dirty = True
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self) -> None:
+        while self.running:
+            self.pump(self._timeout_ms())
+
+    def pump(self, timeout_ms: int = 0) -> None:
+        """Wait up to ``timeout_ms`` for an event, handle all pending ones, redraw if needed."""
+        first = pygame.event.wait(timeout_ms) if timeout_ms > 0 else pygame.event.poll()
+        events = [first, *pygame.event.get()]
+        for event in events:
+            self._handle(event)
+        if self._dirty or self._timer_due():
+            wait = self._last_draw + FRAME_S - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            self.draw()
+
+    def _timeout_ms(self) -> int:
+        ticks = [t for t in (self._tick(self.screen), self._tick(self.panel)) if t is not None]
+        if self._dirty:
+            return 1
+        return min(ticks) if ticks else 60_000
+
+    @staticmethod
+    def _tick(part: Screen | Panel | None) -> int | None:
+        return part.tick_ms() if part is not None else None
+
+    def _timer_due(self) -> bool:
+        ticks = [t for t in (self._tick(self.screen), self._tick(self.panel)) if t is not None]
+        return bool(ticks) and (time.monotonic() - self._last_draw) * 1000 >= min(ticks)
+
+    def draw(self) -> None:
+        self._dirty = False
+        self._last_draw = time.monotonic()
+        self.drawn = []
+        self.painter.sink = lambda screen, text: self.drawn.append((screen, text))
+        targets: list[Target] = []
+        regions: list[tuple[pygame.Rect, DragHandler]] = []
+        screen_surface = self.window.subsurface(pygame.Rect((0, 0), self.size))
+        screen_surface.fill(th.PAPER)
+        if self.screen is not None:
+            canvas = Canvas(screen_surface, self.painter, self.theme, (0, 0), targets, regions)
+            self.painter.screen = self.screen.name
+            self._guarded(lambda: self.screen.draw(canvas) if self.screen else None)
+            if self.banner:
+                self._draw_banner(canvas, self.banner)
+        if self.panel is not None and self.panel_rect is not None:
+            surface = self.window.subsurface(self.panel_rect)
+            surface.fill(th.PAPER)
+            canvas = Canvas(surface, self.painter, self.theme, self.panel_rect.topleft,
+                            targets, regions)
+            self.painter.screen = self.panel.name
+            panel = self.panel
+            self._guarded(lambda: panel.draw(canvas))
+        self.targets, self.regions = targets, regions
+        pygame.display.flip()
+        self.frames_drawn += 1
+        if self.on_frame is not None:
+            self.on_frame(time.monotonic())
+        if self.recorder is not None:
+            self.recorder.record(screen_surface, self.drawn)
+
+    def _draw_banner(self, canvas: Canvas, message: str) -> None:
+        t = self.theme
+        rect = pygame.Rect(0, canvas.rect.height - t.target, canvas.rect.width, t.target)
+        canvas.fill(th.WARN, rect)
+        canvas.text(message, (t.gap, rect.centery), size=t.small, anchor="midleft",
+                    colour=th.BLACK_SIDE, width=rect.width - 3 * t.target, max_lines=2)
+        canvas.button(pygame.Rect(rect.right - 2 * t.target, rect.y, 2 * t.target, t.target),
+                      "OK", self._dismiss_banner, colour=th.PANEL_HI)
+
+    def _dismiss_banner(self) -> None:
+        self.banner = None
+
+    def _guarded(self, call: Callable[[], object]) -> None:
+        try:
+            call()
+        except Exception as exc:  # a screen must never take the app down or show a traceback
+            log.exception("screen error")
+            self.banner = f"Something went wrong: {exc}".splitlines()[0][:160]
+            self._dirty = True
+
+    # ------------------------------------------------------------------ input
+
+    def _handle(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame.QUIT:
+            self.running = False
+        elif kind in (WAKE, pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSIZECHANGED):
+            self._dirty = True
+        elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1 and not event.touch:
+            self._press(event.pos)
+        elif kind == pygame.MOUSEMOTION and not event.touch and self._dragging is not None:
+            self._motion(event.pos)
+        elif kind == pygame.MOUSEBUTTONUP and event.button == 1 and not event.touch:
+            self._release(event.pos)
+        elif kind == pygame.FINGERDOWN and self._finger is None:
+            self._finger = event.finger_id
+            self._press(self._finger_pos(event))
+        elif kind == pygame.FINGERMOTION and event.finger_id == self._finger:
+            self._motion(self._finger_pos(event))
+        elif kind == pygame.FINGERUP and event.finger_id == self._finger:
+            self._finger = None
+            self._release(self._finger_pos(event))
+
+    def _finger_pos(self, event: pygame.event.Event) -> tuple[int, int]:
+        w, h = self.window.get_size()
+        return int(event.x * w), int(event.y * h)
+
+    def _press(self, pos: tuple[int, int]) -> None:
+        for target in reversed(self.targets):
+            if target.rect.collidepoint(pos):
+                self._pressed = target
+                return
+        for rect, handler in reversed(self.regions):
+            if rect.collidepoint(pos):
+                self._dragging = handler
+                self._guarded(partial(handler.press, pos))
+                self._dirty = True
+                return
+
+    def _motion(self, pos: tuple[int, int]) -> None:
+        handler = self._dragging
+        if handler is not None:
+            self._guarded(lambda: handler.motion(pos))
+            self._dirty = True
+
+    def _release(self, pos: tuple[int, int]) -> None:
+        handler, self._dragging = self._dragging, None
+        if handler is not None:
+            self._guarded(lambda: handler.release(pos))
+            self._dirty = True
+            return
+        pressed, self._pressed = self._pressed, None
+        if pressed is None or not pressed.rect.collidepoint(pos):
+            return
+        action = pressed.action
+        if action is not None:
+            self._guarded(action)
+        self._dirty = True
+
+    # ------------------------------------------------------------------ simulated touches
+
+    def touch(self, pos: tuple[int, int], to: tuple[int, int] | None = None) -> None:
+        """A finger taps ``pos`` (or drags from ``pos`` to ``to``): real FINGER events through
+        the event queue, as a touchscreen sends them."""
+        w, h = self.window.get_size()
+
+        def finger(kind: int, at: tuple[int, int]) -> pygame.event.Event:
+            return pygame.event.Event(kind, touch_id=1, finger_id=1, x=at[0] / w, y=at[1] / h,
+                                      dx=0.0, dy=0.0, pressure=1.0)
+
+        pygame.event.post(finger(pygame.FINGERDOWN, pos))
+        if to is not None:
+            pygame.event.post(finger(pygame.FINGERMOTION, to))
+        pygame.event.post(finger(pygame.FINGERUP, to or pos))
+
+    def find(self, label: str) -> Target | None:
+        """The target of the last frame with this label (exact, else the first that starts so)."""
+        exact = [t for t in self.targets if t.label == label]
+        if exact:
+            return exact[0]
+        return next((t for t in self.targets if t.label.startswith(label)), None)
+
+    def tap(self, label: str) -> bool:
+        """Tap the button labelled ``label`` on the last frame; False if none is shown."""
+        target = self.find(label)
+        if target is None or target.action is None:
+            return False
+        self.touch(target.rect.center)
+        self.pump()
+        return True
+
+    def close(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+        pygame.display.quit()

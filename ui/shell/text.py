@@ -1,0 +1,106 @@
+"""The one text function: every string the app draws goes through :meth:`Painter.text`.
+
+Concealment is checked at this choke point: a recorder (headless runs, tests) sees every string
+exactly as drawn, with the screen it was drawn on, so a test can scan all of them against what the
+rules had revealed at that moment. Nothing else in the app renders text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pygame
+
+Colour = tuple[int, int, int]
+TextSink = Callable[[str, str], None]
+"""Called as ``sink(screen, text)`` for every string drawn."""
+
+_ANCHORS = ("topleft", "midtop", "topright", "midleft", "center", "midright",
+            "bottomleft", "midbottom", "bottomright")
+
+
+@dataclass
+class Painter:
+    """Fonts by size, text drawing, wrapping, and the record of what was drawn."""
+
+    sink: TextSink | None = None
+    screen: str = ""
+    """The name of the screen being drawn, recorded with each string."""
+    _fonts: dict[tuple[int, bool], pygame.font.Font] = field(default_factory=dict)
+
+    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
+        key = (max(6, size), bold)
+        font = self._fonts.get(key)
+        if font is None:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            font = pygame.font.Font(None, key[0])  # pygame-ce's bundled font: no system fonts
+            font.set_bold(bold)
+            self._fonts[key] = font
+        return font
+
+    def measure(self, text: str, size: int, bold: bool = False) -> tuple[int, int]:
+        return self.font(size, bold).size(text)
+
+    def wrap(self, text: str, size: int, width: int, bold: bool = False) -> list[str]:
+        """Lines of ``text`` no wider than ``width`` pixels (words kept whole when they fit)."""
+        font = self.font(size, bold)
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            line = ""
+            for word in paragraph.split(" "):
+                trial = f"{line} {word}" if line else word
+                if font.size(trial)[0] <= width or not line:
+                    line = trial
+                else:
+                    lines.append(line)
+                    line = word
+            lines.append(line)
+        return lines
+
+    def fit_size(self, text: str, size: int, width: int, bold: bool = False,
+                 smallest: int = 12) -> int:
+        """The largest font size up to ``size`` at which ``text`` fits in ``width``."""
+        while size > smallest and self.measure(text, size, bold)[0] > width:
+            size -= 1
+        return size
+
+    def text(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        pos: tuple[int, int],
+        *,
+        size: int,
+        colour: Colour,
+        anchor: str = "topleft",
+        bold: bool = False,
+        width: int | None = None,
+        max_lines: int | None = None,
+    ) -> pygame.Rect:
+        """Draw ``text`` (wrapped to ``width`` if given); returns the rectangle it covers."""
+        if anchor not in _ANCHORS:
+            raise ValueError(f"unknown anchor {anchor!r}")
+        if self.sink is not None and text:
+            self.sink(self.screen, text)
+        font = self.font(size, bold)
+        lines = self.wrap(text, size, width, bold) if width else text.split("\n")
+        if max_lines is not None and len(lines) > max_lines:
+            lines = [*lines[: max_lines - 1], lines[max_lines - 1] + " ..."]
+        images = [font.render(line, True, colour) for line in lines]
+        height = sum(i.get_height() for i in images)
+        block = pygame.Rect(0, 0, max((i.get_width() for i in images), default=0), height)
+        setattr(block, anchor, pos)
+        y = block.top
+        for image in images:
+            rect = image.get_rect()
+            if anchor in ("midtop", "center", "midbottom"):
+                rect.midtop = (block.centerx, y)
+            elif anchor in ("topright", "midright", "bottomright"):
+                rect.topright = (block.right, y)
+            else:
+                rect.topleft = (block.left, y)
+            surface.blit(image, rect)
+            y += image.get_height()
+        return block
