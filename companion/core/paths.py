@@ -8,6 +8,7 @@ unless a path is given explicitly (``--db PATH``).
 
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 
@@ -29,3 +30,9 @@ def default_db_path() -> Path:
 def default_pin_path() -> Path:
     """The default referee PIN file: ``<data dir>/referee-pin.json``."""
     return data_dir() / "referee-pin.json"
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db PATH``: the game database (default: :func:`default_db_path`)."""
+    parser.add_argument("--db", type=Path, default=None, metavar="PATH",
+                        help=f"the game database (default: {default_db_path()})")
