@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -180,10 +180,13 @@ class Store:
         path: Path | str | None = None,
         *,
         timeout: float = 2.0,
+        durable: bool = True,
         migrations: Sequence[Migration] = MIGRATIONS,
     ) -> Store:
         """Open (creating if needed) and migrate the database at ``path`` (default: the data
-        directory's ``games.sqlite``). ``timeout``: how long to wait for another writer."""
+        directory's ``games.sqlite``). ``timeout``: how long to wait for another writer.
+        ``durable=False`` skips the flush to disk on commit (``synchronous=OFF``): only for
+        scratch databases (self-play exports, benchmarks' baseline), never for a real game."""
         where = Path(path) if path is not None else default_db_path()
         try:
             where.parent.mkdir(parents=True, exist_ok=True)
@@ -197,7 +200,7 @@ class Store:
             if str(mode).lower() != "wal":
                 raise StoreError(f"the game database {where} cannot use a write-ahead log",
                                  "readonly")
-            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
             db.execute("PRAGMA foreign_keys=ON")
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
@@ -384,6 +387,13 @@ def _migrate(db: sqlite3.Connection, path: Path, migrations: Sequence[Migration]
             db.execute("ROLLBACK")
             raise
         version += 1
+
+
+class CorrectionRecorder(Protocol):
+    """Where a table session stores a correction (who, why) before it takes effect."""
+
+    def correction(self, action: str, *, by: str, note: str,
+                   detail: Mapping[str, Any] | None = None) -> None: ...
 
 
 class CommandRecorder:
