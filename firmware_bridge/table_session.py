@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from companion.core.game import Accepted, Rejection
+from companion.core.store import CorrectionRecorder
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import side_of
@@ -74,9 +75,14 @@ class OpenQuestion:
 class TableSession:
     """Bridge + game: see the module docstring. ``start()``/``stop()`` or a context manager."""
 
-    def __init__(self, bridge: Bridge, game: SekigaharaGame) -> None:
+    def __init__(
+        self, bridge: Bridge, game: SekigaharaGame,
+        records: CorrectionRecorder | None = None,
+    ) -> None:
         self.bridge = bridge
         self.game = game
+        self.records = records
+        """Where corrections are stored with who and why (the game store), before they act."""
         self.rules = TableRules(game)
         self.log: list[LogLine] = []
         self.discrepancies: tuple[Discrepancy, ...] = ()
@@ -260,17 +266,20 @@ class TableSession:
 
     # ------------------------------------------------------------------ corrections
 
-    def accept_table(self, discrepancy: Discrepancy, note: str) -> None:
-        """Override: play on with the table as it is; logged, hidden while it stays the same."""
+    def accept_table(self, discrepancy: Discrepancy, note: str, by: str = "players") -> None:
+        """Override: play on with the table as it is; logged, hidden while it stays the same.
+        Stored first (``records``): a StoreError leaves the discrepancy standing."""
         with self._lock:
+            self._record("accept_table", discrepancy, note, by)
             self.bridge.corrections.dismiss(discrepancy, f"accept the table: {note}")
             self._note("correction", f"accepted as it is: {discrepancy.public()} ({note})")
         self.refresh()
 
-    def trust_engine(self, discrepancy: Discrepancy, note: str) -> None:
+    def trust_engine(self, discrepancy: Discrepancy, note: str, by: str = "players") -> None:
         """Override: the engine is right. Blocks no reader sees are declared where the engine
         has them (a dead or covered tag); blocks seen elsewhere must be put back (the fix)."""
         with self._lock:
+            self._record("trust_engine", discrepancy, note, by)
             expected = self.rules.expected_positions()
             seen = self.bridge.placements()
             for block in discrepancy.block_ids:
@@ -278,6 +287,12 @@ class TableSession:
                     self.bridge.declare(block, expected[block], f"engine is right: {note}")
             self._note("correction", f"the engine is right: {discrepancy.public()} ({note})")
         self.refresh()
+
+    def _record(self, action: str, discrepancy: Discrepancy, note: str, by: str) -> None:
+        if self.records is not None:
+            self.records.correction(action, by=by, note=note, detail={
+                "key": discrepancy.key, "kind": discrepancy.kind, "text": discrepancy.text,
+                "blocks": list(discrepancy.block_ids)})
 
     # ------------------------------------------------------------------ waiting
 

@@ -4,6 +4,12 @@
 :class:`~companion.core.rules.RuleViolation` (the command is rejected, citing the rule) or return
 the events the command causes. Events are the single source of truth: :func:`replay` rebuilds a
 state from any event list, and applying the same list always yields the same state.
+
+Durability before display: a game given a :class:`Recorder` (e.g.
+:class:`companion.core.store.CommandRecorder`) has each accepted command and its events
+committed by ``recorder.record`` *before* ``submit`` updates the state and returns. If recording
+raises (the store's ``StoreError``: locked, disk full, read-only, damaged), the exception
+propagates and nothing is applied: the caller shows "not saved" and may submit again.
 """
 
 from __future__ import annotations
@@ -31,6 +37,14 @@ class HiddenViolation(RuleViolation):
     def __init__(self, rule: str, message: str, private: str | None = None) -> None:
         super().__init__(rule, message)
         self.private = private
+
+
+class Recorder(Protocol):
+    """Somewhere accepted commands are committed before they take effect."""
+
+    def record(self, command: Command, events: Sequence[Event]) -> None:
+        """Commit ``command`` and ``events`` durably, or raise (then nothing is applied)."""
+        ...
 
 
 class GameRules(Protocol[S, C_contra, E]):
@@ -75,8 +89,12 @@ def replay(rules: GameRules[S, C, E], events: Iterable[E]) -> S:
 class Game(Generic[S, C, E]):
     """A running game: its rules, its current state and the events that built it."""
 
-    def __init__(self, rules: GameRules[S, C, E], events: Sequence[E] = ()) -> None:
+    def __init__(
+        self, rules: GameRules[S, C, E], events: Sequence[E] = (),
+        recorder: Recorder | None = None,
+    ) -> None:
         self.rules = rules
+        self.recorder = recorder
         self._events: list[E] = list(events)
         self._state = replay(rules, self._events)
 
@@ -98,6 +116,8 @@ class Game(Generic[S, C, E]):
         state = self._state
         for event in events:
             state = self.rules.apply(state, event)
+        if self.recorder is not None:
+            self.recorder.record(command, events)  # raises if not saved: nothing applied
         self._state = state
         self._events.extend(events)
         return Accepted(tuple(events))

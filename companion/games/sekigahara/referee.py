@@ -255,6 +255,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     battle.add_argument("file", metavar="FILE", help="the combat as JSON, or - for stdin")
     battle.set_defaults(handler=_battle_command)
+    from companion.games.sekigahara.records_cli import register_referee_records
+
+    register_referee_records(inner)  # verify, replay, explain (docs/referee.md)
 
 
 def register_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

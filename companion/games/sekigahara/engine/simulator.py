@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from companion.core.game import Rejection
+from companion.core.game import Recorder, Rejection
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine.apply import apply_event
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
@@ -34,12 +34,16 @@ class GameReport:
         return self.winner is not None and self.error is None
 
 
-def play_game(seed: int, *, check: bool = True, max_rejections: int = 50) -> GameReport:
-    """Play one complete game; never raises (errors are reported)."""
+def play_game(
+    seed: int, *, check: bool = True, max_rejections: int = 50, recorder: Recorder | None = None
+) -> GameReport:
+    """Play one complete game; never raises (errors are reported). ``recorder`` stores every
+    accepted command (``companion selfplay --export``)."""
     rng = random.Random(seed)
     table = Table.shuffled(rng)
     player = RandomPlayer(rng, table)
     game = new_game()
+    game.recorder = recorder
     report = GameReport(seed=seed, game=game)
     try:
         while game.state.phase is not Phase.GAME_OVER and report.commands < MAX_COMMANDS:

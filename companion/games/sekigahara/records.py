@@ -1,0 +1,315 @@
+"""Sekigahara game records: start, resume, re-adjudicate, export and import stored games.
+
+A stored game (:mod:`companion.core.store`) holds every accepted command with its events.
+Nothing here trusts the recorded events: :func:`readjudicate` runs every stored command through
+the rules again from the start and requires the very events that were recorded, so a log with
+a teleported stack, a flipped winner or a damaged line is refused naming its entry (and never
+raises a raw ``AssertionError``/``KeyError``).
+
+For the app (the lead's ``companion run``)::
+
+    store = Store.open(db_path)                  # StoreError: say it on screen
+    game_id, game = start(store)                 # a new game, recording
+    game_id, game = resume(store, game_id)       # LogRefused(entry, reason) if it does not
+                                                 # re-adjudicate
+    game.submit(command)                         # commits first; StoreError -> "not saved"
+    finish_if_over(store, game_id, game)
+
+Export format (JSON lines, UTF-8, canonical JSON per line): line 1 is the header ``{"format":
+"sekigahara-companion/game", "version": 1, "header": {game, uid, created, rules_version,
+manifest_hash}, "header_hash", "finished", "result", "entries", "head"}``; then one entry a line,
+``{"seq", "kind", "at", "data", "prev", "hash"}``. :func:`export_lines` and
+:func:`read_export` round-trip it byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from companion.core.chain import ChainBreak, canonical_json, check_chain, entry_hash
+from companion.core.rules import RuleViolation
+from companion.core.store import (
+    CommandRecorder,
+    Entry,
+    GameLog,
+    GameSummary,
+    Store,
+    StoreError,
+)
+from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.data import FACES
+from companion.games.sekigahara.engine.game import (
+    COMMANDS,
+    SekigaharaGame,
+    SekigaharaRules,
+    new_game,
+)
+from companion.games.sekigahara.engine.state import Phase, State
+
+GAME = "sekigahara"
+EXPORT_FORMAT = "sekigahara-companion/game"
+EXPORT_VERSION = 1
+
+
+def rules_version() -> str:
+    """The companion's version: the rules that adjudicated a game."""
+    try:
+        return version("sekigahara-companion")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"
+
+
+def manifest_hash() -> str:
+    """sha256 of the block manifest (id -> face) the rules use: block ids only mean the same
+    faces under the same manifest."""
+    faces = {b: f.model_dump(mode="json") for b, f in sorted(FACES.items())}
+    return hashlib.sha256(canonical_json(faces).encode("utf-8")).hexdigest()
+
+
+def new_header() -> dict[str, Any]:
+    return {"rules_version": rules_version(), "manifest_hash": manifest_hash()}
+
+
+class LogRefused(Exception):
+    """A stored game that does not hold: ``entry`` is the first entry at fault (0: the
+    header), ``reason`` says why (referee-level: it may name blocks), ``rule`` the rule that
+    refused a command, if any."""
+
+    def __init__(self, entry: int, reason: str, rule: str | None = None) -> None:
+        super().__init__(f"entry {entry}: {reason}" if entry else reason)
+        self.entry = entry
+        self.reason = reason
+        self.rule = rule
+
+    def public(self) -> str:
+        """For the shared screen: the entry and the rule, no hidden detail."""
+        rule = f" (rule {self.rule})" if self.rule else ""
+        return f"the saved game does not hold at entry {self.entry}{rule}"
+
+
+# ---------------------------------------------------------------------- re-adjudication
+
+
+@dataclass
+class Rebuilt:
+    """A game rebuilt by re-adjudication: its state, events, and per entry the state before."""
+
+    state: State
+    events: list[ev.Event] = field(default_factory=list)
+    commands: int = 0
+
+
+def readjudicate(entries: Iterable[Entry], *, upto: int | None = None) -> Rebuilt:
+    """Run every stored command (entries 1..``upto``) through the rules from the start and
+    require the recorded events; raise :class:`LogRefused` at the first entry that differs."""
+    rules = SekigaharaRules()
+    rebuilt = Rebuilt(rules.initial_state())
+    for entry in entries:
+        if upto is not None and entry.seq > upto:
+            break
+        if entry.kind == "correction":
+            continue
+        if entry.kind != "command":
+            raise LogRefused(entry.seq, f"unknown kind of entry {entry.kind!r}")
+        step(rules, rebuilt, entry)
+    return rebuilt
+
+
+def step(rules: SekigaharaRules, rebuilt: Rebuilt, entry: Entry) -> list[ev.Event]:
+    """Re-adjudicate one command entry onto ``rebuilt``; return the events it produced."""
+    n = entry.seq
+    raw = entry.data.get("command") if isinstance(entry.data, dict) else None
+    recorded = entry.data.get("events") if isinstance(entry.data, dict) else None
+    if not isinstance(raw, dict) or not isinstance(recorded, list):
+        raise LogRefused(n, "the entry holds no command and events")
+    try:
+        command = COMMANDS.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise LogRefused(n, f"not a valid command: {where}: {first['msg']}") from None
+    state = rebuilt.state
+    try:
+        produced = rules.handle(state, command)
+    except RuleViolation as exc:
+        raise LogRefused(n, f"the rules refuse this {command.type}: {exc}", exc.rule) from None
+    except Exception as exc:  # a state no legal game reaches; never a raw traceback
+        raise LogRefused(n, f"the rules cannot judge this {command.type} "
+                            f"({type(exc).__name__}: {exc})") from None
+    given = [event.model_dump(mode="json") for event in produced]
+    if given != recorded:
+        raise LogRefused(n, _difference(command.type, recorded, given))
+    for event in produced:
+        state = rules.apply(state, event)
+    rebuilt.state = state
+    rebuilt.events.extend(produced)
+    rebuilt.commands += 1
+    return produced
+
+
+def _difference(what: str, recorded: list[Any], given: list[dict[str, Any]]) -> str:
+    for k, (r, g) in enumerate(zip(recorded, given, strict=False), start=1):
+        if r != g:
+            keys = sorted(set(r) | set(g)) if isinstance(r, dict) else []
+            fields = [key for key in keys if r.get(key) != g.get(key)]
+            detail = ", ".join(f"{key} recorded {r.get(key)!r}, rules give {g.get(key)!r}"
+                               for key in fields[:3])
+            return f"this {what} was ruled differently: event {k} ({g.get('type')}): {detail}"
+    if len(recorded) > len(given):
+        extra = recorded[len(given)]
+        kind = extra.get("type") if isinstance(extra, dict) else extra
+        return (f"this {what} was ruled differently: {len(recorded)} events recorded, the rules "
+                f"give {len(given)} (an extra {kind!r})")
+    return (f"this {what} was ruled differently: {len(recorded)} events recorded, the rules "
+            f"give {len(given)} (missing {given[len(recorded)].get('type')!r})")
+
+
+def check(log: GameLog, *, count: int | None = None, head: str | None = None) -> Rebuilt:
+    """The hash chain, then re-adjudication; LogRefused at the first entry at fault."""
+    header_hash = entry_hash("", log.header)
+    if header_hash != log.header_hash:
+        raise LogRefused(0, "the game's header was edited: its hash does not match")
+    broken: ChainBreak | None = check_chain(header_hash, log.entries, count=count, head=head)
+    if broken is not None:
+        raise LogRefused(broken.entry, broken.reason)
+    if log.header.get("game") != GAME:
+        raise LogRefused(0, f"not a game of Sekigahara ({log.header.get('game')!r})")
+    return readjudicate(log.entries)
+
+
+# ---------------------------------------------------------------------- the app's store API
+
+
+def start(store: Store) -> tuple[int, SekigaharaGame]:
+    """A new game in ``store``, recording every accepted command."""
+    game_id = store.create_game(GAME, new_header())
+    game = new_game()
+    game.recorder = CommandRecorder(store, game_id)
+    return game_id, game
+
+
+def resume(store: Store, game_id: int) -> tuple[int, SekigaharaGame]:
+    """Rebuild a stored game by re-adjudicating it; recording resumes where it stopped.
+    Raises LogRefused if the log does not hold, StoreError if it cannot be read."""
+    rebuilt = check(store.load(game_id))
+    game = new_game(rebuilt.events)
+    game.recorder = CommandRecorder(store, game_id)
+    return game_id, game
+
+
+def finish_if_over(store: Store, game_id: int, game: SekigaharaGame) -> bool:
+    """Mark the game finished in the store once the rules say it is over (2.1, 2.2)."""
+    state = game.state
+    if state.phase is not Phase.GAME_OVER or state.winner is None:
+        return False
+    store.finish(game_id, f"{state.winner.value} wins ({state.victory})")
+    return True
+
+
+# ---------------------------------------------------------------------- export and import
+
+
+def export_lines(log: GameLog) -> list[str]:
+    """The export file's lines (each canonical JSON, without the newline)."""
+    head = {
+        "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "header": log.header,
+        "header_hash": log.header_hash, "finished": log.summary.finished,
+        "result": log.summary.result, "entries": len(log.entries), "head": log.head,
+    }
+    return [canonical_json(head)] + [canonical_json(e.line()) for e in log.entries]
+
+
+def export_text(log: GameLog) -> str:
+    return "\n".join(export_lines(log)) + "\n"
+
+
+@dataclass(frozen=True)
+class Export:
+    """A parsed export file: the game as a :class:`GameLog` (not stored: id 0) and what its
+    header promises (``count``, ``head``) for :func:`check`."""
+
+    log: GameLog
+    count: int
+    head: str
+
+
+def read_export(text: str, name: str = "the file") -> Export:
+    """Parse an export; StoreError (invalid/newer) naming the line if it cannot be read."""
+    lines = text.splitlines()
+    if not lines:
+        raise StoreError(f"{name} is empty", "invalid")
+    try:
+        head = json.loads(lines[0])
+    except ValueError:
+        raise StoreError(f"{name} line 1 is not JSON: not a game export", "invalid") from None
+    if not isinstance(head, dict) or head.get("format") != EXPORT_FORMAT:
+        raise StoreError(f"{name} is not a Sekigahara companion game export", "invalid")
+    if not isinstance(head.get("version"), int) or head["version"] > EXPORT_VERSION:
+        raise StoreError(f"{name} was exported by a newer version of the companion (format "
+                         f"{head.get('version')}, this one reads up to {EXPORT_VERSION}); "
+                         "update the companion", "newer")
+    try:
+        header = dict(head["header"])
+        summary = GameSummary(0, str(header["uid"]), str(header["game"]), str(header["created"]),
+                              head["finished"], head["result"], int(head["entries"]), None)
+        count, last = int(head["entries"]), str(head["head"])
+        header_hash = str(head["header_hash"])
+    except (KeyError, TypeError, ValueError):
+        raise StoreError(f"{name} line 1 lacks part of the game header", "invalid") from None
+    entries = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            raw = json.loads(line)
+            entries.append(Entry(int(raw["seq"]), str(raw["kind"]), str(raw["at"]),
+                                 dict(raw["data"]), str(raw["prev"]), str(raw["hash"])))
+        except (ValueError, KeyError, TypeError):
+            raise StoreError(f"{name} line {number} is not a stored entry", "invalid") from None
+    return Export(GameLog(summary, header, header_hash, tuple(entries)), count, last)
+
+
+def import_export(store: Store, export: Export) -> int:
+    """Store a verified export as a game (with its identity, times and hashes kept, so that
+    exporting it again gives the same bytes); returns the new game id. Refuses an export that
+    does not verify (LogRefused) or a game already in the store (StoreError)."""
+    check(export.log, count=export.count, head=export.head)
+    log = export.log
+    if any(g.uid == log.summary.uid for g in store.list_games()):
+        raise StoreError(f"game {log.summary.uid} is already in {store.path}", "invalid")
+    extra = {k: v for k, v in log.header.items() if k not in ("game", "uid", "created")}
+    game_id = store.create_game(log.summary.game, extra, uid=log.summary.uid,
+                                created=log.summary.created)
+    store.import_entries(game_id, log.entries)
+    if log.summary.finished is not None:
+        store.finish(game_id, log.summary.result or "", at=log.summary.finished)
+    return game_id
+
+
+def write_export(log: GameLog, path: Path) -> None:
+    path.write_text(export_text(log), encoding="utf-8")
+
+
+def open_log(source: str, db: Path | None) -> tuple[GameLog, int | None, str | None]:
+    """``FILE|ID``: an export file, or a game id in the database ``db``. Returns the log and,
+    for a file, the count and head its header promises."""
+    if source.isdigit() and not Path(source).exists():
+        with Store.open(db) as store:
+            return store.load(int(source)), None, None
+    try:
+        text = Path(source).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise StoreError(f"cannot read {source}: {reason}", "io") from None
+    export = read_export(text, source)
+    return export.log, export.count, export.head
+
+
+def events_json(events: Sequence[ev.Event]) -> list[dict[str, Any]]:
+    return [e.model_dump(mode="json") for e in events]
