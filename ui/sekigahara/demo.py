@@ -63,9 +63,18 @@ class Demo:
         deadline = time.monotonic() + timeout
         while not done():
             if time.monotonic() > deadline:
-                raise DemoError(f"timed out waiting for {what}")
+                raise DemoError(f"timed out waiting for {what}: {self._situation()}")
             self.app.pump(15)
         self.app.pump()
+
+    def _situation(self) -> str:
+        snap = self.control.snapshot()
+        said = [f"{q.text} {list(q.options)}" for q in snap.questions]
+        said += [f"{d.text} - {d.fix}" for d in snap.discrepancies]
+        said += [line.text for line in snap.feed[-3:]]
+        if snap.in_hand:
+            said.append(f"{snap.in_hand} block(s) in hand")
+        return "; ".join(said) or "nothing happened"
 
     def tap(self, label: str) -> None:
         """A finger taps the button labelled ``label``; it must be on the screen."""
@@ -80,8 +89,17 @@ class Demo:
     def play(self, weeks: int) -> None:
         self.tap("New game")
         self._observe()
+        self._set_out()
         while self.state.phase is not Phase.GAME_OVER and self.state.week <= weeks:
             self.step()
+
+    def _set_out(self) -> None:
+        """5.2.1: the players stand each block with a set-up symbol where the map shows it."""
+        expected = self.control.session.rules.expected_positions()
+        for block, zone in sorted(expected.items()):
+            if not zone.endswith("_bag"):
+                self.virtual.place(block, zone)
+        self.wait(self._settled, "the set-up-symbol blocks to be read")
 
     def _observe(self) -> None:
         """Follow the engine's events with the physical cards (hands, piles)."""
@@ -130,8 +148,20 @@ class Demo:
             self.wait(lambda: len(self.control.events) > before or self._asked(),
                       f"the answer to {command.type}")
         self.wait(lambda: len(self.control.events) > before, f"the ruling on {command.type}")
+        self._tidy()
         self.wait(self._settled, "the table to settle")
         self._observe()
+
+    def _tidy(self) -> None:
+        """Do what the rulings say to the blocks: an overrun or lost block to the casualty tray
+        (7.4, 8.7.2), deployed blocks back on the map after the battle (8.10)."""
+        expected = self.control.session.rules.expected_positions()
+        moves: dict[str, list[str]] = {}
+        for block, zone in sorted(expected.items()):
+            if not zone.endswith("_bag") and self.virtual.where(block) != zone:
+                moves.setdefault(zone, []).append(block)
+        for zone, blocks in moves.items():
+            self._place(tuple(blocks), zone)
 
     def _settled(self) -> bool:
         snap = self.control.snapshot()
@@ -205,6 +235,11 @@ class Demo:
                 raise DemoError(f"the demo cannot play {c.type} at the table")
 
     def _place(self, blocks: tuple[str, ...], zone: str) -> None:
+        """Pick the blocks up together, then set them down together, as a hand moves a stack."""
+        table = self.control.readers.simulated
+        assert table is not None
+        for block in blocks:
+            table.lift(block)
         for block in blocks:
             self.virtual.place(block, zone)
         self.app.pump()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
@@ -60,9 +61,11 @@ class MapLayout:
     """Distance from each location to its nearest neighbour, in pixels."""
 
     @classmethod
-    def fit(cls, rect: pygame.Rect, board: Board, theme: th.Theme | None = None) -> MapLayout:
+    def fit(cls, rect: pygame.Rect, board: Board, theme: th.Theme | None = None, *,
+            with_strip: bool = True) -> MapLayout:
         """Scale the board's coordinates into ``rect``, keeping the aspect ratio, with a margin
-        for labels and badges and a strip above the map for the off-map boxes."""
+        for labels and badges and (``with_strip``) a strip above the map for the off-map
+        boxes."""
         rect = pygame.Rect(rect)
         target = (theme or th.Theme((800, 480))).target
         xs = [loc.xy[0] for loc in board.locations.values()]
@@ -75,17 +78,18 @@ class MapLayout:
             pad_x = max(label * 2, round(rect.width * 0.03))
             pad_top = radius + round(label * 1.6)
             pad_bottom = radius + round(label * 1.3)
-            strip_h = round(label * 2.0) + 4
+            strip_h = round(label * 2.0) + 4 if with_strip else 0
             scale = min((rect.width - 2 * pad_x) / span_x,
                         (rect.height - strip_h - pad_top - pad_bottom) / span_y)
         radius, label = _sizes(scale)
-        strip = pygame.Rect(rect.x, rect.y, rect.width, strip_h)
         height = round(span_y * scale) + pad_top + pad_bottom
         width = round(span_x * scale) + 2 * pad_x
+        if with_strip:
+            strip_h += min(label, max(0, rect.height - strip_h - height) // 2)  # room to spare
+        strip = pygame.Rect(rect.x, rect.y, rect.width, strip_h)
         map_rect = pygame.Rect(0, 0, width, height)
-        free = pygame.Rect(rect.x, strip.bottom, rect.width, rect.height - strip_h)
-        map_rect.center = free.center
-        map_rect.top = strip.bottom + max(0, (free.height - height) // 3)
+        map_rect.center = pygame.Rect(rect.x, strip.bottom, rect.width,
+                                      rect.height - strip_h).center
         points = {
             loc.id: (map_rect.x + pad_x + round((loc.xy[0] - x0) * scale),
                      map_rect.y + pad_top + round((loc.xy[1] - y0) * scale))
@@ -271,8 +275,7 @@ def draw_board(
     draw_off_map(canvas, layout, public)
     if on_location is not None:
         for loc in layout.board.locations.values():
-            canvas.tap_area(layout.tap_rect(loc.id), loc.name,
-                            lambda loc_id=loc.id: on_location(loc_id))
+            canvas.tap_area(layout.tap_rect(loc.id), loc.name, partial(on_location, loc.id))
 
 
 def _draw_marks_below(canvas: Canvas, layout: MapLayout, loc_id: str, lit: bool,
@@ -314,7 +317,7 @@ def _disk_spots(layout: MapLayout,
                 disks: dict[str, str | None]) -> list[tuple[str, pygame.Rect]]:
     """Where each disk (Hideyori, Sanada) stands: a counter at the lower right of its location."""
     r = layout.radius
-    disk_r = max(6, round(r * 0.7))
+    disk_r = max(7, round(r * 0.8))
     spots = []
     for disk, where in sorted(disks.items()):
         if where in layout.points:
@@ -330,7 +333,7 @@ def _draw_disks(canvas: Canvas, spots: list[tuple[str, pygame.Rect]]) -> None:
         pygame.draw.circle(canvas.surface, th.INK, spot.center, spot.width // 2)
         pygame.draw.circle(canvas.surface, th.BLACK_SIDE, spot.center, spot.width // 2, width=1)
         canvas.text(DISK_LETTER.get(disk, disk[:1].upper()), (spot.centerx, spot.centery + 1),
-                    size=round(spot.width * 0.8), colour=th.BLACK_SIDE, anchor="center",
+                    size=round(spot.width * 1.0), colour=th.BLACK_SIDE, anchor="center",
                     bold=True)
 
 
@@ -362,7 +365,7 @@ class Badge:
 
 
 def badge_size(layout: MapLayout) -> int:
-    return round(layout.label_size * 1.35)
+    return round(layout.label_size * 1.45)
 
 
 def count_badges(canvas: Canvas, layout: MapLayout, loc_id: str, stack: Stack) -> list[Badge]:
@@ -465,8 +468,8 @@ def _box_panel(canvas: Canvas, layout: MapLayout, rect: pygame.Rect, name: str, 
                side: Side, faces: Sequence[Face] = ()) -> None:
     canvas.fill(th.PANEL, rect, radius=4)
     bar = pygame.Rect(rect.x, rect.y, max(4, rect.height // 6), rect.height)
-    canvas.fill(th.GOLD if side is Side.ISHIDA else th.BLACK_SIDE, bar, radius=2)
-    size = layout.label_size + 1
+    canvas.fill(SIDE_INK[side], bar, radius=2)
+    size = max(layout.label_size + 1, round(rect.height * 0.45))
     text_x = bar.right + 6
     badge_x = rect.right - 4
     label_w = badge_x - text_x - size * 2
@@ -482,9 +485,12 @@ def _box_panel(canvas: Canvas, layout: MapLayout, rect: pygame.Rect, name: str, 
 def _face_row(canvas: Canvas, rect: pygame.Rect, faces: Sequence[Face], size: int) -> None:
     """Face-up blocks as small gold squares showing their mon; a leader's square is ringed."""
     side = min(rect.height - 6, size + 4)
+    room = rect.right - size * 2
     x = rect.x
-    for face in faces:
-        if x + side > rect.right:
+    for i, face in enumerate(faces):
+        if x + side > (room if i < len(faces) - 1 else rect.right):
+            canvas.text(f"+{len(faces) - i}", (x - 1, rect.centery + 1), size=size,
+                        colour=th.DIM, anchor="midleft")
             break
         square = pygame.Rect(x, rect.centery - side // 2, side, side)
         canvas.fill(th.GOLD, square, radius=2)

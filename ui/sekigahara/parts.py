@@ -26,6 +26,8 @@ PHASES = {
     "bid": "Turn order: bidding", "choose_first": "Turn order", "movement": "Movement Phase",
     "combat": "Combat Phase", "game_over": "Game over",
 }
+FEED_KINDS = frozenset({"command", "rejected", "answer", "correction"})
+"""Questions and discrepancies stand in the action area while open; the feed keeps rulings."""
 KIND_COLOUR = {"command": th.INK, "rejected": th.DANGER, "question": th.LIT,
                "answer": th.LIT, "discrepancy": th.WARN, "ignored": th.DIM,
                "correction": th.WARN}
@@ -101,7 +103,7 @@ def feed(canvas: Canvas, rect: pygame.Rect, lines: tuple[LogLine, ...],
     t = canvas.theme
     canvas.fill(th.PANEL, rect, radius=t.gap)
     y = rect.y + t.gap // 2
-    shown = [ln for ln in lines if ln.kind != "ignored"]
+    shown = [ln for ln in lines if ln.kind in FEED_KINDS]
     ordered = list(reversed(shown)) if newest_first else shown
     for line in ordered:
         wrapped = canvas.painter.wrap(line.text, t.small, rect.width - 2 * t.gap)[:2]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
@@ -35,6 +36,9 @@ SLOP_PX = 6
 """A press that moves less than this is a tap."""
 DRAG_TICK_MS = 33
 
+BLACK_EDGE: th.Colour = (176, 176, 170)
+"""The edge of a black block, so it shows on the dark map."""
+BAGS = frozenset(bag(s) for s in Side)
 SIDE_LABEL = {Side.ISHIDA: "Ishida", Side.TOKUGAWA: "Tokugawa"}
 
 
@@ -89,6 +93,7 @@ class VirtualTable(DragHandler):
         self._layout: MapLayout | None = None
         self._trays: dict[str, pygame.Rect] = {}
         self._chips: list[tuple[str, pygame.Rect]] = []
+        self._spread_panel: pygame.Rect | None = None
 
     # ------------------------------------------------------------------ the physical world
 
@@ -108,6 +113,8 @@ class VirtualTable(DragHandler):
         """Stand ``block`` on ``zone`` from wherever it is: off any antenna it was on, onto the
         zone's antenna unless the zone is a bag or the game box."""
         self._check(block, zone)
+        if block in self._hand:
+            self._hand.remove(block)
         if zone in self._antenna_zones:
             self.table.put(block, zone)
         elif self._where[block] in self._antenna_zones:
@@ -139,7 +146,7 @@ class VirtualTable(DragHandler):
         hand, self._hand = self._hand, []
         for block in hand:
             target = zone or self._hand_from
-            if target in (bag(s) for s in Side):
+            if target in BAGS:
                 target = bag(self.blocks[block].side)
             self.place(block, target)
         if self.spread is not None and not self.blocks_at(self.spread):
@@ -180,21 +187,26 @@ class VirtualTable(DragHandler):
 
     def _stack(self, zone: str) -> list[str]:
         """The blocks a finger can take from a zone (none from a bag: it is drawn from)."""
-        return [] if zone in (bag(s) for s in Side) else self.blocks_at(zone)
+        return [] if zone in BAGS else self.blocks_at(zone)
 
     def _pick(self, grip: _Grip) -> None:
         """The finger starts moving: it takes the chip, one block from a bag, or the stack."""
+        zone = grip.zone
         if grip.chip is not None:
             self._lift([grip.chip], self._where[grip.chip])
-        elif grip.zone in (bag(s) for s in Side):
-            inside = self.blocks_at(grip.zone)
+        elif zone is None:
+            return
+        elif zone in BAGS:
+            inside = self.blocks_at(zone)
             if inside:
-                self._lift([self.rng.choice(inside)], grip.zone)
-        elif grip.zone is not None and self._stack(grip.zone):
-            self._lift(self._stack(grip.zone), grip.zone)
+                self._lift([self.rng.choice(inside)], zone)
+        elif self._stack(zone):
+            self._lift(self._stack(zone), zone)
 
     def zone_at(self, local: Point) -> str | None:
-        """The tray, box or location under a point of this panel."""
+        """The tray, box or location under a point of this panel (none under the spread)."""
+        if self._spread_panel is not None and self._spread_panel.collidepoint(local):
+            return None
         for zone, rect in self._trays.items():
             if rect.collidepoint(local):
                 return zone
@@ -231,13 +243,13 @@ class VirtualTable(DragHandler):
                             2 * tray_h + t.gap)
         map_area = pygame.Rect(area.x, top.bottom, area.width, trays.top - top.bottom)
         if self._layout is None or self._layout.rect != map_area:
-            self._layout = MapLayout.fit(map_area, self.board, t)
+            self._layout = MapLayout.fit(map_area, self.board, t, with_strip=False)
         canvas.drag_region(area, self)
         self._draw_top(canvas, top)
         draw_map(canvas, self._layout)
         self._draw_map_blocks(canvas, self._layout)
         self._draw_trays(canvas, trays)
-        self._chips = []
+        self._chips, self._spread_panel = [], None
         if self.spread is not None:
             self._draw_spread(canvas, map_area)
         self._draw_hand(canvas)
@@ -251,7 +263,7 @@ class VirtualTable(DragHandler):
             button = pygame.Rect(rect.right - (i + 1) * (width + t.gap), rect.y, width,
                                  rect.height)
             canvas.button(button, f"Show {SIDE_LABEL[side]} faces",
-                          lambda side=side: self._toggle(side), selected=self.peek[side],
+                          partial(self._toggle, side), selected=self.peek[side],
                           size=t.small)
 
     def _toggle(self, side: Side) -> None:
@@ -262,19 +274,24 @@ class VirtualTable(DragHandler):
         side = self.blocks[block].side
         gold = side is Side.ISHIDA
         canvas.fill(th.GOLD if gold else th.BLACK_SIDE, rect, radius=2)
-        pygame.draw.rect(canvas.surface, th.BLACK_SIDE if gold else th.INK, rect, width=1,
+        pygame.draw.rect(canvas.surface, th.BLACK_SIDE if gold else BLACK_EDGE, rect, width=1,
                          border_radius=2)
         if face_size and self.peek[side]:
             canvas.text(str(self.blocks[block].face.mon), (rect.centerx, rect.centery + 1),
                         size=face_size, colour=th.BLACK_SIDE if gold else th.INK,
                         anchor="center", bold=True)
 
-    def _cluster(self, canvas: Canvas, blocks: list[str], centre: Point, size: int) -> None:
+    def _cluster(self, canvas: Canvas, blocks: list[str], centre: Point, size: int,
+                 bottom: int | None = None) -> None:
+        """Blocks side by side round ``centre`` (rising from ``bottom`` if given, so that a
+        location's name below stays readable)."""
         columns = max(1, math.ceil(math.sqrt(len(blocks))))
         rows = math.ceil(len(blocks) / columns)
         step = size + 2
         x0 = centre[0] - (columns * step - 2) // 2
         y0 = centre[1] - (rows * step - 2) // 2
+        if bottom is not None:
+            y0 = min(y0, bottom - rows * step + 2)
         face = size if size >= 14 else 0
         for i, block in enumerate(blocks):
             rect = pygame.Rect(x0 + (i % columns) * step, y0 + (i // columns) * step, size, size)
@@ -285,10 +302,15 @@ class VirtualTable(DragHandler):
         if self.spread in layout.points:
             pygame.draw.circle(canvas.surface, th.LIT, layout.point(self.spread),
                                layout.radius + 8, width=3)
+        aim = self.zone_at(self._grip.pos) if self._grip is not None and self._hand else None
+        if aim in layout.points:
+            pygame.draw.circle(canvas.surface, th.LIT, layout.point(aim), layout.radius + 8,
+                               width=3)
         for loc in layout.board.locations:
             blocks = self.blocks_at(loc)
             if blocks:
-                self._cluster(canvas, blocks, layout.point(loc), size)
+                x, y = layout.point(loc)
+                self._cluster(canvas, blocks, (x, y), size, bottom=y + layout.radius)
 
     def _draw_trays(self, canvas: Canvas, rect: pygame.Rect) -> None:
         t = canvas.theme
@@ -310,7 +332,7 @@ class VirtualTable(DragHandler):
 
     def _draw_tray(self, canvas: Canvas, zone: str, label: str, rect: pygame.Rect) -> None:
         t = canvas.theme
-        is_bag = zone in (bag(s) for s in Side)
+        is_bag = zone in BAGS
         lit = self._grip is not None and self._hand and self.zone_at(self._grip.pos) == zone
         canvas.fill(th.PANEL_HI if is_bag else th.PANEL, rect, radius=t.gap // 2)
         if lit or self.spread == zone:
@@ -344,6 +366,7 @@ class VirtualTable(DragHandler):
         rows = math.ceil(len(blocks) / per_row)
         chip_h = round(t.target * 1.2)
         panel = pygame.Rect(area.x, area.y, area.width, rows * (chip_h + 4) + t.small + 3 * 4)
+        self._spread_panel = panel
         canvas.fill(th.PANEL, panel, radius=t.gap)
         pygame.draw.rect(canvas.surface, th.LIT, panel, width=2, border_radius=t.gap)
         where = zone_name(self.spread, self.board) if self.spread != GAME_BOX else "Game box"

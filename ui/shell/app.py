@@ -316,6 +316,7 @@ class App:
         return True
 
     def close(self) -> None:
+        """Stop recording; the display closes with the process (tests share one)."""
         if self.recorder is not None:
             self.recorder.close()
-        pygame.display.quit()
+        self.running = False

@@ -137,7 +137,7 @@ def _line(canvas: Canvas, plot: pygame.Rect, s: Series, count: int,
         return
     index = max(i for i, v in enumerate(s.values) if v is not None)
     w, h = canvas.painter.measure(_fmt(last), size, bold=True)
-    label = pygame.Rect(0, 0, w, h - 2)
+    label = pygame.Rect(0, 0, w, h)
     label.midleft = (_x(plot, index, count) + dot + 4, _y(plot, last, low, high))
     while label.collidelist(ends) != -1:
         label.top = ends[label.collidelist(ends)].bottom + 1

@@ -235,12 +235,6 @@ def _battle_command(args: argparse.Namespace) -> int:
     return status
 
 
-def _run_command(args: argparse.Namespace) -> int:
-    status, payload = adjudicate_text(example_text())
-    _print(payload)
-    return status
-
-
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``companion referee battle FILE``."""
     parser = subparsers.add_parser(
@@ -258,11 +252,3 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     from companion.games.sekigahara.records_cli import register_referee_records
 
     register_referee_records(inner)  # verify, replay, explain (docs/referee.md)
-
-
-def register_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``companion run``: for now, adjudicate the bundled example battle."""
-    parser = subparsers.add_parser(
-        "run", help="run the companion (for now: adjudicate the bundled example battle)"
-    )
-    parser.set_defaults(handler=_run_command)

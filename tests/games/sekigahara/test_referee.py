@@ -119,8 +119,9 @@ def test_osaka_falls_and_hideyori_is_captured() -> None:
     )
 
 
-def test_companion_run_adjudicates_the_bundled_example() -> None:
-    status, out, _ = run_cli("run")
+def test_the_bundled_example_battle_is_adjudicated_from_its_file() -> None:
+    example = Path(__file__).parents[3] / "companion/games/sekigahara/examples/battle.json"
+    status, out, _ = run_cli("referee", "battle", str(example))
     assert status == 0
     assert out["impact"] == {"ishida": 10, "tokugawa": 13}
     assert out["winner"] == "tokugawa"

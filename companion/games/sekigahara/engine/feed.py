@@ -12,7 +12,7 @@ import re
 
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.data import BOARD
+from companion.games.sekigahara.engine.data import BOARD, CARDS
 from companion.games.sekigahara.engine.state import Phase
 from companion.games.sekigahara.engine.views import public_event
 
@@ -51,14 +51,19 @@ def name(side: Side) -> str:
     return side.value.capitalize()
 
 
+def colour(side: Side) -> str:
+    """Blocks are named by colour only (3.1): Ishida's gold, Tokugawa's black."""
+    return "gold" if side is Side.ISHIDA else "black"
+
+
 def rule_of(event: ev.Event) -> str:
     """The rule an event applies."""
     if isinstance(event, ev.CardsDrawn | ev.CardsDiscarded):
         return event.rule
     if isinstance(event, ev.PhaseBegan):
         return _PHASE_RULES.get(event.phase, "6")
-    if isinstance(event, ev.BlocksPlaced) and event.zone.startswith("@"):
-        return "6.2"
+    if isinstance(event, ev.BlocksPlaced):
+        return "6.2" if event.zone.startswith("@recruit") else "5.2.2" if event.random else "5.2.1"
     if isinstance(event, ev.CombatActed):
         return _COMBAT_ACTIONS.get(str(event.action.get("type")), "8.2")
     if isinstance(event, ev.GameWon):
@@ -70,6 +75,16 @@ def rule_of(event: ev.Event) -> str:
 def _plain(event: ev.Event) -> str | None:
     """Lines for events whose every field is public; None: ask the views module."""
     match event:
+        case ev.BlocksPlaced(side=side, zone=zone, blocks=blocks):
+            n = len(blocks)
+            where = (f"in the {name(side)} Recruitment Box" if zone.startswith("@recruit")
+                     else "in the Mori box" if zone.startswith("@mori") else f"on {place(zone)}")
+            return f"{n} {colour(side)} block{'s' * (n != 1)} placed {where}"
+        case ev.CardsDiscarded(side=side, count=count, cards=cards):
+            shown = f": {', '.join(card_words(c) for c in cards)}" if cards else ""
+            return f"{name(side)} discards {count} card{'s' * (count != 1)}{shown}"
+        case ev.CardsDrawn(side=side, count=count):
+            return f"{name(side)} draws {count} card{'s' * (count != 1)}"
         case ev.GameStarted():
             return "The game begins: week 1, five cards to each side"
         case ev.PhaseBegan(phase=phase, week=week, turn=turn, active=active):
@@ -95,9 +110,28 @@ def _plain(event: ev.Event) -> str | None:
     return None
 
 
+_NAMES = re.compile(r"\b(" + "|".join(sorted(BOARD.locations, key=len, reverse=True))
+                    + r"|ishida|tokugawa)\b")
+
+
+def _named(line: str) -> str:
+    """Location ids and side values as players read them ("gifu" -> "Gifu")."""
+    def name_of(found: re.Match[str]) -> str:
+        word = found.group(1)
+        return BOARD.locations[word].name if word in BOARD.locations else word.capitalize()
+    return _NAMES.sub(name_of, line)
+
+
+def card_words(card_id: str) -> str:
+    """A card as players name it: "a Mori special card (bid 3)"."""
+    card = CARDS[card_id]
+    clan = f"{card.clan.value.capitalize()} " if card.clan else ""
+    return f"{clan}{card.kind.value} (bid {card.bid})"
+
+
 def feed_line(event: ev.Event) -> str:
     """One line for the shared screen, ending with the rule it applies."""
-    line = _plain(event) or public_event(event)
+    line = _named(_plain(event) or public_event(event))
     if CITATION.search(line):
         return line
     return f"{line} ({rule_of(event)})"

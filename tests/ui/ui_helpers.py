@@ -1,0 +1,77 @@
+"""Helpers for the drawing components' tests: a recording painter, a leak scan, a real game
+position played by seeded random players."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import random
+import re
+from collections.abc import Callable
+
+import pygame
+
+from companion.core.game import Accepted
+from companion.games.sekigahara.components import Clan, Side
+from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
+from companion.games.sekigahara.engine.players import RandomPlayer, Table
+from companion.games.sekigahara.engine.state import State
+from ui.shell import theme as th
+from ui.shell.canvas import Canvas
+from ui.shell.text import Painter
+
+BLOCK_ID = re.compile(r"\b[IT]\d{2}\b")
+CLAN_WORDS = {c.value for c in Clan} - {s.value for s in Side}
+"""Clan names that are not also a side's name."""
+
+
+def leaks(strings: list[str]) -> list[str]:
+    """The strings that name a block: an id, a clan (not a side), a mon count."""
+    found = []
+    for text in strings:
+        words = set(re.findall(r"[a-z]+", text.lower()))
+        if BLOCK_ID.search(text) or words & CLAN_WORDS or re.search(r"\d-mon", text):
+            found.append(text)
+    return found
+
+
+class RecordingPainter(Painter):
+    """A painter that also keeps where each string was drawn (canvas pixels)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn: list[str] = []
+        self.sink = lambda _screen, text: self.drawn.append(text)
+        self.placed: list[tuple[str, pygame.Rect]] = []
+
+    def text(self, surface: pygame.Surface, text: str, pos: tuple[int, int], **kw: object
+             ) -> pygame.Rect:
+        rect = super().text(surface, text, pos, **kw)  # type: ignore[arg-type]
+        offset = surface.get_abs_offset()
+        self.placed.append((text, rect.move(offset)))
+        return rect
+
+
+def play_until(seed: int, done: Callable[[State], bool]) -> SekigaharaGame:
+    """Seeded random players drive the engine until ``done(state)`` (as the bridge tests do)."""
+    rng = random.Random(seed)
+    table = Table.shuffled(rng)
+    player = RandomPlayer(rng, table)
+    game = new_game()
+    for _ in range(20_000):
+        if done(game.state):
+            return game
+        result = game.submit(player.command(game.state))
+        if isinstance(result, Accepted):
+            for event in result.events:
+                table.observe(event)
+    raise AssertionError(f"seed {seed}: never reached the wanted position")
+
+
+def make_canvas(size: tuple[int, int]) -> tuple[Canvas, RecordingPainter]:
+    painter = RecordingPainter()
+    surface = pygame.Surface(size)
+    surface.fill(th.PAPER)
+    return Canvas(surface, painter, th.Theme(size)), painter
