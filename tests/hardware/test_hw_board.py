@@ -14,7 +14,7 @@ from pathlib import Path
 
 import placement_sheet as ps
 import pytest
-from hw_fakes import FakePN5180, FakePort
+from hw_fakes import FakeClock, FakePN5180, FakePort
 
 from companion.games.sekigahara.components import default_board
 from firmware_bridge import protocol as p
@@ -28,7 +28,8 @@ class DecoderTable:
     def __init__(self, address: tuple[int, ...], strobe: int, busy: int) -> None:
         self.address, self.strobe_pin, self.busy_pin = address, strobe, busy
         self.levels: dict[int, int] = {}
-        self.chips = [FakePN5180() for _ in range(16)]
+        self.clock = FakeClock()
+        self.chips = [FakePN5180(self.clock) for _ in range(16)]
         self.active: FakePN5180 | None = None
 
     def addressed(self) -> FakePN5180:
@@ -114,9 +115,7 @@ def built(monkeypatch: pytest.MonkeyPatch) -> tuple[object, DecoderTable, FakePo
 
     class FastClock(board.MachineClock):
         def __init__(self) -> None:
-            from hw_fakes import FakeClock
-
-            self.fake = FakeClock()
+            self.fake = table.clock
 
         def ticks_ms(self) -> int:
             return self.fake.ticks_ms()
