@@ -79,6 +79,7 @@ class Bridge:
         rate_hz: int | None = None,
         missing_after_s: float = 10.0,
         corrections: CorrectionLog | None = None,
+        settle_s: float = 1.0,
     ) -> None:
         self.ports = list(ports) if ports is not None else None
         self.usb_ids = tuple(usb_ids)
@@ -86,7 +87,7 @@ class Bridge:
         self.registry = registry
         self.rate_hz = rate_hz
         self.observer = Observer(wiring, debounce)
-        self.tracker = Tracker(registry, missing_after_s=missing_after_s)
+        self.tracker = Tracker(registry, missing_after_s=missing_after_s, settle_s=settle_s)
         self.corrections = corrections or CorrectionLog()
         self.refused: dict[str, str] = {}
         self._hubs: dict[str, HubStatus] = {}

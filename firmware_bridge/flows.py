@@ -150,7 +150,8 @@ def check_report(bridge: Bridge, self_test: dict[AntennaKey, str] | None) -> tup
         s = hub.stats
         rejected = ", ".join(f"{r} {n}" for r, n in sorted(s.rejected.items())) or "none"
         lines.append(f"  frames {sum(s.frames.values())}, rejected: {rejected}; "
-                     f"sequence gaps {s.gaps} ({s.frames_lost} frames lost); "
+                     f"sequence gaps {s.gaps} ({s.frames_lost} frames lost), "
+                     f"repeated frames {s.duplicates}; "
                      f"unanswered commands {s.commands_unanswered}")
     unmapped = bridge.wiring.unmapped_zones()
     if unmapped:

@@ -30,6 +30,7 @@ LOST_AFTER_S = 4.0
 RETRY_AFTER_S = 0.3
 MAX_ATTEMPTS = 4
 WHO_INTERVAL_S = 0.5
+DUPLICATE_WINDOW = 64  # a frame this far behind is a repeat; a hub never sends 65,000 in a burst
 
 
 @dataclass
@@ -40,6 +41,8 @@ class HubStats:
     rejected: Counter[str] = field(default_factory=Counter)
     gaps: int = 0
     frames_lost: int = 0
+    duplicates: int = 0
+    """Frames repeating a recent sequence number (dropped: the original was handled)."""
     partial_snapshots_dropped: int = 0
     commands_unanswered: int = 0
     connections: int = 0
@@ -49,6 +52,7 @@ class HubStats:
         self.rejected.update(other.rejected)
         self.gaps += other.gaps
         self.frames_lost += other.frames_lost
+        self.duplicates += other.duplicates
         self.partial_snapshots_dropped += other.partial_snapshots_dropped
         self.commands_unanswered += other.commands_unanswered
 
@@ -231,7 +235,8 @@ class HubLink:
         self._last_valid = now
         msg = frame.message
         self.stats.frames[type(msg).__name__] += 1
-        self._check_sequence(frame)
+        if not self._check_sequence(frame):
+            return
         if isinstance(msg, p.Hello):
             self._hello(msg, now)
             return
@@ -246,11 +251,23 @@ class HubLink:
             return
         self._dispatch(frame, now)
 
-    def _check_sequence(self, frame: p.Frame) -> None:
+    def _check_sequence(self, frame: p.Frame) -> bool:
+        """Count gaps; False for a repeat of a recent frame (counted, not handled twice).
+
+        A sequence number up to ``DUPLICATE_WINDOW`` behind the expected one is a repeated
+        frame, not a wrap-around after 65,535 lost ones.
+        """
         expected = self._expected_seq
-        self._expected_seq = (frame.seq + 1) % p.SEQ_MODULO
         if expected is None or frame.seq == expected or isinstance(frame.message, p.Hello):
-            return
+            self._expected_seq = (frame.seq + 1) % p.SEQ_MODULO
+            return True
+        behind = (expected - frame.seq) % p.SEQ_MODULO
+        if 0 < behind <= DUPLICATE_WINDOW:
+            self.stats.duplicates += 1
+            log.warning("%s: frame %d repeated (expected %d): ignored",
+                        self.hub_id or self.port, frame.seq, expected)
+            return False
+        self._expected_seq = (frame.seq + 1) % p.SEQ_MODULO
         lost = (frame.seq - expected) % p.SEQ_MODULO
         self.stats.gaps += 1
         self.stats.frames_lost += lost
@@ -258,6 +275,7 @@ class HubLink:
                     self.hub_id or self.port, expected, frame.seq, lost)
         if self._partial is not None:
             self._drop_partial("sequence gap")
+        return True
 
     def _hello(self, hello: p.Hello, now: float) -> None:
         if hello.protocol[0] != p.PROTOCOL_MAJOR:

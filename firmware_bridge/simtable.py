@@ -36,6 +36,7 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   corrupt HUB N          flip a bit in the next N frames
   truncate HUB N         cut the next N frames short
   gap HUB N              skip N sequence numbers
+  duplicate HUB N        send each of the next N frames twice
   fault ZONE CODE        that antenna reports a reader fault (CODE 'none' clears it)
   silent HUB on|off      stop / resume sending anything
   unplug HUB / replug HUB
@@ -255,9 +256,9 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
                 hub.mischief.crosstalk.clear()
         case "noise":
             table.hub(a[0]).inject_garbage(int(_float(a[1])))
-        case "corrupt" | "truncate" | "gap":
+        case "corrupt" | "truncate" | "gap" | "duplicate":
             attribute = {"corrupt": "corrupt_frames", "truncate": "truncate_frames",
-                         "gap": "skip_sequence"}[cmd]
+                         "gap": "skip_sequence", "duplicate": "duplicate_frames"}[cmd]
             return _set(table.hub(a[0]), attribute, int(_float(a[1])))
         case "fault":
             return _fault(table, a)

@@ -45,6 +45,8 @@ class Mischief:
     corrupt_frames: int = 0
     truncate_frames: int = 0
     skip_sequence: int = 0
+    duplicate_frames: int = 0
+    """Send each of the next N frames twice (a USB stack repeating a packet)."""
     garbage_bytes: int = 0
     faults: dict[int, str] = field(default_factory=dict)
     silent: bool = False
@@ -328,6 +330,9 @@ class VirtualHub:
         elif mischief.truncate_frames:
             mischief.truncate_frames -= 1
             line = line[: self._random.randrange(1, len(line) - 1)] + b"\n"
+        if mischief.duplicate_frames:
+            mischief.duplicate_frames -= 1
+            self._write(line)
         if self._write(line) and self.on_frame is not None:
             self.on_frame(self.hub_id, seq, message, time.monotonic())
 

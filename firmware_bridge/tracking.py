@@ -8,7 +8,22 @@ Changes become events:
 * :class:`StackMoved` - blocks that left one zone arrived at another ("this stack left Gifu and
   arrived at Kiso", "this block was placed on Ishida's deployment tray", "this block went to
   the casualty tray"). Emitted once every block lifted from the origin has been put down again
-  (or given up as missing), so a stack lifted together is reported together.
+  (or given up as missing) *and has rested where it was put for* ``settle_s``, so a stack
+  lifted together is reported together.
+
+**The settle rule.** A hand often touches a stack down on the way (to take a better grip, to
+count the road) for a fraction of a second. Whether the readers confirm that touch-down depends
+on the scan rate (two scans at 10 scans/s take 0.1 s, at 2 scans/s a whole second), so a move
+ruled on the first confirmed landing would be ruled differently at different rates. A landing
+therefore only becomes a move once the blocks have stayed put for ``settle_s`` (default 1 s,
+longer than a 0.5 s touch-down stays confirmed at any rate from 2 to 20 scans/s: at most
+0.5 s + the lift debounce of 0.1-0.2 s at 10-20 scans/s; at 2 scans/s a touch-down shorter
+than the 0.5 s scan period is never confirmed at all). Lifted again before that, the blocks
+carry their first origin on: the legs merge into one route, Gifu -> (Kiso) -> Kuwana is one move
+Gifu -> Kuwana, and Gifu -> (Kiso) -> Gifu is no move. The price is latency: a move is ruled
+``settle_s`` after the landing is confirmed (the confirmation itself takes one scan period
+more than the first sighting, see observation.py). Arrivals from nowhere (first seen, or
+found again after going missing without an origin) are not held back.
 * :class:`BlocksMissing` - blocks lifted from a zone and not put down anywhere within
   ``missing_after_s``.
 
@@ -59,11 +74,22 @@ class _InHand:
 
 
 @dataclass
+class _Landing:
+    """A block put down at ``zone``, lifted from ``origin``, not yet settled."""
+
+    origin: str
+    zone: str
+    since: float
+
+
+@dataclass
 class Tracker:
     """Placements of registered blocks, updated from successive :class:`BoardView` s."""
 
     registry: TagRegistry
     missing_after_s: float = 10.0
+    settle_s: float = 1.0
+    """How long blocks must rest where they were put before the landing is a move."""
     placements: dict[str, str] = field(default_factory=dict)
     """block id -> zone, for every block currently seen (or declared by a correction)."""
     in_hand: dict[str, _InHand] = field(default_factory=dict)
@@ -72,7 +98,8 @@ class Tracker:
     ambiguous: dict[str, tuple[str, ...]] = field(default_factory=dict)
     declared: dict[str, str] = field(default_factory=dict)
     """block id -> zone, set by an explicit correction for a block its tag cannot report."""
-    _landed: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    _landed: dict[str, _Landing] = field(default_factory=dict)
+    """block id -> its landing, until the move is reported."""
 
     def update(self, view: BoardView, at: float) -> list[TrackEvent]:
         observed: dict[str, str] = {}
@@ -91,7 +118,7 @@ class Tracker:
 
     def _apply(self, observed: Mapping[str, str], at: float) -> list[TrackEvent]:
         events: list[TrackEvent] = []
-        arrivals: dict[tuple[str | None, str], list[str]] = {}
+        first_seen: dict[str, list[str]] = {}
         for block, zone in observed.items():
             previous = self.placements.get(block)
             if previous == zone:
@@ -99,28 +126,33 @@ class Tracker:
             self.placements[block] = zone
             events.append(PlacementChanged(block, zone, previous, at))
             held = self.in_hand.pop(block, None)
-            origin = held.origin if held else previous
+            origin = held.origin if held else self._origin_of(block, previous)
             if origin is None and block in self.missing:
                 origin = self.missing.pop(block)
-            arrivals.setdefault((origin, zone), []).append(block)
+            if origin is None:
+                first_seen.setdefault(zone, []).append(block)
+            elif origin != zone:  # lifted and put back is no move
+                self._landed[block] = _Landing(origin, zone, at)
         for block in [b for b in self.placements if b not in observed]:
             if block in self.ambiguous:
                 continue  # between two zones: neither lifted nor placed
-            origin = self.placements.pop(block)
-            self.in_hand[block] = _InHand(origin, at)
-            events.append(PlacementChanged(block, None, origin, at))
-        for (origin, zone), blocks in arrivals.items():
-            if origin == zone:
-                continue  # lifted and put back: no move
-            if origin is None:
-                events.append(StackMoved(origin, zone, tuple(sorted(blocks)), at))
-            else:
-                self._landed.setdefault(origin, {}).setdefault(zone, []).extend(blocks)
+            zone = self.placements.pop(block)
+            self.in_hand[block] = _InHand(self._origin_of(block, zone) or zone, at)
+            events.append(PlacementChanged(block, None, zone, at))
+        for zone, blocks in first_seen.items():
+            events.append(StackMoved(None, zone, tuple(sorted(blocks)), at))
         events.extend(self._flush(at))
         return events
 
+    def _origin_of(self, block: str, zone: str | None) -> str | None:
+        """Where a block's move began: its unsettled landing's origin (the legs merge), else
+        ``zone``. Pops the landing."""
+        landing = self._landed.pop(block, None)
+        return landing.origin if landing is not None else zone
+
     def tick(self, at: float) -> list[TrackEvent]:
-        """Give up on blocks held too long; call this a few times a second."""
+        """Give up on blocks held too long and report settled landings; call this a few times a
+        second (the bridge does, every 0.1 s)."""
         late = [b for b, h in self.in_hand.items() if at - h.since >= self.missing_after_s]
         events: list[TrackEvent] = []
         by_origin: dict[str, list[str]] = {}
@@ -130,18 +162,31 @@ class Tracker:
             by_origin.setdefault(origin, []).append(block)
         for origin, blocks in by_origin.items():
             events.append(BlocksMissing(origin, tuple(sorted(blocks)), at))
-        if late:
-            events.extend(self._flush(at))
+        events.extend(self._flush(at))
         return events
 
     def _flush(self, at: float) -> list[TrackEvent]:
-        """A StackMoved for each origin none of whose lifted blocks is still in hand."""
+        """A StackMoved for each origin none of whose lifted blocks is still in hand and all of
+        whose landings have settled."""
         holding = {h.origin for h in self.in_hand.values()}
+        by_origin: dict[str, list[tuple[str, _Landing]]] = {}
+        for block, landing in self._landed.items():
+            by_origin.setdefault(landing.origin, []).append((block, landing))
         events: list[TrackEvent] = []
-        for origin in [o for o in self._landed if o not in holding]:
-            for zone, blocks in self._landed.pop(origin).items():
+        for origin, landings in by_origin.items():
+            if origin in holding or any(at - ld.since < self.settle_s for _, ld in landings):
+                continue
+            by_zone: dict[str, list[str]] = {}
+            for block, landing in landings:
+                by_zone.setdefault(landing.zone, []).append(block)
+                del self._landed[block]
+            for zone, blocks in by_zone.items():
                 events.append(StackMoved(origin, zone, tuple(sorted(blocks)), at))
         return events
+
+    def unsettled(self) -> dict[str, str]:
+        """block id -> the zone it was put down on, for landings not yet ruled as moves."""
+        return {b: ld.zone for b, ld in self._landed.items()}
 
     def zone_of(self, block_id: str) -> str | None:
         return self.placements.get(block_id)

@@ -18,7 +18,11 @@ ANTENNAS = None
 
 RATE_HZ = 10  # scan cycles per second to aim for (the host may change it with RATE)
 MAX_RATE_HZ = 50  # RATE above this is refused with NAK BAD_VALUE
-SPI_BAUD = 7000000  # the PN5180 takes up to 7 MHz
+# SPI clock in Hz. The PN5180 takes up to 7 MHz, but 16 modules on a shared ribbon of up to
+# ~50 cm do not give clean edges that fast: 1 MHz is safe for the guide's cables (section 4.1);
+# 2 MHz with short cables and a buffered SCK. The scan time hardly depends on it: the air is
+# the slow part (benchmarks/hub_sweep.py). Allowed: 100000 .. 7000000.
+SPI_BAUD = 1000000
 LED_MAX_LEVEL = 48  # 0..255 cap per colour channel: keeps 16 WS2812s under 200 mA
 # Drop a frame instead of waiting when the USB buffer is full (protocol 3.6). This asks
 # MicroPython's stdio poll for write room; if your build never reports room (the hub stays

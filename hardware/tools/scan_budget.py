@@ -89,6 +89,7 @@ class TimingChip:
     def __init__(self, tags: set[int], budget: Budget) -> None:
         self.tags = tags
         self.b = budget
+        self.quiet: set[int] = set()
 
     def _slot(self, uids: list[int], first: bool) -> tuple[int, int | None]:
         b = self.b
@@ -99,29 +100,31 @@ class TimingChip:
         if not uids:
             b.empty_slots += 1
             b.air += T3
-            b.hub += pn5180.SOF_WAIT_US
-            b.instr(1)  # read IRQ_STATUS: no SOF
+            b.hub += pn5180.SOF_DEADLINE_US + VCD_EOF
+            polls = pn5180.SOF_DEADLINE_US // (pn5180.POLL_US + self.b.instr_us) + 1
+            b.instr(int(polls) + 1)  # TX IRQ, then IRQ polls until the deadline
             return EMPTY, None
         b.answered_slots += 1
         b.air += T1 + response_us() + T2
-        # fixed SOF wait, then IRQ polls every 250 us until the answer is in
-        waited = float(pn5180.SOF_WAIT_US)
-        polls = 1
-        while waited < T1 + response_us():
-            waited += 250 + self.b.instr_us
-            polls += 1
-        b.hub += waited + pn5180.T2_US
-        b.instr(polls + 2)  # IRQ polls, RX_STATUS, READ_DATA
+        # TX IRQ, the SOF, a sleep through most of the answer, then IRQ polls until it is in
+        b.hub += T1 + response_us() + pn5180.T2_US + pn5180.POLL_US
+        b.instr(6)  # TX IRQ, SOF poll(s), RX IRQ, RX_STATUS, READ_DATA
         return (GARBLED, None) if len(uids) > 1 else (TAG, uids[0])
 
-    def probe(self) -> bool:
+    def stay_quiet(self, uid: int) -> None:
+        b = self.b
+        air = VCD_SOF + 12 * 8 / 2 * SYMBOL_2BITS + VCD_EOF  # flags, cmd, UID, CRC
+        b.air += air
+        b.hub += air
+        b.instr(6)  # TX_CONFIG, IRQ clear, Idle, Transceive, SEND_DATA, TX IRQ
+        self.quiet.add(uid)
+
+    def probe(self) -> tuple[int, int | None]:
         b = self.b
         b.air += request_us(0)
         b.instr(5)
         b.hub += request_us(0)
-        answering = list(self.tags)
-        kind, _ = self._slot(answering, True)
-        return kind != EMPTY
+        return self._slot(list(self.tags - self.quiet), True)
 
     def inventory_round(self, mask_value: int, mask_len: int) -> list[tuple[int, int | None]]:
         b = self.b
@@ -130,7 +133,7 @@ class TimingChip:
         b.instr(5)
         b.hub += request_us(mask_len)
         by_slot: dict[int, list[int]] = {}
-        for uid in self.tags:
+        for uid in self.tags - self.quiet:
             if matches(uid, mask_value, mask_len):
                 by_slot.setdefault(slot_of(uid, mask_len), []).append(uid)
         return [self._slot(by_slot.get(s, []), s == 0) for s in range(16)]

@@ -108,6 +108,20 @@ def test_sequence_gaps_are_counted_and_tracking_goes_on(
     assert bridge.hubs()["hub-2"].stats.gaps >= 1
 
 
+def test_a_repeated_frame_is_counted_once_not_as_65535_lost(
+    table: SimulatedTable, bridge: Bridge
+) -> None:
+    table.put("T10", "edo")
+    _wait_placed(bridge, T10="edo")
+    before = bridge.hubs()["hub-1"].stats.frames_lost
+    table.execute("duplicate hub-1 3")
+    bridge.wait_for(lambda b: b.hubs()["hub-1"].stats.duplicates >= 3 or None, WAIT_S)
+    stats = bridge.hubs()["hub-1"].stats
+    assert stats.frames_lost == before and stats.duplicates == 3
+    table.move("edo", "kyoto")
+    _wait_placed(bridge, T10="kyoto")
+
+
 def test_a_flood_of_garbage_bytes(table: SimulatedTable, bridge: Bridge) -> None:
     table.put("I09", "gifu")
     _wait_placed(bridge, I09="gifu")

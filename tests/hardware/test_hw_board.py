@@ -14,7 +14,7 @@ from pathlib import Path
 
 import placement_sheet as ps
 import pytest
-from hw_fakes import FakePN5180, FakePort
+from hw_fakes import FakeClock, FakePN5180, FakePort
 
 from companion.games.sekigahara.components import default_board
 from firmware_bridge import protocol as p
@@ -28,8 +28,10 @@ class DecoderTable:
     def __init__(self, address: tuple[int, ...], strobe: int, busy: int) -> None:
         self.address, self.strobe_pin, self.busy_pin = address, strobe, busy
         self.levels: dict[int, int] = {}
-        self.chips = [FakePN5180() for _ in range(16)]
+        self.clock = FakeClock()
+        self.chips = [FakePN5180(self.clock) for _ in range(16)]
         self.active: FakePN5180 | None = None
+        self.spi_settings: dict[str, object] = {}
 
     def addressed(self) -> FakePN5180:
         index = sum(self.levels.get(pin, 0) << bit for bit, pin in enumerate(self.address))
@@ -73,7 +75,11 @@ def fake_machine(table: DecoderTable) -> types.ModuleType:
 
     class SPI:
         def __init__(self, *args: object, **kwargs: object) -> None:
-            pass
+            table.spi_settings = dict(kwargs)
+            baud = kwargs["baudrate"]
+            assert isinstance(baud, int)
+            for chip in table.chips:
+                chip.spi_hz = baud  # the emulated bus runs at the configured clock
 
         def write(self, data: bytes) -> None:
             assert table.active is not None, "SPI write with no reader selected"
@@ -114,9 +120,7 @@ def built(monkeypatch: pytest.MonkeyPatch) -> tuple[object, DecoderTable, FakePo
 
     class FastClock(board.MachineClock):
         def __init__(self) -> None:
-            from hw_fakes import FakeClock
-
-            self.fake = FakeClock()
+            self.fake = table.clock
 
         def ticks_ms(self) -> int:
             return self.fake.ticks_ms()
@@ -203,3 +207,21 @@ def test_hub_config_uses_every_pin_once(board_name: str) -> None:
         used.extend(value if isinstance(value, tuple) else [value])
     assert len(used) == len(set(used)), f"{board_name}: a pin is used twice"
     assert len(pins["address"]) == 4 and hub_config.READERS <= 16
+
+
+def test_spi_clock_defaults_to_a_rate_long_ribbons_carry(
+        built: tuple[object, DecoderTable, FakePort, list[object]]) -> None:
+    _, table, _, _ = built
+    assert table.spi_settings["baudrate"] == 1_000_000
+    assert all(chip.spi_hz == 1_000_000 for chip in table.chips)
+
+
+@pytest.mark.parametrize("baud", [0, 50_000, 8_000_000, "1MHz", 2.5e6])
+def test_a_bad_spi_clock_is_refused_by_name(baud: object) -> None:
+    from sekihub import board
+
+    cfg = types.SimpleNamespace(SPI_BAUD=baud)
+    with pytest.raises(ValueError, match="SPI_BAUD"):
+        board.spi_baud(cfg)
+    assert board.spi_baud(types.SimpleNamespace(SPI_BAUD=2_000_000)) == 2_000_000
+    assert board.spi_baud(types.SimpleNamespace()) == board.SPI_BAUD_DEFAULT

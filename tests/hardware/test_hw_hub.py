@@ -28,7 +28,7 @@ class Rig:
         self.clock = FakeClock()
         self.port = FakePort()
         self.leds = FakeLeds(n)
-        self.chips = [FakePN5180() for _ in range(n)]
+        self.chips = [FakePN5180(self.clock) for _ in range(n)]
         antennas = [Antenna(PN5180(c, c, self.clock, name=f"PN5180#{i}"))
                     for i, c in enumerate(self.chips)]
         self.hub = Hub("hub-1", antennas, self.port, self.clock, self.leds, rate_hz=rate)
@@ -453,3 +453,45 @@ def test_any_input_never_crashes_and_every_output_line_decodes(chunks: list[byte
         rig.hub.step()
     for frame in rig.frames():
         assert not isinstance(frame.message, p.Fault)
+
+
+def test_a_weak_tag_under_a_strong_one_stays_in_every_snapshot() -> None:
+    rig = Rig(n=1)
+    strong, weak = 0xE004015000000003, 0xE004015000000013
+    rig.chips[0].tags = {strong, weak}
+    rig.chips[0].strength = {strong: 20.0, weak: 1.0}
+    rig.hub.start()
+    for _ in range(5):
+        assert snaps(rig.cycle())[0] == {uid_hex(strong), uid_hex(weak)}
+
+
+def test_a_neighbouring_hub_scanning_now_and_then_costs_a_scan_not_a_second() -> None:
+    """Another hub's reader next to antenna 0 has its field on 30 ms of every 70 ms."""
+    rig = Rig(n=2)
+    rig.chips[0].tags = {0xE004015000000001}
+    rig.chips[0].neighbour_field = lambda now: now % 70_000 < 30_000
+    rig.hub.start()
+    out: list[p.Message] = []
+    for _ in range(20):
+        out += rig.cycle()
+    assert not [m for m in out if isinstance(m, p.Fault)]
+    reads = [m for m in out if isinstance(m, p.Snapshot) and m.antenna == 0]
+    assert len(reads) >= 12  # most cycles read it; a collided one is skipped, never frozen
+    assert all(m.uids == (uid_hex(0xE004015000000001),) for m in reads)
+
+
+def test_persistent_cross_talk_is_reported_and_clears() -> None:
+    rig = Rig(n=1)
+    rig.chips[0].tags = {0xE004015000000001}
+    neighbour_on = [True]
+    rig.chips[0].neighbour_field = lambda now: neighbour_on[0]
+    rig.hub.start()
+    out: list[p.Message] = []
+    for _ in range(25):
+        out += rig.cycle()
+    faults = [m for m in out if isinstance(m, p.Fault)]
+    assert faults and all(f.code == "RF_COLLISION" and f.antenna == 0 for f in faults)
+    assert len(faults) <= 3  # once a second, not every cycle
+    assert not [m for m in out if isinstance(m, p.Snapshot)]
+    neighbour_on[0] = False
+    assert snaps(rig.cycle())[0] == {uid_hex(0xE004015000000001)}

@@ -78,7 +78,7 @@ from sekihub.pn5180 import PN5180
 clock = FakeClock()
 port = FakePort()
 leds = FakeLeds(4)
-chips = [FakePN5180() for _ in range(4)]
+chips = [FakePN5180(clock) for _ in range(4)]
 chips[1].tags = set([0xE004015000001000 + n for n in range(14)])
 chips[2].tags = set([0xE004015000002000 + 7 * n for n in range(30)])
 chips[3].dead = True

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import hw_fakes as hw
 import pytest
-from hw_fakes import FakeClock, FakePin, FakePN5180
+from hw_fakes import FakeClock, FakePin, FakePN5180, FakeRfSwitch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sekihub import iso15693
-from sekihub.chipselect import DecodedBus, PinLines
+from sekihub import iso15693, pn5180
+from sekihub.chipselect import DecodedBus, PinLines, RfMux
 from sekihub.drivers import ReaderFault
+from sekihub.inventory import EMPTY, TAG
 from sekihub.pn5180 import PN5180
 
 
 def reader(fake: FakePN5180) -> PN5180:
-    return PN5180(fake, fake, FakeClock(), name="PN5180")
+    return PN5180(fake, fake, fake.clock, name="PN5180")
 
 
 def test_iso15693_crc_is_the_x25_crc() -> None:
@@ -38,24 +40,25 @@ def test_uid_text_round_trip() -> None:
 
 
 def test_empty_field_costs_one_probe_and_no_round() -> None:
-    fake = FakePN5180()
+    fake = FakePN5180(FakeClock())
     result = reader(fake).inventory()
     assert result.uids == set() and result.complete
     assert (fake.probes, fake.rounds) == (1, 0)
+    assert fake.clock.us >= 1000 + hw.SOF_US + 5 * hw.BYTE_US + hw.EOF_US + hw.T3_US
     assert not fake.rf_on
 
 
 def test_one_tag() -> None:
-    fake = FakePN5180([0xE004015000000001])
+    fake = FakePN5180(FakeClock(), [0xE004015000000001])
     result = reader(fake).inventory()
-    assert result.uids == {0xE004015000000001}
-    assert fake.rounds == 1
+    assert result.uids == {0xE004015000000001} and result.complete
+    assert fake.rounds == 0  # the probe heard it alone: quieted, probed again, done
 
 
 def test_a_dozen_tags_with_colliding_slots_are_all_found() -> None:
     # serial-numbered tags: the low nibbles collide in pairs and threes
     tags = {0xE004015000001000 + n * 0x10 + (n % 3) for n in range(14)}
-    fake = FakePN5180(tags)
+    fake = FakePN5180(FakeClock(), tags)
     result = reader(fake).inventory()
     assert result.uids == tags
     assert result.complete
@@ -65,13 +68,13 @@ def test_a_dozen_tags_with_colliding_slots_are_all_found() -> None:
 
 def test_tags_sharing_their_low_32_bits_are_resolved() -> None:
     tags = {0xE004010000000000 | (n << 40) | 0xABCD1234 for n in range(5)}
-    result = reader(FakePN5180(tags)).inventory()
+    result = reader(FakePN5180(FakeClock(), tags)).inventory()
     assert result.uids == tags and result.complete
 
 
 def test_answers_that_keep_their_crc_are_checked_and_accepted() -> None:
     tags = {0xE004015000000001 + 16 * n for n in range(5)}
-    fake = FakePN5180(tags)
+    fake = FakePN5180(FakeClock(), tags)
     fake.keep_crc = True
     assert reader(fake).inventory().uids == tags
     frame = iso15693.with_crc(b"\x00\x00" + (0xE004015000000001).to_bytes(8, "little"))
@@ -80,7 +83,7 @@ def test_answers_that_keep_their_crc_are_checked_and_accepted() -> None:
 
 
 def test_a_damaged_answer_is_asked_again() -> None:
-    fake = FakePN5180([0xE004015000000001, 0xE004015000000002])
+    fake = FakePN5180(FakeClock(), [0xE004015000000001, 0xE004015000000002])
     fake.garble = 1
     result = reader(fake).inventory()
     assert result.uids == {0xE004015000000001, 0xE004015000000002}
@@ -89,7 +92,7 @@ def test_a_damaged_answer_is_asked_again() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.sets(st.integers(min_value=0, max_value=2**64 - 1), max_size=40))
 def test_inventory_finds_exactly_the_tags_in_the_field(tags: set[int]) -> None:
-    fake = FakePN5180(tags)
+    fake = FakePN5180(FakeClock(), tags)
     result = reader(fake).inventory()
     assert result.uids == tags
     assert result.complete
@@ -98,18 +101,18 @@ def test_inventory_finds_exactly_the_tags_in_the_field(tags: set[int]) -> None:
 
 def test_more_tags_than_the_round_budget_is_reported_incomplete() -> None:
     tags = {n << 4 for n in range(1000)}  # needs ~270 rounds, the budget is 48
-    fake = FakePN5180(tags)
+    fake = FakePN5180(FakeClock(), tags)
     result = reader(fake).inventory()
     assert not result.complete
     assert result.uids <= tags
 
 
 def test_identify_reads_the_firmware_version() -> None:
-    assert reader(FakePN5180()).identify() == "PN5180 fw 4.1"
+    assert reader(FakePN5180(FakeClock())).identify() == "PN5180 fw 4.1"
 
 
 def test_stuck_busy_is_no_reader() -> None:
-    fake = FakePN5180()
+    fake = FakePN5180(FakeClock())
     fake.dead = True
     with pytest.raises(ReaderFault) as err:
         reader(fake).inventory()
@@ -117,7 +120,7 @@ def test_stuck_busy_is_no_reader() -> None:
 
 
 def test_missing_chip_is_no_reader() -> None:
-    fake = FakePN5180()
+    fake = FakePN5180(FakeClock())
     fake.absent = True
     with pytest.raises(ReaderFault) as err:
         reader(fake).reset()
@@ -125,7 +128,7 @@ def test_missing_chip_is_no_reader() -> None:
 
 
 def test_field_failure_is_an_antenna_fault_and_the_field_is_left_off() -> None:
-    fake = FakePN5180([1])
+    fake = FakePN5180(FakeClock(), [1])
     fake.rf_fails = True
     with pytest.raises(ReaderFault) as err:
         reader(fake).inventory()
@@ -134,7 +137,7 @@ def test_field_failure_is_an_antenna_fault_and_the_field_is_left_off() -> None:
 
 
 def test_over_temperature_is_reported() -> None:
-    fake = FakePN5180([1])
+    fake = FakePN5180(FakeClock(), [1])
     fake.overheat = True
     with pytest.raises(ReaderFault) as err:
         reader(fake).inventory()
@@ -143,8 +146,8 @@ def test_over_temperature_is_reported() -> None:
 
 def test_reset_pulses_the_reset_line() -> None:
     pin = FakePin(1)
-    fake = FakePN5180()
-    PN5180(fake, fake, FakeClock(), reset_pin=pin).reset()
+    fake = FakePN5180(FakeClock())
+    PN5180(fake, fake, fake.clock, reset_pin=pin).reset()
     assert pin.history == [0, 1]
 
 
@@ -171,3 +174,138 @@ def test_pin_lines() -> None:
     lines.select()
     assert nss.level == 0
     assert not lines.busy()
+
+
+# ---------------------------------------------------------------- the time model
+
+
+def test_an_inventory_takes_its_air_time() -> None:
+    """One tag: field on and 1 ms settle, probe (request + t1 + answer), STAY QUIET, probe.
+    The fake clock shows at least the sum of the air times, so nothing was skipped."""
+    fake = FakePN5180(FakeClock(), [0xE004015000000001])
+    result = reader(fake).inventory()
+    assert result.uids == {0xE004015000000001} and result.complete
+    request = hw.SOF_US + 5 * hw.BYTE_US + hw.EOF_US  # flags, cmd, mask length, CRC
+    quiet = hw.SOF_US + 12 * hw.BYTE_US + hw.EOF_US
+    floor = 1000 + request + hw.T1_US + hw.ANSWER_US + quiet + request + 475
+    assert fake.clock.us >= floor
+    assert fake.clock.us < floor + 6000  # and not much more: SPI and polling overheads
+    assert (fake.probes, fake.rounds, fake.quieted, fake.desyncs) == (2, 0, 1, 0)
+
+
+def test_sampling_the_irq_before_the_request_has_left_reads_nothing() -> None:
+    """What the old driver did: a fixed 600 us after SEND_DATA returned. The request is then
+    still on air (1.6 ms), no tag has answered, and the next write to SYSTEM_CONFIG cuts the
+    request off: the fake must show that, or it would hide the bug again."""
+    fake = FakePN5180(FakeClock(), [0xE004015000000001])
+    chip = reader(fake)
+    chip.field_on()
+    chip.write_register(pn5180.TX_CONFIG, chip._tx_config)
+    chip.clear_irq()
+    chip.and_register(pn5180.SYSTEM_CONFIG, 0xFFFFFFF8)
+    chip.or_register(pn5180.SYSTEM_CONFIG, 3)
+    chip.send_data(iso15693.inventory_request())
+    fake.clock.sleep_us(600)
+    irq = chip.read_register(pn5180.IRQ_STATUS)
+    assert not irq & (pn5180.IRQ_TX | pn5180.IRQ_RX_SOF_DET)
+    chip.and_register(pn5180.SYSTEM_CONFIG, 0xFFFFFFF8)  # the next EOF's Idle: cuts it off
+    fake.clock.sleep_us(20000)
+    assert not chip.read_register(pn5180.IRQ_STATUS) & pn5180.IRQ_RX_SOF_DET
+    assert fake.round is None
+
+
+def test_an_eof_sent_while_a_tag_answers_puts_the_tags_out_of_step() -> None:
+    fake = FakePN5180(FakeClock(), [0xE004015000000000, 0xE004015000000011])
+    chip = reader(fake)
+    chip.field_on()
+    chip._transmit(iso15693.inventory_request())  # slot 0: the first tag starts answering
+    chip._transmit(b"", eof_only=True)  # far too early: the answer takes 3.9 ms
+    fake.clock.sleep_us(10000)
+    assert fake.desyncs == 1
+    assert not chip.read_register(pn5180.IRQ_STATUS) & pn5180.IRQ_RX
+
+
+def test_requests_before_the_tags_have_power_are_not_answered() -> None:
+    fake = FakePN5180(FakeClock(), [0xE004015000000001])
+    chip = reader(fake)
+    chip.field_on()
+    assert chip.probe()[0] == TAG  # the driver waited the 1 ms power-up
+    chip.rf_off()
+    chip.load_rf_config(0x0D, 0x8D)
+    chip.command(bytes((pn5180.RF_ON, 0)))
+    chip._tx_config = chip.read_register(pn5180.TX_CONFIG)
+    assert chip.probe()[0] == EMPTY  # no settle: the tag is not up yet
+
+
+def test_a_weak_tag_drowned_by_a_strong_one_is_found_through_stay_quiet() -> None:
+    strong, weak = 0xE004015000000003, 0xE004015000000013  # the same slot at every mask < 8
+    fake = FakePN5180(FakeClock(), [strong, weak])
+    fake.strength = {strong: 10.0, weak: 1.0}
+    result = reader(fake).inventory()
+    assert result.uids == {strong, weak} and result.complete
+    assert fake.quieted == 2
+
+
+def test_a_tag_that_keeps_being_drowned_leaves_the_read_incomplete() -> None:
+    strong, weak = 0xE004015000000003, 0xE004015000000013
+    fake = FakePN5180(FakeClock(), [strong, weak])
+    fake.strength = {strong: 10.0, weak: 1.0}
+    chip = reader(fake)
+    chip.stay_quiet = lambda uid: chip._transmit(b"\x22\x02" + bytes(8))  # quiets nobody
+    result = chip.inventory()
+    assert strong in result.uids and weak not in result.uids
+    assert not result.complete
+
+
+def test_fifteen_tags_with_collisions_and_noise_are_all_found() -> None:
+    """Done means: a 15-tag stack against the time model, collisions and noise included."""
+    tags = {0xE004015000001000 + n * 0x10 + (n % 3) for n in range(15)}
+    fake = FakePN5180(FakeClock(), tags)
+    fake.noise = 0.1
+    fake.strength = {uid: 1.0 + (i % 4) for i, uid in enumerate(sorted(tags))}
+    result = reader(fake).inventory()
+    assert result.uids == tags and result.complete
+    assert fake.rounds > 1 and fake.desyncs == 0
+    assert 40_000 < fake.clock.us < 400_000
+
+
+def test_a_neighbouring_field_is_retried_at_once() -> None:
+    fake = FakePN5180(FakeClock(), [0xE004015000000001])
+    busy_until = 1500  # the neighbour's field goes off 1.5 ms into our attempt
+    fake.neighbour_field = lambda now: now < busy_until
+    chip = reader(fake)
+    result = chip.inventory()
+    assert result.uids == {0xE004015000000001}
+    assert fake.rf_collisions >= 1 and chip.rf_collisions == fake.rf_collisions
+
+
+def test_a_field_that_never_clears_is_an_rf_collision_fault() -> None:
+    fake = FakePN5180(FakeClock(), [1])
+    fake.neighbour_field = lambda now: True
+    with pytest.raises(ReaderFault) as err:
+        reader(fake).inventory()
+    assert err.value.code == "RF_COLLISION"
+    assert fake.rf_collisions == pn5180.RF_RETRIES + 1 and not fake.rf_on
+
+
+@pytest.mark.parametrize("spi_hz", [500_000, 1_000_000, 2_000_000, 7_000_000])
+def test_every_spi_clock_reads_the_same_tags(spi_hz: int) -> None:
+    tags = {0xE004015000002000 + 7 * n for n in range(12)}
+    fake = FakePN5180(FakeClock(), tags, spi_hz=spi_hz)
+    assert reader(fake).inventory().uids == tags
+
+
+def test_rf_multiplexer_channels_each_read_their_own_antenna() -> None:
+    clock = FakeClock()
+    fake = FakePN5180(clock)
+    fake.channels = {0: {0xE004015000000001}, 1: set(), 2: {0xE004015000000002,
+                                                            0xE004015000000012}}
+    switch = FakeRfSwitch(fake)
+    mux = RfMux(switch.pins, clock=clock)
+    chip = reader(fake)
+    seen = {}
+    for channel in (0, 1, 2):
+        mux.select(channel)
+        seen[channel] = chip.inventory().uids
+    assert seen == {0: {0xE004015000000001}, 1: set(),
+                    2: {0xE004015000000002, 0xE004015000000012}}

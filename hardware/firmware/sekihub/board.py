@@ -77,13 +77,26 @@ def unique_hub_id():
     return "hub-" + "".join(f"{b:02x}" for b in raw)
 
 
+SPI_BAUD_MIN = 100000
+SPI_BAUD_MAX = 7000000  # the PN5180's limit
+SPI_BAUD_DEFAULT = 1000000  # safe on the guide's ribbons (hardware/README.md 4.1)
+
+
+def spi_baud(cfg):
+    """``cfg.SPI_BAUD`` (the default if unset); ValueError naming the setting if out of range."""
+    baud = getattr(cfg, "SPI_BAUD", SPI_BAUD_DEFAULT)
+    if not isinstance(baud, int) or not SPI_BAUD_MIN <= baud <= SPI_BAUD_MAX:
+        raise ValueError(f"hub_config.SPI_BAUD={baud!r}: use {SPI_BAUD_MIN}..{SPI_BAUD_MAX} Hz")
+    return baud
+
+
 def build(cfg):
     """A Hub from the settings module ``hub_config`` (see that file for every setting)."""
     from machine import SPI, Pin
 
     pins = cfg.PINS[cfg.BOARD]
     clock = MachineClock()
-    spi = SPI(pins["spi_id"], baudrate=cfg.SPI_BAUD, polarity=0, phase=0,
+    spi = SPI(pins["spi_id"], baudrate=spi_baud(cfg), polarity=0, phase=0,
               sck=Pin(pins["sck"]), mosi=Pin(pins["mosi"]), miso=Pin(pins["miso"]))
     reset = Pin(pins["rst"], Pin.OUT, value=1)
     reset.value(0)  # one pulse resets every reader on the shared RST line
@@ -136,6 +149,14 @@ def main(cfg):
 
             hub.send_fault(None, ReaderFault("MEMORY" if isinstance(exc, MemoryError) else "BUS",
                                              "hub restarting after " + type(exc).__name__))
+        else:  # the settings are wrong (e.g. SPI_BAUD): say so on the port, then retry
+            import sys
+
+            from sekihub.wire import clean_words, encode
+
+            fields = ["HUB", "CONFIG"]
+            fields.extend(clean_words(type(exc).__name__ + " " + str(exc)).split(" "))
+            sys.stdout.write(encode("FAULT", 0, fields).decode())
         import time
 
         time.sleep_ms(2000)

@@ -45,6 +45,8 @@ class Antenna:
         self.fault = None  # the ReaderFault while faulted
         self.fault_sent_ms = None
         self.retry_ms = None
+        self.collided_ms = None  # when an unbroken run of RF collisions began
+        self.collisions = 0  # RF collisions that cost this antenna a scan, ever
 
 
 class Hub:
@@ -189,16 +191,41 @@ class Hub:
             ant.selector.select(ant.channel)
             result = ant.reader.inventory(self.service_host)
         except Exception as exc:  # any driver failure becomes a FAULT
-            self.note_fault(index, _as_fault(exc))
+            fault = _as_fault(exc)
+            if fault.code == "RF_COLLISION":
+                self.note_collision(index, fault)
+            else:
+                self.note_fault(index, fault)
             return
         ant.fault = None
         ant.fault_sent_ms = None
         ant.retry_ms = None
+        ant.collided_ms = None
         seen = set(result.uids)
         if not result.complete:
             seen |= ant.present  # a partial read keeps what was there; it never drops a tag
         ant.present = seen
         self.send_snapshot(index, seen)
+
+    def note_collision(self, index, fault):
+        """Another reader's field kept this one off even after the driver's quick retries.
+
+        Not a fault yet: the antenna skips this cycle's snapshot (the host keeps its tags) and
+        is tried again next cycle, not a second later. Only when it has collided for
+        ``FAULT_REPEAT_MS`` without a break is it reported (``FAULT Axx RF_COLLISION``, once a
+        second): persistent cross-talk the builder should see in diagnostics.
+        """
+        ant = self.antennas[index]
+        ant.collisions += 1
+        if ant.collided_ms is None:
+            ant.collided_ms = self.now()
+            return
+        if self.since(ant.collided_ms) < FAULT_REPEAT_MS:
+            return
+        if ant.fault_sent_ms is None or self.since(ant.fault_sent_ms) >= FAULT_REPEAT_MS:
+            ant.fault_sent_ms = self.now()
+            self.send_fault(index, ReaderFault(
+                "RF_COLLISION", f"{ant.collisions} scans lost to a neighbouring field"))
 
     def note_fault(self, index, fault):
         ant = self.antennas[index]

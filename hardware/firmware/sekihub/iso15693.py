@@ -11,7 +11,9 @@ readers write it. Inventory masks compare the UID's *least* significant bits.
 FLAG_HIGH_RATE = 0x02
 FLAG_INVENTORY = 0x04
 FLAG_ONE_SLOT = 0x20
+FLAG_ADDRESSED = 0x20  # the same bit as one-slot, read as "addressed" outside INVENTORY
 CMD_INVENTORY = 0x01
+CMD_STAY_QUIET = 0x02
 
 RESPONSE_LENGTH = 10  # flags, DSFID, 8-byte UID (the PN5180 checks and strips the 2 CRC bytes)
 CRC_RESIDUE = 0x0F47  # crc16() of a frame followed by its own CRC
@@ -50,6 +52,13 @@ def inventory_request(mask_value=0, mask_len=0, one_slot=False):
         raise ValueError("mask length out of range")
     flags = FLAG_HIGH_RATE | FLAG_INVENTORY | (FLAG_ONE_SLOT if one_slot else 0)
     return bytes((flags, CMD_INVENTORY, mask_len)) + mask_bytes(mask_value, mask_len)
+
+
+def stay_quiet_request(uid):
+    """STAY QUIET addressed to ``uid`` (without CRC): that tag ignores inventories until the
+    field goes off (ISO/IEC 15693-3, 10.3.3). It sends no answer."""
+    return bytes((FLAG_HIGH_RATE | FLAG_ADDRESSED, CMD_STAY_QUIET)) + bytes(
+        (uid >> (8 * i)) & 0xFF for i in range(8))
 
 
 def parse_inventory_response(frame):

@@ -13,6 +13,11 @@ section "Host interface"), the parts the hub uses:
 * To send a frame: SYSTEM_CONFIG command field to Idle (0) then Transceive (3), then SEND_DATA.
   The chip appends the CRC and frames it with SOF/EOF; received frames arrive CRC-checked
   and stripped, their length in RX_STATUS bits 0-8.
+* Timing: SEND_DATA only hands the frame over; it is on air for another ``(n + 2) * 302 us``
+  (IRQ_TX marks its end). A tag answers t1 (about 321 us) after that, and its answer lasts
+  3.9 ms (RX_SOF_DET at its start, RX_IRQ once it is all in). The driver waits for IRQ_TX, then
+  for the SOF until t1 max + tSOF (a host-side deadline, in place of the chip's timer), then for
+  RX_IRQ; touching SYSTEM_CONFIG any earlier would cut the frame or the answer off.
 * For the next slot of a 16-slot inventory the reader sends only an EOF: clear TX_CONFIG's
   data/SOF enables (AND mask 0xFFFFFB3F) and SEND_DATA with no bytes. LOAD_RF_CONFIG or a
   write of the saved TX_CONFIG value restores normal frames.
@@ -25,7 +30,7 @@ Nothing here imports ``machine``.
 
 from sekihub.drivers import Reader, ReaderFault
 from sekihub.inventory import EMPTY, GARBLED, TAG, run_inventory
-from sekihub.iso15693 import inventory_request, parse_inventory_response
+from sekihub.iso15693 import inventory_request, parse_inventory_response, stay_quiet_request
 
 # Instructions (host interface command bytes)
 WRITE_REGISTER = 0x00
@@ -76,9 +81,17 @@ RF_CONFIG_ISO15693_RX = 0x8D
 
 BUSY_TIMEOUT_US = 50000  # LOAD_RF_CONFIG and RF_ON are the slow ones (a few ms)
 FIELD_SETTLE_US = 1500  # ISO 15693: a tag is ready 1 ms after the field comes on
-SOF_WAIT_US = 600  # t1 max 323 us + response SOF 151 us + margin: a tag has begun by now
-RESPONSE_TIMEOUT_US = 6000  # a 12-byte answer lasts 3.9 ms
+POLL_US = 50  # between IRQ_STATUS reads while waiting on the air
+# ISO/IEC 15693-2 air time, high data rate: a request byte is 4 symbols of 75.52 us (1-of-4)
+REQUEST_BYTE_US = 302
+TX_TIMEOUT_US = 20000  # the longest frame sent (STAY QUIET, 12 bytes) lasts 3.8 ms
+# after the reader's EOF: a tag starts within t1 max (323.3 us) and its SOF lasts 151.0 us
+SOF_DEADLINE_US = 560
+ANSWER_US = 3927  # an INVENTORY answer on air: SOF 151, 12 bytes of 8 x 37.76 us, EOF 151
+RESPONSE_TIMEOUT_US = 6000  # from the SOF: the answer is in by 3.8 ms, or it never comes
 T2_US = 310  # ISO 15693-3 t2: after a tag's answer, wait this long before the next EOF
+RF_RETRIES = 3  # an RF_ON refused because another field is on: try again at once, this often
+RF_RETRY_US = 700  # base pause before such a retry (plus up to as much again, from the clock)
 
 
 def _le32(value):
@@ -96,6 +109,7 @@ class PN5180(Reader):
         self.reset_pin = reset_pin
         self.name = name
         self._tx_config = None
+        self.rf_collisions = 0  # RF_ON refusals retried (cross-talk diagnostics)
 
     # ------------------------------------------------------------------ host interface
 
@@ -176,21 +190,37 @@ class PN5180(Reader):
         self.command(bytes((RF_OFF, 0x00)))
 
     def field_on(self):
-        """ISO 15693 settings, field on, wait for the tags to power up."""
+        """ISO 15693 settings, field on, wait for the tags to power up.
+
+        The PN5180 refuses to switch its field on while it senses another reader's field
+        (RF_ACTIVE_ERROR, its collision avoidance): that is retried at once, after a short
+        pause, ``RF_RETRIES`` times before ``ReaderFault("RF_COLLISION")``.
+        """
         self.load_rf_config(RF_CONFIG_ISO15693_TX, RF_CONFIG_ISO15693_RX)
-        self.clear_irq()
-        self.command(bytes((RF_ON, 0x00)))
-        irq = self.read_register(IRQ_STATUS)
-        if irq & IRQ_RF_ACTIVE_ERROR or not irq & IRQ_TX_RFON:
-            raise ReaderFault("ANTENNA", f"{self.name} field did not come on (IRQ {irq:08x})")
-        self._check_faults(irq)
+        irq = 0
+        for attempt in range(RF_RETRIES + 1):
+            if attempt:
+                self.rf_off()
+                self.rf_collisions += 1
+                self.clock.sleep_us(RF_RETRY_US + (self.clock.ticks_us() % RF_RETRY_US))
+            self.clear_irq()
+            self.command(bytes((RF_ON, 0x00)))
+            irq = self.read_register(IRQ_STATUS)
+            self._check_faults(irq)
+            if irq & IRQ_TX_RFON and not irq & IRQ_RF_ACTIVE_ERROR:
+                break
+            if not irq & IRQ_RF_ACTIVE_ERROR:
+                raise ReaderFault("ANTENNA", f"{self.name} field did not come on (IRQ {irq:08x})")
+        else:
+            raise ReaderFault("RF_COLLISION",
+                              f"{self.name} another field is on nearby (IRQ {irq:08x})")
         self._tx_config = self.read_register(TX_CONFIG)
         self.clock.sleep_us(FIELD_SETTLE_US)
 
     def check_field(self):
         try:
             self.field_on()
-            return self.probe()
+            return self.probe()[0] != EMPTY
         finally:
             self._field_off_quietly()
 
@@ -218,12 +248,34 @@ class PN5180(Reader):
             raise ReaderFault("ANTENNA", f"{self.name} IRQ_STATUS {irq:08x}")
 
     def _transmit(self, data, eof_only=False):
+        """Send one frame and return once it has left the antenna (IRQ_TX).
+
+        SEND_DATA returns as soon as the chip has the bytes; the frame then takes
+        ``(len + 2) * 302 us`` on air (SOF, data, CRC, EOF at 26.48 kbit/s, about 1.6 ms for an
+        INVENTORY). Anything the host does to the chip before IRQ_TX would cut it off.
+        """
         tx = self._tx_config & TX_EOF_ONLY_MASK if eof_only else self._tx_config
         self.write_register(TX_CONFIG, tx)
         self.clear_irq()
         self.and_register(SYSTEM_CONFIG, 0xFFFFFFF8)  # Idle
         self.or_register(SYSTEM_CONFIG, 0x00000003)  # Transceive
         self.send_data(data)
+        if data:
+            self.clock.sleep_us((len(data) + 2) * REQUEST_BYTE_US)
+        if self._wait_irq(IRQ_TX, TX_TIMEOUT_US) is None:
+            raise ReaderFault("ANTENNA", self.name + " frame never left (no TX IRQ)")
+
+    def _wait_irq(self, bits, timeout_us):
+        """IRQ_STATUS once any of ``bits`` is set, or None after ``timeout_us``."""
+        start = self.clock.ticks_us()
+        while True:
+            irq = self.read_register(IRQ_STATUS)
+            self._check_faults(irq)
+            if irq & bits:
+                return irq
+            if self.clock.ticks_diff(self.clock.ticks_us(), start) > timeout_us:
+                return None
+            self.clock.sleep_us(POLL_US)
 
     def _await_slot(self):
         """(kind, uid) for the slot being listened to."""
@@ -233,18 +285,14 @@ class PN5180(Reader):
         return kind, uid
 
     def _listen(self):
-        self.clock.sleep_us(SOF_WAIT_US)
-        irq = self.read_register(IRQ_STATUS)
-        self._check_faults(irq)
-        if not irq & IRQ_RX_SOF_DET:
+        """After the reader's frame has gone: a tag's SOF within t1 + tSOF, or an empty slot."""
+        irq = self._wait_irq(IRQ_RX_SOF_DET | IRQ_RX, SOF_DEADLINE_US)
+        if irq is None:
             return EMPTY, None
-        start = self.clock.ticks_us()
-        while not irq & IRQ_RX:
-            if self.clock.ticks_diff(self.clock.ticks_us(), start) > RESPONSE_TIMEOUT_US:
+        if not irq & IRQ_RX:
+            self.clock.sleep_us(ANSWER_US - 400)  # most of the answer is still on its way
+            if self._wait_irq(IRQ_RX, RESPONSE_TIMEOUT_US) is None:
                 return GARBLED, None
-            self.clock.sleep_us(250)
-            irq = self.read_register(IRQ_STATUS)
-            self._check_faults(irq)
         rx = self.read_register(RX_STATUS)
         if rx & (RX_COLLISION_DETECTED | RX_DATA_INTEGRITY_ERROR | RX_PROTOCOL_ERROR):
             return GARBLED, None
@@ -258,8 +306,7 @@ class PN5180(Reader):
 
     def probe(self):
         self._transmit(inventory_request(one_slot=True))
-        kind, _ = self._await_slot()
-        return kind != EMPTY
+        return self._await_slot()
 
     def inventory_round(self, mask_value, mask_len):
         self._transmit(inventory_request(mask_value, mask_len))
@@ -269,3 +316,8 @@ class PN5180(Reader):
             if slot < 15:
                 self._transmit(b"", eof_only=True)
         return results
+
+    def stay_quiet(self, uid):
+        """Addressed STAY QUIET: the tag stops answering inventories until the field goes off.
+        It never answers this command, so the frame having left is all there is to wait for."""
+        self._transmit(stay_quiet_request(uid))

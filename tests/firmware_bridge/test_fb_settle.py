@@ -1,0 +1,133 @@
+"""The settle rule: the same hands give the same moves at 2 and at 10 scans a second.
+
+A hand is a timeline of where a stack is (a zone, or None while it is in the air). The readers
+are sampled from it at the given rate, antenna after antenna as a hub scans them, through the
+real Observer (debounce) and Tracker; the bridge's 0.1 s tick is run too. Only the moves
+(``StackMoved``) are compared: they are what the table session submits to the rules.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_bridge.observation import Observer
+from firmware_bridge.registry import TagRegistry
+from firmware_bridge.tracking import StackMoved, Tracker
+from firmware_bridge.wiring import AntennaKey, WiringMap
+
+ZONES = ("gifu", "kiso", "kuwana", "osaka")
+WIRING = WiringMap(hubs={"h": {f"A{i:02d}": z for i, z in enumerate(ZONES)}})
+TAGS = {"E004015000000001": "I01", "E004015000000002": "I02"}
+REGISTRY = TagRegistry(tags=TAGS)
+
+Step = tuple[float, dict[str, str | None]]
+"""(duration s, block -> zone or None for in hand) - held for that long."""
+
+
+def _run(hand: list[Step], rate_hz: float, settle_s: float = 1.0) -> list[tuple[str | None,
+                                                                                str,
+                                                                                tuple[str, ...]]]:
+    observer = Observer(WIRING)
+    tracker = Tracker(REGISTRY, missing_after_s=30.0, settle_s=settle_s)
+    uid_of = {b: u for u, b in TAGS.items()}
+    moves: list[tuple[str | None, str, tuple[str, ...]]] = []
+    timeline: list[tuple[float, dict[str, str | None]]] = []
+    t = 0.0
+    for duration, where in hand:
+        timeline.append((t, where))
+        t += duration
+    end = t + 3.0  # let everything settle
+
+    def where_at(now: float) -> dict[str, str | None]:
+        current = timeline[0][1]
+        for start, where in timeline:
+            if start <= now:
+                current = where
+        return current
+
+    period = 1.0 / rate_hz
+    scan_times = []
+    k = 0
+    while k * period < end:
+        for i in range(len(ZONES)):
+            scan_times.append((k * period + i * period / (2 * len(ZONES)), i))
+        k += 1
+    ticks = [n * 0.1 for n in range(int(end / 0.1) + 1)]
+    events: list[tuple[float, int]] = [(s, i) for s, i in scan_times] + [(x, -1) for x in ticks]
+    for now, antenna in sorted(events):
+        if antenna < 0:
+            out = tracker.tick(now)
+        else:
+            zone = ZONES[antenna]
+            here = frozenset(uid_of[b] for b, z in where_at(now).items() if z == zone)
+            observer.snapshot(AntennaKey("h", antenna), here, now)
+            out = tracker.update(observer.view(), now)
+        moves += [(e.origin, e.destination, e.block_ids) for e in out
+                  if isinstance(e, StackMoved)]
+    return moves
+
+
+ONE = "I01"
+START: Step = (2.0, {ONE: "gifu"})
+
+HANDS: dict[str, tuple[list[Step], list[tuple[str | None, str, tuple[str, ...]]]]] = {
+    "touch down 0.3 s on the way": (
+        [START, (0.4, {ONE: None}), (0.3, {ONE: "kiso"}), (0.4, {ONE: None}),
+         (2.0, {ONE: "kuwana"})],
+        [(None, "gifu", ("I01",)), ("gifu", "kuwana", ("I01",))]),
+    "touch down 0.5 s on the way": (
+        [START, (0.3, {ONE: None}), (0.5, {ONE: "kiso"}), (0.6, {ONE: None}),
+         (2.0, {ONE: "kuwana"})],
+        [(None, "gifu", ("I01",)), ("gifu", "kuwana", ("I01",))]),
+    "touch down and back home": (
+        [START, (0.5, {ONE: None}), (0.45, {ONE: "kiso"}), (0.5, {ONE: None}),
+         (2.0, {ONE: "gifu"})],
+        [(None, "gifu", ("I01",))]),
+    "slid straight across without lifting": (
+        [START, (0.4, {ONE: "kiso"}), (2.0, {ONE: "kuwana"})],
+        [(None, "gifu", ("I01",)), ("gifu", "kuwana", ("I01",))]),
+    "two real moves with a pause": (
+        [START, (0.5, {ONE: None}), (3.0, {ONE: "kiso"}), (0.5, {ONE: None}),
+         (2.0, {ONE: "kuwana"})],
+        [(None, "gifu", ("I01",)), ("gifu", "kiso", ("I01",)), ("kiso", "kuwana", ("I01",))]),
+    "a stack split on the way, both end in osaka": (
+        [(2.0, {"I01": "gifu", "I02": "gifu"}), (0.4, {"I01": None, "I02": None}),
+         (0.4, {"I01": "kiso", "I02": None}), (0.5, {"I01": None, "I02": None}),
+         (2.0, {"I01": "osaka", "I02": "osaka"})],
+        [(None, "gifu", ("I01", "I02")), ("gifu", "osaka", ("I01", "I02"))]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HANDS))
+@pytest.mark.parametrize("rate_hz", [2.0, 10.0])
+def test_the_same_hands_give_the_same_moves_at_2_and_10_scans_a_second(
+        name: str, rate_hz: float) -> None:
+    hand, expected = HANDS[name]
+    assert _run(hand, rate_hz) == expected
+
+
+def test_without_the_settle_rule_the_rate_decides() -> None:
+    """The bug this rule fixes: with no settle time, 10 scans/s rules the touch-down a move."""
+    hand, _ = HANDS["touch down 0.5 s on the way"]
+    assert ("gifu", "kiso", ("I01",)) in _run(hand, 10.0, settle_s=0.0)
+    assert ("gifu", "kiso", ("I01",)) not in _run(hand, 2.0, settle_s=0.0)
+
+
+def test_a_move_is_ruled_settle_s_after_the_landing_is_confirmed() -> None:
+    observer = Observer(WIRING)
+    tracker = Tracker(REGISTRY, settle_s=1.0)
+    gifu, kiso = AntennaKey("h", 0), AntennaKey("h", 1)
+    tag = frozenset({"E004015000000001"})
+    for t in (0.0, 0.1):
+        observer.snapshot(gifu, tag, t)
+    tracker.update(observer.view(), 0.1)
+    for t in (0.2, 0.3, 0.4):
+        observer.snapshot(gifu, frozenset(), t)
+    tracker.update(observer.view(), 0.4)
+    for t in (0.5, 0.6):
+        observer.snapshot(kiso, tag, t)
+    assert not [e for e in tracker.update(observer.view(), 0.6) if isinstance(e, StackMoved)]
+    assert tracker.unsettled() == {"I01": "kiso"}
+    assert tracker.tick(1.5) == []
+    assert tracker.tick(1.6) == [StackMoved("gifu", "kiso", ("I01",), 1.6)]
+    assert tracker.unsettled() == {}
