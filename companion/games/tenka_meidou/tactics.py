@@ -172,7 +172,7 @@ def senuelo(state: State, colour: Colour, moves: tuple[PawnMove, ...], board: Bo
     """Move 1 of your soldiers and 2 soldiers of one rival (TM4), all from one zone, together
     to one adjacent zone."""
     card = Tactic.SENUELO
-    _shape(card, moves, 2)
+    _shape(card, moves, len(moves))
     mine = [m for m in moves if m.colour == colour]
     theirs = [m for m in moves if m.colour != colour]
     if len(mine) != 1 or len(theirs) != 1:

@@ -6,7 +6,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from companion.games.tenka_meidou.components import Colour, Tactic
+from companion.games.tenka_meidou.components import Colour, Daimyo, Tactic
 from companion.games.tenka_meidou.events import StartGame
 from companion.games.tenka_meidou.state import RESERVE, PawnMove
 
@@ -15,6 +15,10 @@ R, B, Y, K = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.BLACK
 # A fixed layout of the large castle tokens (zone -> value), used by the rules tests.
 CASTLES = {"tsutsujigasaki": 2, "oko": 3, "yoshida_koriyama": 4, "kyoto": 5, "tokuyama": 6,
            "yonezawa": 7, "kasugayama": 8, "odawara": 9, "usuki": 10, "shuri": 11, "kiyosu": 12}
+
+
+DAIMYO_ORDER = (Daimyo.ODA_NOBUNAGA, Daimyo.MORI_MOTONARI, Daimyo.UESUGI_KENSHIN,
+                Daimyo.TAKEDA_SHINGEN, Daimyo.CHOSOKABE_MOTOCHIKA, Daimyo.OTOMO_SORIN)
 
 
 def rulebook_example() -> dict[str, Any]:
@@ -26,12 +30,10 @@ def rulebook_example() -> dict[str, Any]:
 
 def start(players: tuple[Colour, ...] = (R, B, Y), *, advanced: bool = False,
           offer: tuple[Tactic, ...] | None = None) -> StartGame:
-    from companion.games.tenka_meidou.components import Daimyo
-
     n = len(players) + 1
     return StartGame(players=players, advanced=advanced, castles=CASTLES,
                      tactic_offer=offer or tuple(list(Tactic)[:n]),
-                     daimyo_offer=tuple(list(Daimyo)[:n]) if advanced else ())
+                     daimyo_offer=DAIMYO_ORDER[:n] if advanced else ())
 
 
 def mv(colour: Colour, origin: str, destination: str, count: int = 1,
