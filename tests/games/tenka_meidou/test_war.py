@@ -107,3 +107,21 @@ def test_6_a_tied_total_goes_to_the_higher_sword() -> None:
     assert result["scores"]["red"] == result["scores"]["blue"] == 21
     assert result["winner"] == "blue"
     assert "higher sword" in result["rulings"][-1]["text"]
+
+
+def test_docs_example_two_players_with_daimyo() -> None:
+    """docs/tenka-meidou.md, worked example 2 (examples/two-player-daimyo.json)."""
+    import json
+    from importlib import resources
+
+    text = resources.files("companion.games.tenka_meidou").joinpath(
+        "examples", "two-player-daimyo.json").read_text("utf-8")
+    result = war(json.loads(text))
+    won = [(z["zone"], z["winner"], z["second"], z["small_value"], z["reinforcements"])
+           for z in result["zones"] if z["winner"]]
+    assert won == [
+        ("oko", "red", "blue", None, {"kyoto": 1, "yoshida_koriyama": 1}),
+        ("yoshida_koriyama", "red", None, None, {"kyoto": 1}),  # red's Daimyo alone (TM1)
+        ("kyoto", "blue", "red", None, {}),                     # blue 3 + Daimyo 2 > red 1+1+1
+    ]
+    assert (result["scores"], result["winner"]) == ({"red": 7, "blue": 5}, "red")
