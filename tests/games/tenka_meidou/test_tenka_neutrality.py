@@ -34,3 +34,13 @@ def test_tenka_meidou_imports_nothing_from_sekigahara() -> None:
     imports = _imports(package)
     assert any(m.startswith("companion.core") for _, m in imports)  # the scan sees imports
     assert not {(f, m) for f, m in imports if m.startswith("companion.games.sekigahara")}
+
+
+def test_the_app_shell_imports_neither_game_nor_the_bridge() -> None:
+    """ui/shell is the touchscreen shell every game's screens run in (ui/<game>/ holds those)."""
+    shell = ROOT / "ui" / "shell"
+    imports = _imports(shell)
+    assert any(m.startswith("pygame") for _, m in imports)  # the scan sees imports
+    bad = {(f, m) for f, m in imports
+           if m.startswith(("companion.games", "firmware_bridge", "ui.sekigahara"))}
+    assert not bad
