@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pygame
+
 from companion.core.paths import default_pin_path
 from companion.core.pin import RefereePin
-
 from companion.games.sekigahara.components import Side, default_blocks, default_board
 from ui.sekigahara.control import TableControl, default_workdir, open_readers, weekly_history
 from ui.sekigahara.ending import History, WeekPoint
@@ -70,7 +71,8 @@ class TableApp:
                 "WAYLAND_DISPLAY"):
             os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")  # a Pi with no desktop
         pygame.display.init()
-        workdir = options.workdir or default_workdir()
+        self._own_workdir = options.workdir is None
+        workdir = self.workdir = options.workdir or default_workdir()
         readers = open_readers(options.hubs, options.config, workdir, options.rate_hz,
                                options.seed)
         self.control = TableControl(readers)
@@ -144,3 +146,5 @@ class TableApp:
     def close(self) -> None:
         self.control.stop()
         self.app.close()
+        if self._own_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)

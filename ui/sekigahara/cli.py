@@ -61,6 +61,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.log is not None:
         logging.basicConfig(filename=args.log, level=logging.DEBUG,
                             format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    else:  # the screen says what matters; the console only gets errors
+        logging.basicConfig(level=logging.ERROR, format="companion: %(message)s")
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

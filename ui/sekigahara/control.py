@@ -63,6 +63,7 @@ class QuestionShown:
 @dataclass(frozen=True)
 class DiscrepancyShown:
     index: int
+    kind: str
     text: str
     fix: str
     zones: tuple[str, ...]
@@ -218,7 +219,7 @@ class TableControl:
             view = public_view(state)
             questions = tuple(self._question(q) for q in self.session.questions)
             found = tuple(
-                DiscrepancyShown(i, d.text, d.fix, d.zones, d.rule)
+                DiscrepancyShown(i, d.kind, d.text, d.fix, d.zones, d.rule)
                 for i, d in enumerate(self.session.discrepancies)
             )
             return Snapshot(

@@ -51,6 +51,8 @@ class Demo:
         self.player = RandomPlayer(self.rng, self.cards)
         self.seen = 0
         self.steps = 0
+        self.answered: list[str] = []
+        """The questions answered by a tap, with the option tapped."""
 
     # ------------------------------------------------------------------ running
 
@@ -86,11 +88,19 @@ class Demo:
             raise DemoError(f"no button {label!r} on the {self.app.painter.screen} screen "
                             f"(shown: {shown})")
 
-    def play(self, weeks: int) -> None:
+    def start(self) -> None:
+        """Tap "New game" and stand the set-up-symbol blocks on the map (5.2.1)."""
         self.tap("New game")
         self._observe()
         self._set_out()
+
+    def play(self, weeks: int, until: Callable[[], bool] | None = None) -> None:
+        """Play to the end of week ``weeks`` or of the game, or until ``until()`` holds."""
+        if self.state.phase is Phase.NOT_STARTED:
+            self.start()
         while self.state.phase is not Phase.GAME_OVER and self.state.week <= weeks:
+            if until is not None and until():
+                return
             self.step()
 
     def _set_out(self) -> None:
@@ -112,6 +122,12 @@ class Demo:
         """The screen enters cards by face, not by copy: name the copy the player holds."""
         if isinstance(event, ev.BidPlaced):
             self._hold(event.side, event.card)
+        if isinstance(event, ev.CombatActed) and event.action.get("type") == "challenge":
+            loyalty = [c for c, card in CARDS.items()
+                       if card.side is event.side and card.kind.value == "loyalty"]
+            if not any(c in self.cards.hand[event.side] for c in loyalty):
+                spare = [c for c in loyalty if c not in self.cards.table[event.side]]
+                self._hold(event.side, spare[0], any_card=True)
         if isinstance(event, ev.CombatActed) and event.action.get("type") == "deploy":
             card = event.action.get("card")
             if card and not card.get("card_id"):
@@ -122,14 +138,19 @@ class Demo:
                 return event.model_copy(update={"action": action})
         return event
 
-    def _hold(self, side: Side, card_id: str) -> None:
+    def _hold(self, side: Side, card_id: str, any_card: bool = False) -> None:
+        """Make ``card_id`` the copy in hand (swapping it with one of the same face, or any
+        card when a person tapped a card the seeded hand does not hold)."""
         hand = self.cards.hand[side]
         if card_id in hand:
             return
         face = (CARDS[card_id].clan, CARDS[card_id].kind, CARDS[card_id].bid)
-        same = next(c for c in hand if (CARDS[c].clan, CARDS[c].kind, CARDS[c].bid) == face)
+        same = next((c for c in hand if (CARDS[c].clan, CARDS[c].kind, CARDS[c].bid) == face),
+                    hand[0] if any_card and hand else None)
+        if same is None:
+            raise DemoError(f"{side.value} holds no card like {card_id}")
         hand[hand.index(same)] = card_id
-        for pile in (self.cards.draw, self.cards.discard):
+        for pile in (self.cards.draw, self.cards.discard, self.cards.table):
             if card_id in pile[side]:
                 pile[side][pile[side].index(card_id)] = same
 
@@ -252,6 +273,7 @@ class Demo:
         q = snap.questions[0]
         wanted = _wanted_label(c, q.options)
         self.tap(wanted)
+        self.answered.append(f"{q.text} {wanted}")
         return True
 
 

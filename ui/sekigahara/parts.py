@@ -131,9 +131,12 @@ def _opener(open_detail: Callable[[Detail], None], line: LogLine) -> Callable[[]
 def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
                                 answer: Callable[[int, int], None],
                                 accept: Callable[[int], None],
-                                put_back: Callable[[int], None]) -> int:
-    """The first open question, else the first discrepancy, as large buttons; the height used."""
+                                put_back: Callable[[int], None],
+                                skip_missing: bool = False) -> int:
+    """The first open question, else the first discrepancy, as large buttons; the height used.
+    ``skip_missing``: blocks the set-up still has to place are the guide's steps, not errors."""
     t = canvas.theme
+    found = [d for d in snap.discrepancies if not (skip_missing and d.kind == "missing")]
     if snap.questions:
         q = snap.questions[0]
         head = canvas.text(f"{side_name(q.side)}: {q.text}", (rect.x, rect.y), size=t.body,
@@ -144,9 +147,9 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
                           _bind2(answer, q.id, i), colour=th.ACCEPT, size=t.small)
             y += t.target + t.gap
         return y - rect.y
-    if snap.discrepancies:
-        d = snap.discrepancies[0]
-        more = f" (+{len(snap.discrepancies) - 1} more)" if len(snap.discrepancies) > 1 else ""
+    if found:
+        d = found[0]
+        more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
         rule = f" ({d.rule})" if d.rule else ""
         head = canvas.text(f"The table differs{more}: {d.text}{rule}", (rect.x, rect.y),
                            size=t.body, bold=True, colour=th.WARN, width=rect.width, max_lines=3)

@@ -152,12 +152,19 @@ class PlayScreen:
                            t.target)
         canvas.button(menu, "Menu", self.leave, size=t.small)
         y = rect.y
-        used = questions_and_discrepancies(
-            canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
-            self._answer, self._accept, self._put_back)
-        y += used
-        if not used:
-            y = self._prompt(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap, page)
+        if page == "setup" and snap.prompt.setup is not None:
+            y = self._setup(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap)
+            y += questions_and_discrepancies(
+                canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
+                self._answer, self._accept, self._put_back, skip_missing=True)
+        else:
+            used = questions_and_discrepancies(
+                canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
+                self._answer, self._accept, self._put_back)
+            y += used
+            if not used:
+                y = self._prompt(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
+                                 page)
         feed_rect = pygame.Rect(rect.x, y + t.gap, rect.width,
                                 menu.y - y - 2 * t.gap)
         if feed_rect.height > t.target:
@@ -172,8 +179,6 @@ class PlayScreen:
             s = "s" if snap.in_hand != 1 else ""
             y = canvas.text(f"{snap.in_hand} block{s} in hand: legal destinations are lit",
                             (rect.x, y), size=t.small, colour=th.LIT, width=rect.width).bottom
-        if page == "setup" and snap.prompt.setup is not None:
-            return self._setup(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap)
         for side, what in snap.prompt.waiting.items():
             y = canvas.text(f"{side_name(side)}: {what}", (rect.x, y), bold=True,
                             colour=side_colour(side), width=rect.width, max_lines=3).bottom + 2

@@ -55,7 +55,8 @@ class Canvas:
         return rect.move(self.origin)
 
     def fill(self, colour: th.Colour, rect: pygame.Rect | None = None, radius: int = 0) -> None:
-        pygame.draw.rect(self.surface, colour, rect or self.rect, border_radius=radius)
+        pygame.draw.rect(self.surface, colour, self.rect if rect is None else rect,
+                         border_radius=radius)
 
     def text(self, text: str, pos: tuple[int, int], *, size: int | None = None,
              colour: th.Colour = th.INK, anchor: str = "topleft", bold: bool = False,
