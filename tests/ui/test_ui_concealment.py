@@ -33,12 +33,11 @@ def revealed(events: Iterable[ev.Event]) -> set[str]:
     """The blocks whose face the rules have shown both players so far."""
     shown: set[str] = set()
     for e in events:
-        if isinstance(e, ev.BlocksPlaced) and e.zone == MORI_BOX:
-            shown |= set(e.blocks)
-        elif isinstance(e, ev.Mustered) and e.option == "A":
-            shown |= set(e.blocks)
-        elif isinstance(e, ev.MoriArrived | ev.Overrun):
-            shown |= set(e.blocks)
+        face_up = ((isinstance(e, ev.BlocksPlaced) and e.zone == MORI_BOX)
+                   or (isinstance(e, ev.Mustered) and e.option == "A")
+                   or isinstance(e, ev.MoriArrived | ev.Overrun))
+        if face_up:
+            shown |= set(e.blocks)  # type: ignore[union-attr]
         elif isinstance(e, ev.CombatActed):
             shown |= {u for u in (*e.action.get("blocks", ()), *e.action.get("losses", ()))
                       if u in FACES}

@@ -103,9 +103,9 @@ def test_a_week_of_movement_with_a_question_answered_and_a_discrepancy_fixed(
     # is logged and the fix done by hand
     active = demo.state.active
     assert active is not None
+    mine = active.value[0].upper()
     block, origin = next((b, z) for b, z in sorted(demo.state.pos.items())
-                         if b.startswith(active.value[0].upper()) and z == "edo"
-                         or b.startswith(active.value[0].upper()) and z == "osaka")
+                         if b.startswith(mine) and z in ("edo", "osaka"))
     far = "sendai" if origin == "osaka" else "himeji"
     demo._place((block,), far)
     demo.wait(_showing(screen, "The table differs"), "the discrepancy")
