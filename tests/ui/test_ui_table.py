@@ -141,7 +141,7 @@ def test_a_battle_with_a_loyalty_challenge(table_app: TableApp, seed: int) -> No
     demo.wait(lambda: len(demo.control.events) > before, "the challenge")
     demo._observe()
     assert screen.ever("challenged, defected")
-    assert screen.ever("challenge (8.6)")
+    assert screen.ever("plays a Loyalty Challenge, not refuted: the block changes sides (8.6)")
     demo.play(7, until=lambda: demo.state.pending is None)
     assert screen.ever(" wins: ")  # the result with the losses
 

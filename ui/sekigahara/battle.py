@@ -133,29 +133,30 @@ def _deployment_detail(open_detail: Callable[[Detail], None],
 
 def _track(canvas: Canvas, rect: pygame.Rect, b: Battle,
            open_detail: Callable[[Detail], None]) -> int:
-    """The Impact track, ticks every 7 (a loss per 7 Impact suffered, 8.7.1)."""
+    """The Impact track: both totals above it, a marker for each side, a tick every 7 Impact
+    (a loss per 7 Impact suffered, 8.7.1)."""
     t = canvas.theme
-    label_w = 4 * t.target // 2
-    bar = pygame.Rect(rect.x + label_w, rect.centery - t.gap, rect.width - 2 * label_w,
-                      2 * t.gap)
     top = max(TRACK_MAX, *(b.impact.get(s, 0) for s in Side))
-    canvas.fill(th.PANEL_HI, bar, radius=t.gap)
-    for tick in range(0, top + 1, 7):
-        x = bar.x + bar.width * tick // top
-        pygame.draw.line(canvas.surface, th.LINE, (x, bar.y - 3), (x, bar.bottom + 3))
-    for side, (dy, anchor_x, anchor) in zip(
-        Side, ((-1, rect.x, "midleft"), (1, rect.right, "midright")), strict=True
-    ):
+    y = rect.y
+    for side, (x, anchor) in zip(Side, ((rect.x, "topleft"), (rect.right, "topright")),
+                                 strict=True):
         value = b.impact.get(side, 0)
-        x = bar.x + bar.width * min(value, top) // top
-        y = bar.centery + dy * (t.gap + 4)
-        pygame.draw.circle(canvas.surface, side_colour(side), (x, y), t.gap + 2)
-        number = canvas.text(f"{side_name(side)} {value}", (anchor_x, rect.centery),
-                             size=t.body, bold=True, colour=side_colour(side), anchor=anchor)
-        hit = number.inflate(0, max(0, t.target - number.height))
+        number = canvas.text(f"{side_name(side)} {value}", (x, y), size=t.body, bold=True,
+                             colour=side_colour(side), anchor=anchor)
+        hit = number.inflate(t.gap, max(0, t.target - number.height))
         canvas.tap_area(hit, f"Impact {side_name(side)}",
                         _bind(open_detail, _impact_detail(b, side)))
-    return rect.bottom + t.gap // 2
+    bar = pygame.Rect(rect.x + t.gap, y + t.body + 2 * t.gap, rect.width - 2 * t.gap, t.gap)
+    canvas.fill(th.PANEL_HI, bar, radius=t.gap // 2)
+    for tick in range(7, top + 1, 7):
+        x = bar.x + bar.width * tick // top
+        pygame.draw.line(canvas.surface, th.LINE, (x, bar.y - 4), (x, bar.bottom + 4))
+    for side, dy in zip(Side, (-1, 1), strict=True):
+        value = min(b.impact.get(side, 0), top)
+        x = bar.x + bar.width * value // top
+        pygame.draw.circle(canvas.surface, side_colour(side),
+                           (x, bar.centery + dy * (t.gap // 2 + 5)), t.gap // 2 + 4)
+    return bar.bottom + 2 * t.gap
 
 
 def _bind(open_detail: Callable[[Detail], None], detail: Detail) -> Callable[[], None]:

@@ -85,12 +85,14 @@ def status_bar(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
     canvas.text(head, (rect.x + t.gap, rect.y + 2), size=t.small, bold=True)
     points = victory_points(v)
     due = reinforcements_due(v.week)
-    cells = row(pygame.Rect(rect.x + t.gap, rect.y + rect.height // 2, rect.width - 2 * t.gap,
-                            rect.height // 2), 2, t.gap)
+    lower = pygame.Rect(rect.x + t.gap, rect.y + t.small + 4, rect.width - 2 * t.gap,
+                        rect.height - t.small - 4)
+    cells = column(lower, 2, 0) if t.portrait else row(lower, 2, t.gap)
     for cell, side in zip(cells, Side, strict=True):
         text = (f"{side_name(side)}: {v.hand[side]} cards · draw {v.draw_pile[side]} · "
                 f"discard {v.discard_pile[side]} · {points[side]} VP")
-        canvas.text(text, (cell.x, cell.y), size=t.small, colour=side_colour(side))
+        canvas.text(text, (cell.x, cell.y), size=canvas.painter.fit_size(text, t.small,
+                    cell.width), colour=side_colour(side))
     lines = (f"Victory points if the game ended now: Ishida {points[Side.ISHIDA]}, "
              f"Tokugawa {points[Side.TOKUGAWA]} (two a castle, one a Resource Location)",
              f"Blocks drawn as reinforcements at the start of next week: {due} each")
@@ -191,12 +193,12 @@ def detail_page(canvas: Canvas, detail: Detail, close: Callable[[], None]) -> No
                               3 * t.target, t.target), "Back", close)
 
 
-def split(rect: pygame.Rect, portrait: bool, gap: int,
-          first: float = 0.58) -> tuple[pygame.Rect, pygame.Rect]:
+def split(rect: pygame.Rect, portrait: bool, gap: int, first: float = 0.58,
+          top_share: float = 0.42) -> tuple[pygame.Rect, pygame.Rect]:
     """The screen body as (map or battle, actions and feed): side by side in landscape, one
     above the other in portrait."""
     if portrait:
-        top = int(rect.height * 0.42)
+        top = int(rect.height * top_share)
         return (pygame.Rect(rect.x, rect.y, rect.width, top),
                 pygame.Rect(rect.x, rect.y + top + gap, rect.width, rect.height - top - gap))
     left = int(rect.width * first)

@@ -76,11 +76,13 @@ class PlayScreen:
             return
         t = canvas.theme
         r = canvas.rect
-        bar = pygame.Rect(0, 0, r.width, t.target + t.gap)
+        rows = 3 if t.portrait else 2
+        bar = pygame.Rect(0, 0, r.width, max(t.target + t.gap, rows * (t.small + 4) + t.gap))
         status_bar(canvas, bar, snap, self.open_detail)
         body = pygame.Rect(t.gap, bar.bottom + t.gap, r.width - 2 * t.gap,
                            r.height - bar.bottom - 2 * t.gap)
-        left, right = split(body, t.portrait, t.gap, 0.56 if page == "battle" else 0.58)
+        left, right = split(body, t.portrait, t.gap, 0.56 if page == "battle" else 0.58,
+                            0.62 if page == "bidding" else 0.42)
         if page == "battle":
             battle.draw(canvas, left, snap, self.open_detail)
         elif page == "bidding":
@@ -320,6 +322,9 @@ class PlayScreen:
                         colour=side_colour(bidder), width=inner.width).bottom + t.gap
         cards = bid_cards(bidder)
         columns = max(2, inner.width // (3 * t.target))
+        while -(-len(cards) // columns) * (t.target + t.gap // 2) > inner.bottom - y and (
+                inner.width // (columns + 1) >= 2 * t.target):
+            columns += 1
         cells = grid(pygame.Rect(inner.x, y, inner.width, inner.bottom - y), len(cards), columns,
                      t.gap // 2, t.target)
         for cell, (card_id, label) in zip(cells, cards, strict=True):

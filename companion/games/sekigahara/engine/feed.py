@@ -103,6 +103,12 @@ def _plain(event: ev.Event) -> str | None:
             return f"{name(side)} {choice} at {place(loc)}"
         case ev.LocationResolved(location=loc):
             return f"Combat at {place(loc)} is over"
+        case ev.CombatActed(side=side, action=action) if action.get("type") == "finish":
+            return f"{name(side)} has finished"
+        case ev.CombatActed(side=side, action=action) if action.get("type") == "challenge":
+            outcome = ("refuted: the block stays" if action.get("refuted")
+                       else "not refuted: the block changes sides")
+            return f"{name(side)} plays a Loyalty Challenge, {outcome}"
         case ev.GameWon(winner=winner, reason=reason, score=score):
             points = (f" ({', '.join(f'{name(s)} {n}' for s, n in score.items())})"
                       if score else "")

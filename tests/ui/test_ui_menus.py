@@ -1,0 +1,86 @@
+"""The screens around a game, driven by simulated touches: start, the referee's screen behind its
+PIN (set on the first visit), the hardware check."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ui.sekigahara.app import Options, TableApp
+from ui.sekigahara.demo import Demo
+
+
+@pytest.fixture
+def table_app(tmp_path: Path) -> Iterator[TableApp]:
+    options = Options(hubs=["sim"], rate_hz=20, virtual_table=False,
+                      pin_file=tmp_path / "pin.json", workdir=tmp_path / "run")
+    app = TableApp(options)
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def shown(table_app: TableApp) -> list[str]:
+    table_app.app.draw()
+    return [text for _screen, text in table_app.app.drawn]
+
+
+def screen(table_app: TableApp) -> str:
+    table_app.app.draw()
+    return table_app.app.painter.screen
+
+
+def enter(demo: Demo, pin: str) -> None:
+    for digit in pin:
+        demo.tap(digit)
+    demo.tap("OK")
+
+
+def test_the_referee_screen_needs_the_pin_set_on_the_first_visit(
+        table_app: TableApp, tmp_path: Path) -> None:
+    demo = Demo(table_app, seed=0)
+    demo.start()
+    demo.tap("Menu")
+    demo.tap("Referee")
+    assert screen(table_app) == "referee-pin"
+    assert "Set a referee PIN (4 to 8 digits)" in shown(table_app)
+    enter(demo, "2468")
+    assert "Confirm the new referee PIN" in shown(table_app)
+    enter(demo, "2468")
+    assert screen(table_app) == "referee"
+    text = " ".join(shown(table_app))
+    assert "hidden blocks shown" in text
+    assert "I01" in text or "T01" in text  # the referee sees block ids and faces
+    assert "2468" not in (tmp_path / "pin.json").read_text()  # a salted hash only
+    demo.tap("Lock and leave")
+    assert screen(table_app) == "start"
+    demo.tap("Referee")
+    assert "Referee PIN" in shown(table_app)
+    enter(demo, "1111")
+    assert "Wrong PIN" in shown(table_app) or any("Wait" in s for s in shown(table_app))
+    assert screen(table_app) == "referee-pin"
+
+
+def test_the_start_screen_offers_resume_once_a_game_is_under_way(table_app: TableApp) -> None:
+    demo = Demo(table_app, seed=0)
+    assert "Resume the game" not in shown(table_app)
+    demo.start()
+    demo.tap("Menu")
+    assert "Resume the game" in shown(table_app)
+    demo.tap("Resume the game")
+    assert screen(table_app) == "setup"
+
+
+def test_the_hardware_check_lists_every_hub_and_antenna(table_app: TableApp) -> None:
+    demo = Demo(table_app, seed=0)
+    demo.tap("Hardware check")
+    assert screen(table_app) == "hardware"
+    demo.wait(lambda: "Hardware check: All readers answer" in shown(table_app),
+              "every antenna to report", timeout=15)
+    text = shown(table_app)
+    assert any(line.startswith("hub hub-1 on ") for line in text)
+    demo.tap("Back")
+    assert screen(table_app) == "start"
