@@ -99,7 +99,10 @@ def leader_at(state: State, origin: str, side: Side) -> bool:
 
 
 def movable(state: State, side: Side, origin: str) -> list[str]:
-    """Blocks of ``side`` at ``origin`` that may still move this phase (7.2, 7.3.1, 8.9.6, 9.3)."""
+    """Blocks of ``side`` at ``origin`` that may still move this phase (7.2, 7.3.1, 8.9.6, 9.3):
+    none once a move has left from ``origin`` this phase (C13)."""
+    if origin in state.sources:
+        return []
     return [
         b for b in blocks_at(state, origin, side)
         if b not in state.moved and b not in state.immobile and not is_besieged(state, b)
@@ -117,6 +120,9 @@ def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
         raise reject("4.1", f"{cmd.origin!r} is not a location")
     if not cmd.paths:
         raise reject("7.3.1", "a move needs at least one moving block")
+    if cmd.origin in state.sources:
+        raise reject("C13", f"a move has already left {cmd.origin} this phase: a location is "
+                     "the source of one move per Movement Phase (7.3.1)")
     for b in cmd.paths:
         if b not in FACES or side_of(b) is not side or state.pos[b] != cmd.origin:
             raise reject("7.3.1", f"a moving block is not a {side.value} block at {cmd.origin}",
