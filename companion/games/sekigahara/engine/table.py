@@ -422,11 +422,13 @@ class TableRules:
             return RuleViolation("8.7.2", f"{losing.opponent.value} loses no blocks here")
         if not mine:
             return Hold(f"{losing.value} chooses its losses first")
-        choices = [
-            a for a in combat.legal_actions(p.combat)
-            if isinstance(a, combat.Lose) and a.side is losing
-        ]
-        exact = [a for a in choices if {u for u in a.losses if u in FACES} == set(mine)]
+        choice = combat.loss_choice(p.combat)
+        assert choice is not None and choice.side is losing
+        if any(u not in FACES for u in (*choice.forced, *choice.pool)):
+            # a siege with a disk: at most two blocks and the disk inside, so few selections
+            exact = [a for a in choice if {u for u in a.losses if u in FACES} == set(mine)]
+        else:
+            exact = [combat.Lose(side=losing, losses=mine)] if choice.allows(mine) else []
         if len(exact) == 1:
             return Ready((cm.TakeLosses(side=losing, losses=exact[0].losses),))
         if exact:
@@ -437,7 +439,7 @@ class TableRules:
             )
             return Question(QuestionKind.LOSSES, losing, "Which disks are lost as well?",
                             options, origin, CASUALTIES, blocks)
-        if any(set(mine) < {u for u in a.losses if u in FACES} for a in choices):
+        if choice.extends(mine):
             due = ended.losses_due.of(losing) if ended else 0
             return Hold(f"{losing.value} loses {_count(due, 'unit')}; more to come")
         command = cm.TakeLosses(side=losing, losses=mine)
