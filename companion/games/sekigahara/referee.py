@@ -55,6 +55,7 @@ from companion.games.sekigahara.components import (
     default_blocks,
     load_blocks,
 )
+from companion.games.sekigahara.referee_board import BoardError, judge_move, judge_retreat
 from companion.games.sekigahara.referee_faces import (
     FaceKey,
     GivenBlock,
@@ -344,6 +345,36 @@ def _battle_command(args: argparse.Namespace) -> int:
     return status
 
 
+EXIT_ILLEGAL = 1
+
+
+def judge_text(text: str, what: str) -> tuple[int, dict[str, Any]]:
+    """``referee move`` / ``referee retreat``: 0 legal, 1 illegal (the rule says why), 2 for
+    input that cannot be judged (the JSON error object)."""
+    judge = judge_move if what == "move" else judge_retreat
+    try:
+        verdict = judge(parse_input(text))
+    except RefereeError as exc:
+        return EXIT_ERROR, exc.as_json()
+    except BoardError as exc:
+        return EXIT_ERROR, RefereeError(exc.message, rule=exc.rule).as_json()
+    see = clarification_links(str(verdict.get("rule")), str(verdict.get("message", "")))
+    if see:
+        verdict["see"] = see
+    return (EXIT_OK if verdict["legal"] else EXIT_ILLEGAL), verdict
+
+
+def _board_command(args: argparse.Namespace) -> int:
+    try:
+        text = read_source(args.file)
+    except RefereeError as exc:
+        _print(exc.as_json())
+        return EXIT_ERROR
+    status, payload = judge_text(text, args.referee_command)
+    _print(payload)
+    return status
+
+
 def _run_command(args: argparse.Namespace) -> int:
     status, payload = adjudicate_text(example_text())
     _print(payload)
@@ -351,7 +382,7 @@ def _run_command(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``companion referee battle FILE``."""
+    """Add ``companion referee battle FILE``, ``referee move FILE``, ``referee retreat FILE``."""
     parser = subparsers.add_parser(
         "referee", help="adjudicate a combat described in JSON (the referee calculator)"
     )
@@ -366,6 +397,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     battle.add_argument("--blocks", metavar="FILE",
                         help="your copy's block manifest (YAML, as data/blocks.yaml)")
     battle.set_defaults(handler=_battle_command)
+    for what, doing in (("move", "one stack move (7.3, 7.4)"), ("retreat", "one retreat (8.8)")):
+        board = inner.add_parser(
+            what, help=f"judge {doing} on a position (docs/referee-calculator.md)",
+            description=f"Judge {doing} on a position given as JSON; prints one JSON object. "
+            "Exit status 0 legal, 1 illegal, 2 on malformed input.",
+        )
+        board.add_argument("file", metavar="FILE", help="the position as JSON, or - for stdin")
+        board.set_defaults(handler=_board_command)
 
 
 def register_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
