@@ -52,8 +52,9 @@ class GameRules(Protocol[S, C_contra, E]):
 
     def initial_state(self) -> S: ...
 
-    def handle(self, state: S, command: C_contra) -> list[E]:
-        """The events ``command`` causes in ``state``; raise RuleViolation to reject it."""
+    def handle(self, state: S, command: C_contra, by: str | None = None) -> list[E]:
+        """The events ``command`` causes in ``state``; raise RuleViolation to reject it.
+        ``by``: who submitted it (a side's device), None when unbound (replays, tests)."""
         ...
 
     def apply(self, state: S, event: E) -> S:
@@ -106,9 +107,11 @@ class Game(Generic[S, C, E]):
     def events(self) -> tuple[E, ...]:
         return tuple(self._events)
 
-    def submit(self, command: C) -> Accepted[E] | Rejection:
+    def submit(self, command: C, by: str | None = None) -> Accepted[E] | Rejection:
+        """Validate and apply ``command``; ``by`` names the submitter so the rules can refuse a
+        command sent in another player's name."""
         try:
-            events = self.rules.handle(self._state, command)
+            events = self.rules.handle(self._state, command, by)
         except HiddenViolation as exc:
             return Rejection(exc.rule, exc.message, exc.private)
         except RuleViolation as exc:

@@ -44,7 +44,7 @@ class CounterRules:
     def initial_state(self) -> Counter:
         return Counter()
 
-    def handle(self, state: Counter, command: Command) -> list[Event]:
+    def handle(self, state: Counter, command: Command, by: str | None = None) -> list[Event]:
         if isinstance(command, Add):
             if command.amount <= 0:
                 raise RuleViolation("1.1", "add a positive amount")

@@ -11,13 +11,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from collections import Counter
+from collections.abc import Collection
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    model_validator,
+)
 
+from companion.core.datafiles import DataFileError
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara.combat import (
     Challenge,
@@ -33,10 +45,28 @@ from companion.games.sekigahara.combat import (
     combat_result,
     start_combat,
 )
-from companion.games.sekigahara.components import Attack, BlockFace, CardKind, Clan, Disk, Side
+from companion.games.sekigahara.components import (
+    Attack,
+    BlockSet,
+    CardKind,
+    Clan,
+    Disk,
+    Side,
+    default_blocks,
+    load_blocks,
+)
+from companion.games.sekigahara.referee_board import BoardError, judge_move, judge_retreat
+from companion.games.sekigahara.referee_faces import (
+    FaceKey,
+    GivenBlock,
+    manifest_counts,
+    resolve_faces,
+)
 
 EXIT_OK = 0
 EXIT_ERROR = 2
+MAX_INPUT_CHARS = 1_000_000
+"""The largest input read: a whole combat of 96 blocks and every action is under 50 kB."""
 
 
 class RefereeError(Exception):
@@ -49,9 +79,24 @@ class RefereeError(Exception):
         self.action_index = action_index
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "error": {"rule": self.rule, "action_index": self.action_index, "message": self.message}
+        error: dict[str, Any] = {
+            "rule": self.rule, "action_index": self.action_index, "message": self.message
         }
+        see = clarification_links(self.rule or "", self.message)
+        if see:
+            error["see"] = see
+        return {"error": error}
+
+
+CLARIFICATIONS = "docs/clarifications.md"
+"""Where every clarification (C1, C2, ...) a ruling cites is written out."""
+_CITED = re.compile(r"\bC\d+\b")
+
+
+def clarification_links(*texts: str) -> list[str]:
+    """``docs/clarifications.md#c6`` for each clarification cited in ``texts``, in order."""
+    found = dict.fromkeys(c for text in texts for c in _CITED.findall(text))
+    return [f"{CLARIFICATIONS}#{c.lower()}" for c in found]
 
 
 class _Strict(BaseModel):
@@ -61,9 +106,10 @@ class _Strict(BaseModel):
 class BlockInput(_Strict):
     side: Side
     clan: Clan
-    mon: int = Field(ge=1, le=4)
+    mon: Annotated[StrictInt, Field(ge=1, le=4)]
     attack: Attack | None = None
-    leader: bool = False
+    leader: StrictBool | None = None
+    """None: taken from the block manifest where the face leaves one possibility."""
 
 
 class CardInput(_Strict):
@@ -73,7 +119,7 @@ class CardInput(_Strict):
 
 
 class ChallengeInput(_Strict):
-    refuted: bool
+    refuted: StrictBool
 
 
 class ActionInput(_Strict):
@@ -84,7 +130,7 @@ class ActionInput(_Strict):
     card: CardInput | None = None
     deploy: list[str] | None = None
     challenge: ChallengeInput | None = None
-    finish: Literal[True] | None = None
+    finish: StrictBool | None = None
     lose: list[str] | None = None
 
     @model_validator(mode="after")
@@ -95,6 +141,8 @@ class ActionInput(_Strict):
             raise ValueError("an action has exactly one of deploy, challenge, finish, lose")
         if self.card is not None and self.deploy is None:
             raise ValueError("card goes with deploy only")
+        if self.finish is False:
+            raise ValueError("finish is true when given")
         return self
 
     def to_action(self) -> CombatAction:
@@ -118,19 +166,22 @@ class CombatInput(_Strict):
     disks: list[Disk] = []
     actions: list[Any] = []
 
-    def setup(self) -> CombatSetup:
-        faces: dict[str, BlockFace] = {}
+    def setup(self, manifest: Counter[FaceKey], cardless: Collection[str]) -> CombatSetup:
+        """The combat's setup, each block's face checked against the manifest (3.2)."""
+        given: dict[str, GivenBlock] = {}
         for block_id, block in self.blocks.items():
             if block.clan.side is not block.side:
                 raise RefereeError(
                     f"block {block_id}: the {block.clan.value} clan is {block.clan.side}, "
                     f"not {block.side}"
                 )
-            faces[block_id] = BlockFace(
-                clan=block.clan, mon=block.mon, attack=block.attack, leader=block.leader
-            )
+            given[block_id] = GivenBlock(block.clan, block.mon, block.attack, block.leader)
         if self.type is CombatKind.BATTLE and self.castle is not None:
             raise RefereeError("castle is given for sieges only")
+        try:
+            faces = resolve_faces(given, manifest, cardless)
+        except RuleViolation as exc:
+            raise RefereeError(exc.message, rule=exc.rule) from None
         inside: frozenset[str] = frozenset()
         if self.type is CombatKind.SIEGE:
             defender = self.attacker.opponent
@@ -145,8 +196,10 @@ class CombatInput(_Strict):
         )
 
 
-def adjudicate(data: Any) -> dict[str, Any]:
-    """Adjudicate one combat given as parsed JSON; raise :class:`RefereeError` if it is rejected."""
+def adjudicate(data: Any, blocks: BlockSet | None = None) -> dict[str, Any]:
+    """Adjudicate one combat given as parsed JSON; raise :class:`RefereeError` if it is rejected.
+    ``blocks``: the copy's block manifest (default: the built-in one)."""
+    manifest = manifest_counts(blocks or default_blocks())
     try:
         combat = CombatInput.model_validate(data)
     except ValidationError as exc:
@@ -157,8 +210,10 @@ def adjudicate(data: Any) -> dict[str, Any]:
             actions.append(ActionInput.model_validate(raw).to_action())
         except ValidationError as exc:
             raise RefereeError(_first_error(exc), action_index=index) from None
+    cardless = {b for a in actions if isinstance(a, Deploy) and a.card is None for b in a.blocks}
+    setup = combat.setup(manifest, cardless)
     try:
-        state = start_combat(combat.setup())
+        state = start_combat(setup)
     except RuleViolation as exc:
         raise RefereeError(exc.message, rule=exc.rule) from None
     for index, action in enumerate(actions):
@@ -187,21 +242,77 @@ def render(result: CombatResult) -> dict[str, Any]:
         "defected": list(result.defected),
         "instant_victory": result.instant_victory.value if result.instant_victory else None,
         "castle_falls": result.castle_falls,
-        "rulings": [r.model_dump() for r in result.rulings],
+        "rulings": [_ruling(r.rule, r.text) for r in result.rulings],
     }
 
 
-def adjudicate_text(text: str) -> tuple[int, dict[str, Any]]:
+def _ruling(rule: str, text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"rule": rule, "text": text}
+    see = clarification_links(rule, text)
+    if see:
+        out["see"] = see
+    return out
+
+
+def adjudicate_text(text: str, blocks: BlockSet | None = None) -> tuple[int, dict[str, Any]]:
     """Parse and adjudicate JSON text: the exit status and the object to print."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        error = RefereeError(f"not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})")
-        return EXIT_ERROR, error.as_json()
-    try:
-        return EXIT_OK, adjudicate(data)
+        data = parse_input(text)
+        return EXIT_OK, adjudicate(data, blocks)
     except RefereeError as exc:
         return EXIT_ERROR, exc.as_json()
+
+
+def parse_input(text: str) -> Any:
+    """JSON text to data; RefereeError for anything too large, too deep or not JSON."""
+    if len(text) > MAX_INPUT_CHARS:
+        raise RefereeError(f"the input is larger than {MAX_INPUT_CHARS} characters: one combat "
+                           "or one position is far smaller")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RefereeError(
+            f"not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise RefereeError("not valid input: JSON nested too deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise RefereeError(f"not valid input: {exc}".split(";")[0]) from None
+
+
+def read_source(source: str) -> str:
+    """The text of FILE (``-``: standard input), reading no more than the size limit."""
+    limit = MAX_INPUT_CHARS * 4 + 1  # UTF-8: at most four bytes a character
+    try:
+        if source == "-":
+            raw = sys.stdin.buffer.read(limit)
+        else:
+            with Path(source).open("rb") as handle:
+                raw = handle.read(limit)
+        text = raw.decode("utf-8")
+    except OSError as exc:
+        raise RefereeError(f"cannot read {source}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RefereeError(f"cannot read {source}: not UTF-8 text") from None
+    if len(raw) >= limit:
+        raise RefereeError(f"cannot read {source}: larger than {MAX_INPUT_CHARS} characters")
+    return text
+
+
+def read_blocks(source: str | None) -> BlockSet | None:
+    """The user's block manifest (``--blocks FILE``), None for the built-in one."""
+    if source is None:
+        return None
+    path = Path(source)
+    try:
+        if not path.is_file():
+            raise RefereeError(f"cannot read blocks file {source}: not a regular file")
+        if path.stat().st_size > MAX_INPUT_CHARS:
+            raise RefereeError(f"cannot read blocks file {source}: too large")
+        return load_blocks(path)
+    except DataFileError as exc:
+        raise RefereeError(f"blocks file: {exc}") from None
+    except OSError as exc:
+        raise RefereeError(f"cannot read blocks file {source}: {exc.strerror}") from None
 
 
 def example_text() -> str:
@@ -223,20 +334,49 @@ def _print(payload: dict[str, Any]) -> None:
 
 
 def _battle_command(args: argparse.Namespace) -> int:
-    source: str = args.file
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        _print(RefereeError(f"cannot read {source}: {reason}").as_json())
+        blocks = read_blocks(args.blocks)
+        text = read_source(args.file)
+    except RefereeError as exc:
+        _print(exc.as_json())
         return EXIT_ERROR
-    status, payload = adjudicate_text(text)
+    status, payload = adjudicate_text(text, blocks)
+    _print(payload)
+    return status
+
+
+EXIT_ILLEGAL = 1
+
+
+def judge_text(text: str, what: str) -> tuple[int, dict[str, Any]]:
+    """``referee move`` / ``referee retreat``: 0 legal, 1 illegal (the rule says why), 2 for
+    input that cannot be judged (the JSON error object)."""
+    judge = judge_move if what == "move" else judge_retreat
+    try:
+        verdict = judge(parse_input(text))
+    except RefereeError as exc:
+        return EXIT_ERROR, exc.as_json()
+    except BoardError as exc:
+        return EXIT_ERROR, RefereeError(exc.message, rule=exc.rule).as_json()
+    see = clarification_links(str(verdict.get("rule")), str(verdict.get("message", "")))
+    if see:
+        verdict["see"] = see
+    return (EXIT_OK if verdict["legal"] else EXIT_ILLEGAL), verdict
+
+
+def _board_command(args: argparse.Namespace) -> int:
+    try:
+        text = read_source(args.file)
+    except RefereeError as exc:
+        _print(exc.as_json())
+        return EXIT_ERROR
+    status, payload = judge_text(text, args.referee_command)
     _print(payload)
     return status
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``companion referee battle FILE``."""
+    """Add ``companion referee battle FILE``, ``referee move FILE``, ``referee retreat FILE``."""
     parser = subparsers.add_parser(
         "referee", help="adjudicate a combat described in JSON (the referee calculator)"
     )
@@ -248,7 +388,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "Exit status 2 on an illegal or malformed combat.",
     )
     battle.add_argument("file", metavar="FILE", help="the combat as JSON, or - for stdin")
+    battle.add_argument("--blocks", metavar="FILE",
+                        help="your copy's block manifest (YAML, as data/blocks.yaml)")
     battle.set_defaults(handler=_battle_command)
+    for what, doing in (("move", "one stack move (7.3, 7.4)"), ("retreat", "one retreat (8.8)")):
+        board = inner.add_parser(
+            what, help=f"judge {doing} on a position (docs/referee-calculator.md)",
+            description=f"Judge {doing} on a position given as JSON; prints one JSON object. "
+            "Exit status 0 legal, 1 illegal, 2 on malformed input.",
+        )
+        board.add_argument("file", metavar="FILE", help="the position as JSON, or - for stdin")
+        board.set_defaults(handler=_board_command)
     from companion.games.sekigahara.records_cli import register_referee_records
 
     register_referee_records(inner)  # verify, replay, explain (docs/referee.md)

@@ -33,8 +33,10 @@ from companion.games.sekigahara.combat.events import (
 )
 from companion.games.sekigahara.combat.initiative import initiative
 from companion.games.sekigahara.combat.losses import (
+    LossChoice,
     awaiting_losses,
     forced_losses,
+    loss_choice,
     loss_tiers,
     replenishment,
 )
@@ -83,6 +85,7 @@ __all__ = [
     "InitiativePassed",
     "InstantVictory",
     "Lose",
+    "LossChoice",
     "LoyaltyChallenged",
     "PlayedCard",
     "SideFinished",
@@ -97,6 +100,7 @@ __all__ = [
     "is_finished",
     "is_resolved",
     "legal_actions",
+    "loss_choice",
     "loss_tiers",
     "losses_due",
     "replay",

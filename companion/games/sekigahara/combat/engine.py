@@ -8,7 +8,7 @@ card replenishment (8.10). States are immutable: the input state is never change
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -28,7 +28,7 @@ from companion.games.sekigahara.combat.losses import (
     compute_losses,
     leader_by_impact,
     lose,
-    loss_choices,
+    loss_choice,
     lost_units,
     replenishment,
     units_of,
@@ -199,13 +199,12 @@ def _check_setup(setup: CombatSetup, board: Board) -> None:
             raise RuleViolation("3.4", f"the {disk.value} disk is a gold (Ishida) unit")
 
 
-def legal_actions(state: CombatState) -> list[CombatAction]:
-    """Every action the rules allow now, cards described by clan and kind (hands are unknown)."""
-    waiting = awaiting_losses(state)
-    if waiting is not None:
-        assert state.ended is not None
-        due = state.ended.losses_due.of(waiting)
-        return [Lose(side=waiting, losses=c) for c in loss_choices(state, waiting, due)]
+def legal_actions(state: CombatState) -> Sequence[CombatAction]:
+    """Every action the rules allow now, cards described by clan and kind (hands are unknown).
+    While losses are awaited it is the :class:`LossChoice`, a lazy sequence (8.7.2)."""
+    choice = loss_choice(state)
+    if choice is not None:
+        return choice
     actions: list[CombatAction] = []
     challenger = challenge_window(state)
     if challenger is not None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
+from math import comb
+from typing import overload
 
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara.combat.events import BlocksLost, CombatEvent
@@ -76,14 +79,92 @@ def forced_losses(state: CombatState, side: Side, due: int) -> list[str]:
     return forced
 
 
-def loss_choices(state: CombatState, side: Side, due: int) -> list[tuple[str, ...]]:
-    """Every legal selection of ``due`` losses (8.7.2), for move generators."""
+class LossChoice(Sequence[Lose]):
+    """Every legal selection of a side's losses (8.7.2, 8.9.4 C), offered lazily as "the
+    ``forced`` units plus any ``pick`` of ``pool``": a sequence of :class:`Lose` actions in
+    lexicographic order whose length is a binomial coefficient, never built as a list (24 blocks
+    losing 12 would be 2.7 million selections). Indexing unranks one selection directly, so
+    ``random.choice`` works on it as on a list.
+    """
+
+    def __init__(self, side: Side, forced: tuple[str, ...], pool: tuple[str, ...], pick: int):
+        if not 0 <= pick <= len(pool):
+            raise ValueError(f"cannot pick {pick} of {len(pool)} units")
+        self.side, self.forced, self.pool, self.pick = side, forced, pool, pick
+
+    def __len__(self) -> int:
+        return comb(len(self.pool), self.pick)
+
+    @overload
+    def __getitem__(self, index: int) -> Lose: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Lose]: ...
+
+    def __getitem__(self, index: int | slice) -> Lose | list[Lose]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("loss choice index out of range")
+        picked: list[str] = []
+        start, left, n = 0, self.pick, len(self.pool)
+        while left:  # combinatorial number system, lexicographic order
+            for j in range(start, n):
+                below = comb(n - j - 1, left - 1)
+                if index < below:
+                    picked.append(self.pool[j])
+                    start, left = j + 1, left - 1
+                    break
+                index -= below
+        return Lose(side=self.side, losses=(*self.forced, *picked))
+
+    def __iter__(self) -> Iterator[Lose]:
+        for pick in combinations(self.pool, self.pick):
+            yield Lose(side=self.side, losses=(*self.forced, *pick))
+
+    def allows(self, units: Iterable[str]) -> bool:
+        """Whether ``units`` (in any order) is one of the legal selections."""
+        chosen = list(units)
+        rest = set(chosen) - set(self.forced)
+        return (
+            len(set(chosen)) == len(chosen) == len(self.forced) + self.pick
+            and set(self.forced) <= set(chosen) and rest <= set(self.pool)
+        )
+
+    def extends(self, units: Iterable[str]) -> bool:
+        """Whether some legal selection holds ``units`` and more besides."""
+        chosen = set(units)
+        return (
+            chosen <= set(self.forced) | set(self.pool)
+            and len(chosen & set(self.pool)) <= self.pick
+            and len(chosen) < len(self.forced) + self.pick
+        )
+
+    def __repr__(self) -> str:
+        return (f"LossChoice({self.side}, forced={self.forced}, choose {self.pick} of "
+                f"{self.pool})")
+
+
+def loss_choices(state: CombatState, side: Side, due: int) -> LossChoice:
+    """Every legal selection of ``due`` losses (8.7.2), lazily: whole tiers the count empties,
+    then any ``due - len(forced)`` units of the next tier."""
     forced = forced_losses(state, side, due)
     left = due - len(forced)
     if left == 0:
-        return [tuple(forced)]
+        return LossChoice(side, tuple(forced), (), 0)
     tier = next(t for t in loss_tiers(state, side) if any(u not in forced for u in t) and t)
-    return [(*forced, *pick) for pick in combinations(tier, left)]
+    return LossChoice(side, tuple(forced), tuple(tier), left)
+
+
+def loss_choice(state: CombatState) -> LossChoice | None:
+    """The loss selection awaited now (8.7.2: the attacker first), or None."""
+    side = awaiting_losses(state)
+    if side is None or state.ended is None:
+        return None
+    return loss_choices(state, side, state.ended.losses_due.of(side))
 
 
 def losses_due(state: CombatState) -> Tally:

@@ -98,7 +98,7 @@ def _phase(s: State, e: ev.PhaseBegan) -> None:
     s.draws_due = list(e.draws_due)
     if e.phase is Phase.MOVEMENT:
         s.level, s.moves_left, s.mustered = None, 0, False
-        s.moved, s.used_segments, s.entered_from = set(), set(), {}
+        s.moved, s.sources, s.used_segments, s.entered_from = set(), set(), set(), {}
         if e.active is s.first:  # a new turn (6.4): arrivals of the last turn may move again
             s.immobile = set()
     elif e.phase is Phase.COMBAT:
@@ -152,6 +152,7 @@ def _moved(s: State, e: ev.StackMoved) -> None:
         before = path[-2] if len(path) > 1 else e.origin
         s.entered_from.setdefault(entry_key(e.side, path[-1]), set()).add(before)
     s.moved |= set(e.paths)
+    s.sources.add(e.origin)
     if s.level is not Level.TOTAL:
         s.moves_left -= 1
     s.used_segments |= set(e.segments)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from companion.core.events import Command
 from companion.core.game import HiddenViolation
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
@@ -37,6 +38,24 @@ class Emitter:
 def reject(rule: str, message: str, private: str | None = None) -> HiddenViolation:
     """A rejection: ``message`` is public (no hidden identity), ``private`` for the actor."""
     return HiddenViolation(rule, scrub(message), private)
+
+
+def acting_side(command: Command) -> Side | None:
+    """The side a command acts for (its ``side``); None for a command either player may give
+    (starting the game)."""
+    side = getattr(command, "side", None)
+    return side if isinstance(side, Side) else None
+
+
+def check_submitter(command: Command, by: str) -> None:
+    """C18: a command is accepted only from the side it acts for. The refusal comes first and
+    reads the same whatever is on the board, so a command sent in the opponent's name learns
+    nothing of where the opponent's blocks are."""
+    acting = acting_side(command)
+    if by not in {s.value for s in Side}:
+        raise reject("C18", f"commands come from a side's device (ishida or tokugawa), not {by!r}")
+    if acting is not None and acting.value != by:
+        raise reject("C18", f"{by} cannot give a command for {acting.value}")
 
 
 def draw_cards(em: Emitter, side: Side, count: int, rule: str) -> None:

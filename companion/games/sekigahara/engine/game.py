@@ -14,7 +14,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.apply import apply_event
 from companion.games.sekigahara.engine.bidding import bid, choose_first
 from companion.games.sekigahara.engine.combat_phase import act, choose_inside, declare, end_combat
-from companion.games.sekigahara.engine.flow import reject
+from companion.games.sekigahara.engine.flow import check_submitter, reject
 from companion.games.sekigahara.engine.mori import bring_mori
 from companion.games.sekigahara.engine.movement_phase import buy_movement, end_movement, move_stack
 from companion.games.sekigahara.engine.muster import muster
@@ -47,7 +47,11 @@ class SekigaharaRules:
     def initial_state(self) -> State:
         return State()
 
-    def handle(self, state: State, command: cm.Command) -> list[ev.Event]:
+    def handle(self, state: State, command: cm.Command, by: str | None = None) -> list[ev.Event]:
+        """``by``: the side whose device submitted ``command``, checked before anything else
+        (C18); None when the caller is trusted (replays, the table's readers, tests)."""
+        if by is not None:
+            check_submitter(command, by)
         if state.phase is Phase.GAME_OVER:
             raise reject("2.1" if state.victory and "2.2" not in state.victory else "2.2",
                          "the game is over")

@@ -21,6 +21,7 @@ from companion.games.sekigahara.engine.overrun import destroy, resolve_overruns
 from companion.games.sekigahara.engine.state import Level, Phase, State
 from companion.games.sekigahara.engine.turns import end_phase
 from companion.games.sekigahara.movement import (
+    MoveAnalysis,
     MoveSituation,
     StackMove,
     leadership_at,
@@ -83,18 +84,25 @@ def situation(state: State, side: Side, moving: frozenset[str] = frozenset()) ->
     )
 
 
-def has_leadership(state: State, origin: str, side: Side) -> bool:
-    """7.3.4: a friendly leader at the origin (declared, C10), an aligned castle the side
-    controls there, or its own capital."""
-    leader = any(FACES[b].leader for b in blocks_at(state, origin, side))
+def public_leadership(state: State, origin: str, side: Side) -> bool:
+    """7.3.4: Leadership both players can see at the origin: the side's capital, or an aligned
+    castle it controls. A leader block is hidden until the move uses it (C10, C12)."""
     return leadership_at(
-        BOARD, origin, side, leader_present=leader,
+        BOARD, origin, side, leader_present=False,
         castle_controller=castle_controller(state, origin),
     )
 
 
+def leader_at(state: State, origin: str, side: Side) -> bool:
+    """Whether a leader block of ``side`` stands at ``origin`` (hidden from the opponent)."""
+    return any(FACES[b].leader for b in blocks_at(state, origin, side))
+
+
 def movable(state: State, side: Side, origin: str) -> list[str]:
-    """Blocks of ``side`` at ``origin`` that may still move this phase (7.2, 7.3.1, 8.9.6, 9.3)."""
+    """Blocks of ``side`` at ``origin`` that may still move this phase (7.2, 7.3.1, 8.9.6, 9.3):
+    none once a move has left from ``origin`` this phase (C13)."""
+    if origin in state.sources:
+        return []
     return [
         b for b in blocks_at(state, origin, side)
         if b not in state.moved and b not in state.immobile and not is_besieged(state, b)
@@ -112,6 +120,9 @@ def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
         raise reject("4.1", f"{cmd.origin!r} is not a location")
     if not cmd.paths:
         raise reject("7.3.1", "a move needs at least one moving block")
+    if cmd.origin in state.sources:
+        raise reject("C13", f"a move has already left {cmd.origin} this phase: a location is "
+                     "the source of one move per Movement Phase (7.3.1)")
     for b in cmd.paths:
         if b not in FACES or side_of(b) is not side or state.pos[b] != cmd.origin:
             raise reject("7.3.1", f"a moving block is not a {side.value} block at {cmd.origin}",
@@ -127,16 +138,7 @@ def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
     marches = tuple(frozenset(g) for g in cmd.force_marches)
     if state.hand[side] < len(marches):
         raise reject("7.3.3", "each force march discards one card")
-    move = StackMove(
-        side=side, origin=cmd.origin, paths=dict(cmd.paths), force_marches=marches,
-        leadership=has_leadership(state, cmd.origin, side),
-    )
-    try:
-        analysis = validate_stack_move(
-            BOARD, move, situation(state, side, frozenset(cmd.paths))
-        )
-    except RuleViolation as exc:
-        raise reject(exc.rule, exc.message) from None
+    move, analysis = _analyse(state, cmd, marches)
     em = Emitter(state)
     if analysis.force_march_cards:
         em.emit(ev.CardsDiscarded(side=side, count=analysis.force_march_cards, rule="7.3.3"))
@@ -157,6 +159,38 @@ def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
     touched = [cmd.origin, *(p[-1] for p in cmd.paths.values())]
     resolve_overruns(em, touched, side)
     return em.events
+
+
+def _analyse(
+    state: State, cmd: MoveStack, marches: tuple[frozenset[str], ...]
+) -> tuple[StackMove, MoveAnalysis]:
+    """Validate the move, using Leadership only if the move needs it (7.3.4, C12).
+
+    The move is judged first without Leadership; only if that fails and Leadership is present
+    at the origin is it judged with it, and the move is then announced "with leadership" (a
+    leader so used is declared, C10). A move that fails either way is refused with the reason
+    that holds without a hidden leader: the public message never depends on one. The acting
+    side's private detail says why it fails with the leader.
+    """
+    side = cmd.side
+    plain = StackMove(side=side, origin=cmd.origin, paths=dict(cmd.paths), force_marches=marches)
+    seen = situation(state, side, frozenset(cmd.paths))
+    try:
+        return plain, validate_stack_move(BOARD, plain, seen)
+    except RuleViolation as exc:
+        failure = exc
+    public = public_leadership(state, cmd.origin, side)
+    if not (public or leader_at(state, cmd.origin, side)):
+        raise reject(failure.rule, failure.message) from None
+    led = plain.model_copy(update={"leadership": True})
+    try:
+        return led, validate_stack_move(BOARD, led, seen)
+    except RuleViolation as exc:
+        if public:
+            raise reject(exc.rule, exc.message) from None
+        raise reject(failure.rule, failure.message,
+                     private=f"with your leader's leadership: {exc.message} ({exc.rule})",
+                     ) from None
 
 
 def end_movement(state: State, cmd: EndPhase) -> list[ev.Event]:

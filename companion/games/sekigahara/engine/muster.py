@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.commands import Muster
-from companion.games.sekigahara.engine.control import blocks_at, units_count
+from companion.games.sekigahara.engine.control import units_count
 from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
 from companion.games.sekigahara.engine.flow import Emitter, reject
 from companion.games.sekigahara.engine.movement_phase import require_bought, require_phase
@@ -26,7 +26,8 @@ def may_muster(state: State, side: Side) -> str | None:
 
 def muster_locations(state: State, side: Side, blocks: tuple[str, ...], option: str) -> list[str]:
     """Where these blocks may muster (7.2): option A to a location with their daimyo's mon,
-    option B (one block) to any friendly recruitment location; into a combat only in support."""
+    option B (one block) to any friendly recruitment location; into a combat only in support of
+    friendly units there, a disk included (C14)."""
     clans = {FACES[b].clan for b in blocks}
     found = []
     for loc in BOARD.locations.values():
@@ -35,15 +36,15 @@ def muster_locations(state: State, side: Side, blocks: tuple[str, ...], option: 
                 continue
         elif len(blocks) != 1 or not any(c.side is side for c in loc.recruitment):
             continue
-        enemy = units_count(state, loc.id, side.opponent)
-        if enemy and not blocks_at(state, loc.id, side):
+        if units_count(state, loc.id, side.opponent) and not units_count(state, loc.id, side):
             continue
         found.append(loc.id)
     return found
 
 
 def muster(state: State, cmd: Muster) -> list[ev.Event]:
-    """7.2: place Recruitment Box blocks on a recruitment location (once per turn)."""
+    """7.2: place Recruitment Box blocks on a recruitment location (once per turn); onto a
+    Resource Location, they take control of it (4.2, C16)."""
     require_phase(state, cmd.side)
     require_bought(state)
     why = may_muster(state, cmd.side)
@@ -66,9 +67,9 @@ def muster(state: State, cmd: Muster) -> list[ev.Event]:
         raise reject("7.2", "option B musters a single block")
     if cmd.location not in muster_locations(state, cmd.side, cmd.blocks, cmd.option):
         enemy = units_count(state, cmd.location, cmd.side.opponent)
-        if enemy and not blocks_at(state, cmd.location, cmd.side):
+        if enemy and not units_count(state, cmd.location, cmd.side):
             raise reject("7.2", "an attack cannot come from the Recruitment Box: muster into a "
-                         "combat only in support of blocks already there")
+                         "combat only in support of units already there")
         raise reject(
             "7.2", f"these blocks cannot muster at {cmd.location} with option {cmd.option}",
             private="option A needs blocks of one daimyo and that daimyo's mon at the location",
@@ -76,5 +77,9 @@ def muster(state: State, cmd: Muster) -> list[ev.Event]:
     em = Emitter(state)
     em.emit(ev.Mustered(side=cmd.side, location=cmd.location, blocks=cmd.blocks,
                         option=cmd.option))
+    if BOARD.locations[cmd.location].resource and (
+        em.state.resource_control.get(cmd.location) is not cmd.side
+    ):  # C16: a mustered block is moved onto the location (4.2)
+        em.emit(ev.ResourceControlled(location=cmd.location, side=cmd.side))
     resolve_overruns(em, [cmd.location], cmd.side)
     return em.events

@@ -218,6 +218,10 @@ class RandomPlayer:
 
     def _fight(self, cstate: combat.CombatState) -> cm.Command:
         r = self.rng
+        losses = combat.loss_choice(cstate)
+        if losses is not None:  # uniform over the lazy selection, never listed (8.7.2)
+            chosen = r.choice(losses)
+            return cm.TakeLosses(side=chosen.side, losses=chosen.losses)
         actions = combat.legal_actions(cstate)
         playable: list[cm.Command] = []
         for a in actions:

@@ -6,7 +6,12 @@ from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine.combat_phase import declarable, must_declare
 from companion.games.sekigahara.engine.data import BOARD
-from companion.games.sekigahara.engine.movement_phase import has_leadership, movable, situation
+from companion.games.sekigahara.engine.movement_phase import (
+    leader_at,
+    movable,
+    public_leadership,
+    situation,
+)
 from companion.games.sekigahara.engine.muster import may_muster, muster_locations
 from companion.games.sekigahara.engine.retreat import retreat_options
 from companion.games.sekigahara.engine.setup import next_draw
@@ -44,31 +49,61 @@ def movable_stacks(state: State, side: Side) -> dict[str, list[str]]:
 
 
 def legal_destinations(
-    state: State, side: Side, origin: str, blocks: tuple[str, ...], *, force_march: bool = True
+    state: State, side: Side, origin: str, blocks: tuple[str, ...], *, force_march: bool = True,
+    leader: bool = True,
 ) -> dict[str, list[Route]]:
     """Where ``blocks`` moving together from ``origin`` can go, with every route (7.3, 7.4).
 
     ``force_march``: whether a card may be spent (only if one is in hand, 7.3.3); routes that
-    need it say so (``Route.needs_force_march``)."""
-    return _destinations(
-        BOARD, origin, len(blocks), side=side,
-        leadership=has_leadership(state, origin, side),
-        force_march=force_march and state.hand[side] > 0,
-        situation=situation(state, side, frozenset(blocks)),
-    )
+    need it say so (``Route.needs_force_march``). ``leader``: whether routes that need a hidden
+    leader's Leadership are listed too (``Route.needs_leader``: the move would declare the
+    leader, C12); False for anything both players see (the board's lit destinations)."""
+    def reach(leadership: bool) -> dict[str, list[Route]]:
+        return _destinations(
+            BOARD, origin, len(blocks), side=side, leadership=leadership,
+            force_march=force_march and state.hand[side] > 0,
+            situation=situation(state, side, frozenset(blocks)),
+        )
+
+    public = public_leadership(state, origin, side)
+    found = reach(public)
+    if public or not leader or not leader_at(state, origin, side):
+        return found
+    for loc, routes in reach(True).items():
+        known = {r.path for r in found.get(loc, [])}
+        extra = [r.model_copy(update={"needs_leader": True}) for r in routes
+                 if r.path not in known]
+        if extra:
+            found.setdefault(loc, []).extend(extra)
+    return found
 
 
 def explain_stack_move(
     state: State, side: Side, origin: str, destination: str, blocks: tuple[str, ...]
 ) -> MoveExplanation:
     """Given an origin, a destination and the blocks that went: the legal routes (the player
-    picks one when several fit) or the rule that makes the move illegal."""
-    return explain_move(
-        BOARD, origin, destination, len(blocks), side=side,
-        leadership=has_leadership(state, origin, side),
-        force_march_available=state.hand[side] > 0,
-        situation=situation(state, side, frozenset(blocks)),
-    )
+    picks one when several fit) or the rule that makes the move illegal.
+
+    Leadership is used only if the move needs it (7.3.4, C12): the routes are those open
+    without a hidden leader; only when there are none are the routes a leader opens given
+    (marked ``needs_leader``: the move declares the leader). An illegal move's reason is the
+    one that holds without a hidden leader, so it is the same whoever stands at the origin."""
+    def explain(leadership: bool) -> MoveExplanation:
+        return explain_move(
+            BOARD, origin, destination, len(blocks), side=side, leadership=leadership,
+            force_march_available=state.hand[side] > 0,
+            situation=situation(state, side, frozenset(blocks)),
+        )
+
+    public = public_leadership(state, origin, side)
+    plain = explain(public)
+    if plain.legal or public or not leader_at(state, origin, side):
+        return plain
+    led = explain(True)
+    if not led.legal:
+        return plain
+    routes = tuple(r.model_copy(update={"needs_leader": True}) for r in led.routes)
+    return led.model_copy(update={"routes": routes})
 
 
 def awaiting(state: State) -> dict[Side, str]:

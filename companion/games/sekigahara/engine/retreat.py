@@ -42,7 +42,9 @@ def retreat_options(state: State) -> tuple[list[str], bool]:
 
 def retreat(state: State, cmd: cm.Retreat) -> list[ev.Event]:
     """8.8: the loser retreats its remaining force to one adjacent location (up to two blocks
-    may stay in the castle, 8.8.4); then 8.10, then any Overrun or battle it causes (8.8.5)."""
+    may stay in the castle, 8.8.4); then 8.10, then any Overrun or battle it causes (8.8.5).
+    Into a location where opposing units already stand the retreaters join them, whether or
+    not combat there was already resolved this phase (C15)."""
     p = state.pending
     if p is None or p.stage is not Stage.RETREAT:
         raise reject("8.8.1", "no retreat is due")
@@ -64,7 +66,7 @@ def retreat(state: State, cmd: cm.Retreat) -> list[ev.Event]:
                      + ", ".join(destinations))
     destination = cmd.destination if rest else None
     joins = destination is not None and _joins_besieged(state, destination, cmd.side)
-    before = set(contested(state)) - state.resolved
+    fighting = set(contested(state))
     em = Emitter(state)
     em.emit(ev.Retreated(side=cmd.side, origin=p.location, destination=destination,
                          blocks=tuple(remaining), into_castle=cmd.into_castle,
@@ -79,8 +81,11 @@ def retreat(state: State, cmd: cm.Retreat) -> list[ev.Event]:
     resolve_overruns(em, [destination], cmd.side)
     if em.over or destination not in contested(em.state) or joins:
         return em.events
-    if destination in before:
-        return em.events  # 8.8.5: joins the combat still to be declared there
+    if destination in fighting:
+        # 8.8.5: joins the forces in conflict there; where combat was already resolved this
+        # phase (a siege whose sides co-exist), no second combat opens until the next Combat
+        # Phase (8.1, 8.9.4 E, C15)
+        return em.events
     open_combat(em, destination, cmd.side, from_retreat=True)
     return em.events
 

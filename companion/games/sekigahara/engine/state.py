@@ -102,6 +102,7 @@ class State:
     muster_left: int = 0
     mustered: bool = False
     moved: set[str] = field(default_factory=set)
+    sources: set[str] = field(default_factory=set)  # origins of this phase's moves (C13)
     immobile: set[str] = field(default_factory=set)
     used_segments: set[tuple[str, str]] = field(default_factory=set)
     entered_from: dict[str, set[str]] = field(default_factory=dict)  # loc -> origins (active)
@@ -123,7 +124,7 @@ class State:
             discard=dict(self.discard), table=dict(self.table), draws_due=list(self.draws_due),
             bids=dict(self.bids), bid_winner=self.bid_winner, level=self.level,
             moves_left=self.moves_left, muster_left=self.muster_left, mustered=self.mustered,
-            moved=set(self.moved), immobile=set(self.immobile),
+            moved=set(self.moved), sources=set(self.sources), immobile=set(self.immobile),
             used_segments=set(self.used_segments),
             entered_from={k: set(v) for k, v in self.entered_from.items()},
             resolved=set(self.resolved),

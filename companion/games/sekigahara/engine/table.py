@@ -32,6 +32,7 @@ from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine.control import blocks_at
 from companion.games.sekigahara.engine.data import BOARD, FACES, OSAKA, side_of
 from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules
+from companion.games.sekigahara.engine.movement_phase import public_leadership
 from companion.games.sekigahara.engine.queries import (
     explain_stack_move,
     legal_destinations,
@@ -179,9 +180,11 @@ def _count(n: int, what: str = "block") -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def _route_label(route: Route) -> str:
+def _route_label(route: Route, *, leader: bool = False) -> str:
     names = [BOARD.locations[loc].name for loc in route.path]
     text = "direct" if len(names) == 1 else "via " + ", ".join(names[:-1])
+    if leader or route.needs_leader:  # never offered as a function of a hidden leader (C12)
+        return text + " (leadership: a leader is declared)"
     return text + (" (force march: one card)" if route.needs_force_march else "")
 
 
@@ -246,14 +249,16 @@ class TableRules:
         return verdict
 
     def destinations(self, origin: str, block_ids: Sequence[str]) -> list[str]:
-        """Where these blocks may move from ``origin`` now (7.3), for the LEDs."""
+        """Where these blocks may move from ``origin`` now (7.3), for the LEDs: the board is
+        public, so not where only a hidden leader's Leadership would take them (C12); such a
+        move is still accepted when made, and declares the leader."""
         blocks = tuple(sorted(block_ids))
         state = self.state
         if not blocks or state.active is None or origin not in BOARD.locations:
             return []
         if not set(blocks) <= set(movable_stacks(state, state.active).get(origin, [])):
             return []
-        return sorted(legal_destinations(state, state.active, origin, blocks))
+        return sorted(legal_destinations(state, state.active, origin, blocks, leader=False))
 
     def battle_site(self) -> str | None:
         """The location of the combat in progress (8.1), if any."""
@@ -304,21 +309,22 @@ class TableRules:
         return dry_run(state, command) or Ready((command,))
 
     def _muster(self, side: Side, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
-        """7.2: option A or B; when both fit, the mustering side says which."""
-        options = ("A", "B") if len(blocks) == 1 else ("A",)
-        tried = [
-            (o, cm.Muster(side=side, location=dest, blocks=blocks, option=o)) for o in options
-        ]
-        verdicts = [(o, c, dry_run(self.state, c)) for o, c in tried]
-        fit = [Option(_MUSTER_LABEL[o], (c,)) for o, c, v in verdicts if v is None]
-        if len(fit) == 1:
-            return Ready(fit[0].commands)
-        if fit:
-            return Question(QuestionKind.MUSTER_OPTION, side, "Muster option A or B?",
-                            tuple(fit), recruitment_zone(side), dest, blocks)
-        violation = verdicts[-1][2]
-        assert violation is not None
-        return violation
+        """7.2: option A or B. A single block is option B's to place, and wherever B may place
+        it (a friendly recruitment location) some daimyo of the side has its mon, so option A
+        could fit a block of that daimyo: the side is always asked which. Asking only when this
+        block's clan matched would tell the opponent its clan (3.1). Choosing A when the block
+        does not fit is refused when answered, and the question stays open."""
+        muster = {o: cm.Muster(side=side, location=dest, blocks=blocks, option=o) for o in "AB"}
+        if len(blocks) > 1:  # several blocks: only option A, and they are shown
+            return dry_run(self.state, muster["A"]) or Ready((muster["A"],))
+        refused = dry_run(self.state, muster["B"])
+        if refused is not None:  # B's reasons never depend on the block's face
+            return refused
+        return Question(
+            QuestionKind.MUSTER_OPTION, side, "Muster option A or B?",
+            tuple(Option(_MUSTER_LABEL[o], (muster[o],)) for o in "AB"),
+            recruitment_zone(side), dest, blocks,
+        )
 
     def _mori(self, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
         """9.3: Mori blocks to Osaka, the leader last, one card each."""
@@ -349,6 +355,11 @@ class TableRules:
             verdict = dry_run(state, command)
             if verdict is None:
                 options.append(Option(_route_label(route), (command,)))
+                if marches and not public_leadership(state, origin, side):
+                    # 7.3.3, 7.3.4, C12: a leader could give the +1 instead of a card; offered
+                    # whoever stands there, and refused when answered if no leader does
+                    led = command.model_copy(update={"force_marches": ()})
+                    options.append(Option(_route_label(route, leader=True), (led,)))
             refused = refused or verdict
         if len(options) == 1:
             return Ready(options[0].commands)
@@ -411,11 +422,13 @@ class TableRules:
             return RuleViolation("8.7.2", f"{losing.opponent.value} loses no blocks here")
         if not mine:
             return Hold(f"{losing.value} chooses its losses first")
-        choices = [
-            a for a in combat.legal_actions(p.combat)
-            if isinstance(a, combat.Lose) and a.side is losing
-        ]
-        exact = [a for a in choices if {u for u in a.losses if u in FACES} == set(mine)]
+        choice = combat.loss_choice(p.combat)
+        assert choice is not None and choice.side is losing
+        if any(u not in FACES for u in (*choice.forced, *choice.pool)):
+            # a siege with a disk: at most two blocks and the disk inside, so few selections
+            exact = [a for a in choice if {u for u in a.losses if u in FACES} == set(mine)]
+        else:
+            exact = [combat.Lose(side=losing, losses=mine)] if choice.allows(mine) else []
         if len(exact) == 1:
             return Ready((cm.TakeLosses(side=losing, losses=exact[0].losses),))
         if exact:
@@ -426,7 +439,7 @@ class TableRules:
             )
             return Question(QuestionKind.LOSSES, losing, "Which disks are lost as well?",
                             options, origin, CASUALTIES, blocks)
-        if any(set(mine) < {u for u in a.losses if u in FACES} for a in choices):
+        if choice.extends(mine):
             due = ended.losses_due.of(losing) if ended else 0
             return Hold(f"{losing.value} loses {_count(due, 'unit')}; more to come")
         command = cm.TakeLosses(side=losing, losses=mine)

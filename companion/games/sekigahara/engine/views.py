@@ -147,8 +147,8 @@ def _public(state: State) -> PublicState:
     locations = {
         loc: Stack.model_construct(ishida=r[0], tokugawa=r[1],
                    inside={s: n for s, n in ((Side.ISHIDA, r[2]), (Side.TOKUGAWA, r[3])) if n})
-        for loc, r in counts.items()
-    }
+        for loc in BOARD.locations if (r := counts.get(loc)) is not None
+    }  # board order: an order taken from block ids would say where the protagonists stand
     occ = occupancy(state)
     castles = {c.id: castle_controller(state, c.id, occ) for c in BOARD.castles}
     fought = contested(state, occ)
@@ -169,7 +169,8 @@ def _public(state: State) -> PublicState:
         week=state.week, turn=state.turn, phase=state.phase.value, first=state.first,
         active=state.active, locations=locations,
         disks={d.value: where for d, where in state.disks.items()},
-        castles=castles, resources=dict(state.resource_control), contested=fought,
+        castles=castles, resources={loc: state.resource_control[loc] for loc in BOARD.locations
+                   if loc in state.resource_control}, contested=fought,
         hand=dict(state.hand), draw_pile=dict(state.draw), discard_pile=dict(state.discard),
         on_table=dict(state.table),
         recruitment_box={s: zones[(RECRUITMENT, s)] for s in Side},

@@ -152,6 +152,10 @@ class Route(_Frozen):
     """The group's allowance on this route (force march counted if one was allowed)."""
     needs_force_march: bool
     """Whether the route is only within reach with a force march card (7.3.3)."""
+    needs_leader: bool = False
+    """Whether the route is only within reach with a hidden leader's Leadership, which the move
+    then declares (7.3.4, C10, C12). Set by the engine's queries; the movement rules leave it
+    False because they are told only whether Leadership is present."""
 
     @property
     def destination(self) -> str:

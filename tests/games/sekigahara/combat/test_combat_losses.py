@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+from math import comb
+
 from _combat_kit import (
     ISH,
     TOK,
@@ -17,12 +20,14 @@ from _combat_kit import (
 )
 
 from companion.games.sekigahara.combat import (
+    CombatState,
     InstantVictory,
     apply_action,
     awaiting_losses,
     combat_result,
     is_resolved,
     legal_actions,
+    loss_choice,
     losses_due,
 )
 
@@ -206,3 +211,45 @@ def test_2_1_both_protagonists_eliminated_ishida_wins() -> None:
     r = combat_result(s)
     assert r.instant_victory is ISH
     assert [x.text for x in r.rulings if x.rule == "2.1"][-1].startswith("Tokugawa Ieyasu")
+
+
+def _big_battle() -> CombatState:
+    """24 blocks a side, none deployed: Tokugawa finishes, Ishida deploys three Ukita 3-mon
+    blocks (3 + 4 + 5 = 12 Impact) and finishes: Tokugawa loses 2 of its 24 undeployed blocks,
+    Ishida (the attacker, ahead) none."""
+    blocks = {f"i{n}": face("ukita", 3) for n in range(24)}
+    blocks |= {f"t{n}": face("date", 2) for n in range(24)}
+    s = battle(ISH, **blocks)
+    return play(s, dep(ISH, "i0", clan="ukita"), finish(TOK), dep(ISH, "i1", clan="ukita"),
+                dep(ISH, "i2", clan="ukita"), finish(ISH))
+
+
+def test_8_7_2_loss_choices_are_offered_lazily() -> None:
+    """8.7.2: "choose k of these", never the list of every combination."""
+    s = _big_battle()
+    choice = loss_choice(s)
+    assert choice is not None and choice.side is TOK
+    assert (choice.forced, choice.pick, len(choice.pool)) == ((), 2, 24)
+    assert len(legal_actions(s)) == len(choice) == comb(24, 2)
+    listed = list(choice)
+    assert [a.losses for a in listed] == [tuple(c) for c in combinations(choice.pool, 2)]
+    assert [choice[i] for i in range(len(choice))] == listed
+    assert choice[-1] == listed[-1] and choice[3:6] == listed[3:6]
+    assert choice.allows(("t5", "t0")) and not choice.allows(("t5",))
+    assert choice.extends(("t5",)) and not choice.extends(("t5", "i0"))
+    for action in (listed[0], choice[len(choice) // 2], listed[-1]):
+        apply_action(s, action)  # each one the rules accept
+
+
+def test_8_7_2_a_huge_loss_choice_is_never_built() -> None:
+    """Ten Ukita 3-mon blocks deliver 75 Impact: Tokugawa loses 11 of its 24 undeployed blocks,
+    2.5 million selections; indexing unranks one directly, nothing is listed."""
+    blocks = {f"i{n}": face("ukita", 3) for n in range(24)}
+    blocks |= {f"t{n}": face("date", 1) for n in range(24)}
+    s = play(battle(ISH, **blocks), dep(ISH, "i0", clan="ukita"), finish(TOK), *[
+        dep(ISH, f"i{n}", clan="ukita") for n in range(1, 10)], finish(ISH))
+    choice = loss_choice(s)
+    assert choice is not None and choice.pick == 11 and len(choice) == comb(24, 11)
+    middle = choice[len(choice) // 2]
+    assert len(middle.losses) == len(choice.forced) + choice.pick
+    apply_action(s, middle)

@@ -74,6 +74,20 @@ def test_8_6_2_c4_defector_drops_its_special_attack_points() -> None:
     assert (s.impact.ishida, s.impact.tokugawa) == (3, 0)
 
 
+def test_c4_a_single_card_defector_keeps_its_same_clan_bonus() -> None:
+    """C4 (8.6.1, 8.6.2): a Mori 3-mon deployed after a Mori 2-mon scores 3 + 1 same clan; when it
+    defects, the whole 4 leaves Ishida and goes to Tokugawa (no Special Attack to drop)."""
+    s = battle(ISH, i1=face("mori", 2), i2=face("mori", 3), t1=face("date", 3))
+    s = play(s, dep(ISH, "i1", clan="mori"), dep(TOK, "t1", clan="date"),
+             dep(ISH, "i2", clan="mori"))
+    assert (s.impact.ishida, s.impact.tokugawa) == (2 + 4, 3)
+    s, events = apply_action(s, challenge(TOK, refuted=False))
+    defected = events[1]
+    assert isinstance(defected, BlocksDefected)
+    assert (defected.impact_lost, defected.impact_gained, defected.rule) == (4, 4, "8.6.1")
+    assert (s.impact.ishida, s.impact.tokugawa) == (2, 3 + 4)
+
+
 def test_8_6_3_double_deployment_defects_whole_with_the_second_blocks_bonus() -> None:
     s = battle(
         ISH, i1=face("mori", 3), t1=face("date", 2), t2=face("date", 1), t3=face("date", 1)

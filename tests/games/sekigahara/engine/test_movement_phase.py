@@ -8,7 +8,11 @@ from companion.games.sekigahara.components import Clan
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import MORI_LEADER
-from companion.games.sekigahara.engine.queries import explain_stack_move, legal_destinations
+from companion.games.sekigahara.engine.queries import (
+    explain_stack_move,
+    legal_destinations,
+    movable_stacks,
+)
 from companion.games.sekigahara.engine.state import DEAD, MORI_BOX, RECRUITMENT, Level, Phase
 
 T4 = pick(TOK, 4)
@@ -42,27 +46,45 @@ def test_minimal_movement_one_stack_and_limited_three() -> None:
     game = position({"sunpu": T4}, level=Level.MINIMAL)
     ok(game, move(TOK, "sunpu", T4[:1], "hamamatsu"))
     rejected(game, move(TOK, "sunpu", T4[1:2], "numazu"), "7.1")
-    game = position({"sunpu": T4}, level=Level.LIMITED)
+    game = position({"sunpu": T4[:2], "numazu": T4[2:]}, level=Level.LIMITED)
     ok(game, move(TOK, "sunpu", T4[:1], "hamamatsu"))
-    ok(game, move(TOK, "sunpu", T4[1:2], "numazu"))
+    ok(game, move(TOK, "numazu", T4[2:3], "hakone"))
     ok(game, cm.EndPhase(side=TOK))
     assert game.state.phase is Phase.COMBAT
 
 
 def test_one_move_per_block_and_each_road_once() -> None:
-    game = position({"sunpu": T4}, level=Level.TOTAL)
+    game = position({"sunpu": T4[:2], "okazaki": T4[2:3]}, level=Level.TOTAL)
     ok(game, move(TOK, "sunpu", T4[:1], "hamamatsu"))
     rejected(game, move(TOK, "hamamatsu", T4[:1], "okazaki"), "7.3.1")
-    rejected(game, move(TOK, "sunpu", T4[1:2], "hamamatsu"), "7.3.1")  # segment used
+    rejected(game, move(TOK, "okazaki", T4[2:3], "hamamatsu", "sunpu"), "7.3.1")  # road used
+
+
+def test_a_location_is_the_source_of_one_move_per_phase() -> None:
+    """C13 (7.3.1): blocks left behind by a move stay; they do not make a second move later,
+    even under Total Movement. Splitting within the one move is the way to send them apart."""
+    other = pick(TOK, 1, exclude=T4)
+    game = position({"sunpu": T4, "okazaki": other}, level=Level.TOTAL)
+    ok(game, move(TOK, "sunpu", T4[:1], "hamamatsu"))
+    ok(game, move(TOK, "okazaki", other, "kiyosu"))
+    refused = rejected(game, move(TOK, "sunpu", T4[1:], "numazu"), "C13")
+    assert "sunpu" in refused.message
+    assert "sunpu" not in movable_stacks(game.state, TOK)
+    game = position({"sunpu": T4}, level=Level.TOTAL)
+    ok(game, cm.MoveStack(side=TOK, origin="sunpu",
+                          paths={T4[0]: ("hamamatsu",), **{b: ("numazu",) for b in T4[1:]}}))
+    assert sorted(game.state.pos[b] for b in T4) == ["hamamatsu", "numazu", "numazu", "numazu"]
 
 
 def test_distance_highway_leadership_force_march_and_size() -> None:
     game = position({"sunpu": T4}, level=Level.TOTAL)
     # 1 + highway: two locations on highways, a third needs a force march card
-    ok(game, move(TOK, "sunpu", T4[:2], "hamamatsu", "okazaki"))
-    rejected(game, move(TOK, "sunpu", T4[2:], "numazu", "hakone", "edo"), "7.3.3")
+    east = {b: ("numazu", "hakone", "edo") for b in T4[2:]}
+    west = {b: ("hamamatsu", "okazaki") for b in T4[:2]}
+    rejected(game, cm.MoveStack(side=TOK, origin="sunpu", paths={**west, **east}), "7.3.3")
     hand = game.state.hand[TOK]
-    ok(game, move(TOK, "sunpu", T4[2:], "numazu", "hakone", "edo", march=True))
+    ok(game, cm.MoveStack(side=TOK, origin="sunpu", paths={**west, **east},
+                          force_marches=(tuple(T4[2:]),)))
     assert game.state.hand[TOK] == hand - 1
     big = pick(TOK, 5)
     game = position({"sunpu": big}, level=Level.TOTAL)

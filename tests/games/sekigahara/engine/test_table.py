@@ -143,18 +143,49 @@ def test_a_besieged_block_leaving_breaks_8_9_6() -> None:
     assert violation(TableRules(game), "gifu", "sawayama", *inside).rule == "8.9.6"
 
 
-def test_muster_asks_a_or_b_when_both_fit() -> None:
-    date = pick(TOK, 1, clan=Clan.DATE, leader=False)
-    game = position({RECRUITMENT: date, "sunpu": pick(TOK, 1)}, level=Level.TOTAL)
+def _muster_outcome(block: str, dest: str) -> Outcome | RuleViolation:
+    game = position({RECRUITMENT: [block], "sunpu": pick(TOK, 1)}, level=Level.TOTAL)
     rules = TableRules(game)
-    question = outcome(rules, "tokugawa_recruitment", "sendai", *date)
-    assert isinstance(question, Question) and question.kind is QuestionKind.MUSTER_OPTION
-    assert_public(question)
-    only_b = outcome(rules, "tokugawa_recruitment", "edo", *date)
-    assert isinstance(only_b, Ready)
-    [command] = only_b.commands
-    assert isinstance(command, cm.Muster) and command.option == "B"
-    assert violation(rules, "tokugawa_recruitment", "osaka", *date).rule == "7.2"
+    found = rules.explain_move("tokugawa_recruitment", dest, (block,))
+    if found is not None:
+        return found
+    return rules.commands_for(ProposedMove("tokugawa_recruitment", dest, (block,)))
+
+
+def test_muster_asks_a_or_b_whatever_the_block() -> None:
+    """7.2, 3.1: one block mustered to a friendly recruitment location always asks A or B, so
+    the question never tells the opponent its clan (the issue 9 leak: it was asked only when the
+    block's clan matched the location's mon)."""
+    [date] = pick(TOK, 1, clan=Clan.DATE, leader=False)
+    [maeda] = pick(TOK, 1, clan=Clan.MAEDA, leader=False)
+    for dest in ("sendai", "edo"):  # sendai has the Date mon, edo does not
+        seen = [_muster_outcome(b, dest) for b in (date, maeda)]
+        assert all(isinstance(q, Question) and q.kind is QuestionKind.MUSTER_OPTION
+                   for q in seen), seen
+        first, second = (q for q in seen if isinstance(q, Question))
+        assert_public(first)
+        assert [o.label for o in first.options] == [o.label for o in second.options]
+        assert first.text == second.text
+    # answered: option A of a block that does not fit is refused, B is accepted (7.2)
+    game = position({RECRUITMENT: [maeda], "sunpu": pick(TOK, 1)}, level=Level.TOTAL)
+    question = outcome(TableRules(game), "tokugawa_recruitment", "sendai", maeda)
+    assert isinstance(question, Question)
+    [a_command], [b_command] = question.answer(0), question.answer(1)
+    assert not isinstance(game.submit(a_command), Accepted)
+    assert isinstance(game.submit(b_command), Accepted)
+    # not a friendly recruitment location: refused, the same words for either block
+    refusals = [_muster_outcome(b, "osaka") for b in (date, maeda)]
+    assert all(isinstance(r, RuleViolation) and r.rule == "7.2" for r in refusals)
+    assert len({str(r) for r in refusals}) == 1
+
+
+def test_several_blocks_muster_with_option_a_only() -> None:
+    date = pick(TOK, 2, clan=Clan.DATE, leader=False)
+    game = position({RECRUITMENT: date, "sunpu": pick(TOK, 1)}, level=Level.TOTAL)
+    ready = outcome(TableRules(game), "tokugawa_recruitment", "sendai", *date)
+    assert isinstance(ready, Ready)
+    [command] = ready.commands
+    assert isinstance(command, cm.Muster) and command.option == "A"
 
 
 def test_mori_blocks_come_to_osaka_only_in_an_ishida_movement_phase() -> None:
