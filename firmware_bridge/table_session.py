@@ -237,12 +237,12 @@ class TableSession:
         self.refresh()
         return Accepted(tuple(events))
 
-    def submit(self, command: cm.Command) -> Accepted[ev.Event] | Rejection:
+    def submit(self, command: cm.Command, by: str | None = None) -> Accepted[ev.Event] | Rejection:
         """Submit a command tapped on the touchscreen (a bid, a level of movement, a combat
-        declared, a Loyalty Challenge...): logged like the readers' commands, then the table is
-        reconciled again with the new state."""
+        declared, a Loyalty Challenge...) by the side ``by`` (C18): logged like the readers'
+        commands, then the table is reconciled again with the new state."""
         with self._lock:
-            result = self.game.submit(command)
+            result = self.game.submit(command, by)
             if isinstance(result, Rejection):
                 self._note("rejected", str(result))
                 return result

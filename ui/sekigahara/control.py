@@ -286,8 +286,10 @@ class TableControl:
     # ------------------------------------------------------------------ touches
 
     def submit(self, command: cm.Command) -> Accepted[ev.Event] | Rejection:
+        """A command tapped on the shared screen, bound to the side its button names (C18)."""
+        side = getattr(command, "side", None)
         with self._lock:
-            return self.session.submit(command)
+            return self.session.submit(command, side.value if side is not None else None)
 
     def answer(self, question_id: int, choice: int) -> Accepted[ev.Event] | Rejection:
         with self._lock:

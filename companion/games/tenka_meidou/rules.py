@@ -53,7 +53,14 @@ class TenkaRules:
         return State()
 
     # ------------------------------------------------------------------ commands
-    def handle(self, state: State, command: TenkaCommand) -> list[TenkaEvent]:
+    def handle(self, state: State, command: TenkaCommand,
+               by: str | None = None) -> list[TenkaEvent]:
+        """``by``: the colour whose device submitted ``command``; a command in another
+        player's name is refused with one message (section 5: each plays on their own turn).
+        None when the caller is trusted (replays, the table's readers, tests)."""
+        colour = getattr(command, "colour", None)
+        if by is not None and colour is not None and str(colour) != by:
+            raise RuleViolation("5", f"{by} cannot act for {colour}")
         if isinstance(command, StartGame):
             return [self.start(state, command)]
         if isinstance(command, ChooseDaimyo):

@@ -165,3 +165,12 @@ def test_9_views_hide_the_face_down_daimyo_until_it_is_used() -> None:
 def test_events_are_the_source_of_truth_replay_rebuilds_the_game() -> None:
     g = game(start(), Deploy(colour=R, rolls=((3, 4, 5),), single=4))
     assert replay(RULES, g.events) == g.state
+
+
+def test_5_a_command_in_another_players_name_is_refused_whatever_the_position() -> None:
+    g = game(start())
+    refused = g.submit(Deploy(colour=R, rolls=((3, 4, 5),), single=4), by=str(B))
+    assert isinstance(refused, Rejection) and refused.rule == "5"
+    assert refused.message == f"{B} cannot act for {R}"
+    assert isinstance(g.submit(Deploy(colour=R, rolls=((3, 4, 5),), single=4), by=str(R)),
+                      Accepted)
