@@ -13,6 +13,11 @@ announces the start of its k-th commit (the other half: mid-commit), then measur
 * the database opens and the log re-adjudicates (``corrupt_databases`` counts failures),
 * the rebuilt state equals a plain replay of the stored events.
 
+"Mid-commit" is as close as a separate process can aim: the child prints ``commit`` just
+before ``Game.submit`` opens its transaction, and the parent kills on reading it; the line
+above the last counts the trials whose kill landed after a commit started and before its
+``ack`` (inside the transaction, or between its end and the acknowledgement).
+
 Trials chain on one database per game (the next child resumes what the last one left), so
 resume after a kill is exercised too; a finished game starts a new database. The last line is
 ``trials=N acknowledged_events=A lost_events=L corrupt_databases=C recovery_p99_ms=R``
@@ -90,13 +95,13 @@ def trial(db: Path, seed: int, rng: random.Random) -> dict[str, Any]:
     )
     assert proc.stdout is not None
     acked = at_ready = 0
-    done = False
+    done = in_commit = False
     mid_commit = rng.random() < 0.5
     kill_at_commit = rng.randint(1, 120)
     ready = threading.Event()
 
     def read() -> None:
-        nonlocal acked, at_ready, done
+        nonlocal acked, at_ready, done, in_commit
         commits = 0
         assert proc.stdout is not None
         for line in proc.stdout:
@@ -106,11 +111,13 @@ def trial(db: Path, seed: int, rng: random.Random) -> dict[str, Any]:
                 ready.set()
             elif word == "ack":
                 acked = int(rest[0])
+                in_commit = False
             elif word == "done":
                 done = True
-            elif word == "commit" and mid_commit:
+            elif word == "commit":
+                in_commit = True
                 commits += 1
-                if commits == kill_at_commit:
+                if mid_commit and commits == kill_at_commit:
                     proc.send_signal(signal.SIGKILL)
         ready.set()
 
@@ -142,7 +149,7 @@ def trial(db: Path, seed: int, rng: random.Random) -> dict[str, Any]:
                 "finished": True}
     lost = max(0, acked - events)
     return {"acked": acked - at_ready, "lost": lost, "corrupt": corrupt, "recovery_ms": recovery_ms,
-            "finished": finished}
+            "finished": finished, "in_commit": in_commit and not done}
 
 
 def main() -> int:
@@ -154,7 +161,7 @@ def main() -> int:
     if args.child is not None:
         return child(args.child, args.seed)
     rng = random.Random(args.seed)
-    acked = lost = corrupt = 0
+    acked = lost = corrupt = in_commit = 0
     recoveries: list[float] = []
     with tempfile.TemporaryDirectory() as scratch:
         game_number = 0
@@ -165,6 +172,7 @@ def main() -> int:
             acked += result["acked"]
             lost += result["lost"]
             corrupt += result["corrupt"]
+            in_commit += int(result.get("in_commit", False))
             recoveries.append(result["recovery_ms"])
             if result["finished"]:
                 game_number += 1
@@ -172,7 +180,8 @@ def main() -> int:
     recoveries.sort()
     p99 = recoveries[min(len(recoveries) - 1, int(len(recoveries) * 0.99))]
     print(f"recovery (open + re-adjudicate) median {statistics.median(recoveries):.1f} ms, "
-          f"games {game_number + 1}, cpu cores {os.cpu_count()}")
+          f"games {game_number + 1}, cpu cores {os.cpu_count()}; killed between a commit's "
+          f"start and its acknowledgement: {in_commit} trials")
     print(f"trials={args.trials} acknowledged_events={acked} lost_events={lost} "
           f"corrupt_databases={corrupt} recovery_p99_ms={p99:.1f}")
     return 0 if lost == 0 and corrupt == 0 else 1
