@@ -174,6 +174,9 @@ def main() -> int:
             corrupt += result["corrupt"]
             in_commit += int(result.get("in_commit", False))
             recoveries.append(result["recovery_ms"])
+            if (n + 1) % 100 == 0 and n + 1 < args.trials:
+                print(f"progress: trials={n + 1} acknowledged_events={acked} lost_events={lost} "
+                      f"corrupt_databases={corrupt}", flush=True)
             if result["finished"]:
                 game_number += 1
                 db = Path(scratch) / f"games-{game_number}.sqlite"
