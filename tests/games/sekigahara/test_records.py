@@ -309,3 +309,15 @@ def test_game_list_export_import_commands(exported: list[str], tmp_path: Path,
     assert code == 0 and out.startswith("verified:")
     code, _, err = run(capsys, "game", "export", "7", "--db", db)
     assert code == 2 and "no game 7" in err
+
+
+def test_selfplay_export_writes_games_that_verify(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "selfplay", "--games", "2", "--seed", "4", "--no-checks",
+                       "--export", str(tmp_path / "games"))
+    assert code == 0 and json.loads(out)["completed"] == 2
+    files = sorted((tmp_path / "games").iterdir())
+    assert [f.name for f in files] == ["selfplay-seed-4.jsonl", "selfplay-seed-5.jsonl"]
+    for file in files:
+        code, out, _ = run(capsys, "referee", "verify", str(file))
+        assert code == 0 and "won" in out
