@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from companion.core.game import Accepted, Rejection
-from companion.core.store import CorrectionRecorder
+from companion.core.store import CorrectionRecorder, StoreError
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import side_of
@@ -62,7 +62,7 @@ class LogLine:
 
     at: float
     kind: str
-    """command, rejected, question, answer, discrepancy, ignored or correction."""
+    """command, rejected, question, answer, discrepancy, ignored, correction or unsaved."""
     text: str
 
 
@@ -92,6 +92,9 @@ class TableSession:
         self._said: set[str] = set()
         """Lines standing now (a hold, a discrepancy): logged when they appear, again if they
         come back after clearing."""
+        self.unsaved: str | None = None
+        """Set while the game store refuses to save ("not saved: the disk is full"): nothing
+        was applied; show it, and call :meth:`refresh` (e.g. every second) to retry."""
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._running = False
@@ -173,7 +176,13 @@ class TableSession:
 
     def _submit(self, commands: Sequence[cm.Command], what: str, standing: set[str]) -> bool:
         for command in commands:
-            result = self.game.submit(command)
+            try:
+                result = self.game.submit(command)
+            except StoreError as exc:  # nothing applied: say so, retry on the next refresh
+                self.unsaved = f"not saved: {exc.message}; retrying"
+                self._note("unsaved", self.unsaved, standing)
+                return False
+            self.unsaved = None
             if isinstance(result, Rejection):
                 self._note("rejected", f"{what}: {result}", standing)
                 return False

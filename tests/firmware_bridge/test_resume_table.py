@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 from pathlib import Path
 
 from fb_game import lay_out
@@ -110,3 +111,34 @@ def test_after_a_power_cut_the_game_resumes_and_lists_what_moved_while_off(
             session.stop()
         finally:
             bridge.__exit__(None, None, None)
+
+
+def test_a_locked_database_holds_the_move_says_so_and_the_retry_saves_it(
+    table: SimulatedTable, tmp_path: Path
+) -> None:
+    db = tmp_path / "games.sqlite"
+    store = Store.open(db, timeout=0.1)
+    game_id, game = recorded_movement(store)
+    bridge = running_bridge(table, tmp_path / "corrections.jsonl")
+    other = sqlite3.connect(db, isolation_level=None)
+    try:
+        lay_out(table, bridge, game)
+        session = TableSession(bridge, game, records=CommandRecorder(store, game_id)).start()
+        session.wait_for(lambda s: s.discrepancies == () and not s.questions, WAIT_S)
+        stored = len(store.load(game_id).entries)
+        other.execute("BEGIN EXCLUSIVE")  # another program holds the database
+        table.move("gifu", "kiso")
+        said = session.wait_for(lambda s: s.unsaved, WAIT_S)
+        assert said.startswith("not saved: ") and "in use by another program" in said
+        assert game.state.pos["I11"] == "gifu"  # nothing shown that is not saved
+        assert any(line.kind == "unsaved" for line in session.log)
+        other.execute("ROLLBACK")
+        session.refresh()  # the app retries
+        session.wait_for(lambda s: s.game.state.pos["I11"] == "kiso", WAIT_S)
+        assert session.unsaved is None
+        assert len(store.load(game_id).entries) == stored + 1
+        session.stop()
+    finally:
+        bridge.__exit__(None, None, None)
+        other.close()
+        store.close()

@@ -17,8 +17,10 @@ from companion.games.sekigahara.combat import combat_result
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.game import SekigaharaRules
+from companion.games.sekigahara.engine.queries import explain_stack_move
 from companion.games.sekigahara.engine.state import State
 from companion.games.sekigahara.engine.views import public_view, referee_view, side_view
+from companion.games.sekigahara.movement.distance import allowance_breakdown, movement_allowance
 from companion.games.sekigahara.records import LogRefused, readjudicate, step
 
 VIEWS = ("public", "tokugawa", "ishida", "referee")
@@ -144,7 +146,32 @@ def _rulings(before: State, produced: list[ev.Event]) -> list[dict[str, Any]]:
             rulings += [{"rule": c.rule, "text": c.text()} for c in combat_after.log[seen:]]
         elif not isinstance(event, ev.CombatActed | ev.CombatEnded):
             rulings.append({"rule": _cited(event), "text": _describe(event)})
+            if isinstance(event, ev.StackMoved):
+                rulings += _movement(before, event)
     return rulings
+
+
+def _movement(before: State, moved: ev.StackMoved) -> list[dict[str, Any]]:
+    """7.3: for each destination, the route taken against the group's allowance, as the
+    movement rules reckon it (``queries.explain_stack_move`` on the state before the move)."""
+    by_path: dict[tuple[str, ...], list[str]] = {}
+    for block, path in moved.paths.items():
+        by_path.setdefault(tuple(path), []).append(block)
+    out = []
+    for path, blocks in sorted(by_path.items()):
+        found = explain_stack_move(before, moved.side, moved.origin, path[-1], tuple(blocks))
+        route = next((r for r in found.routes if r.path == path), None)
+        if route is None:
+            continue
+        march = route.needs_force_march
+        parts = {"leadership": moved.leadership, "highway": route.all_highway,
+                 "force_march": march}
+        allowance = movement_allowance(len(blocks), **parts)
+        out.append({"rule": "7.3.3" if march else "7.3", "text": (
+            f"{len(blocks)} block(s) {moved.origin} -> {' -> '.join(path)}: "
+            f"{route.allowance_used} location(s) moved, allowance {allowance} "
+            f"({allowance_breakdown(len(blocks), **parts)})")})
+    return out
 
 
 def _cited(event: ev.Event) -> str | None:

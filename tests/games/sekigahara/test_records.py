@@ -158,13 +158,14 @@ def test_a_changed_command_whose_ruling_differs_is_named(exported: list[str]) ->
     assert found.entry == k
 
 
+@pytest.mark.parametrize("trials", [300, pytest.param(3000, marks=pytest.mark.slow)])
 def test_mutated_logs_are_refused_at_the_mutated_entry_never_a_crash(
-    exported: list[str],
+    exported: list[str], trials: int
 ) -> None:
-    rng = random.Random(8)
+    rng = random.Random(8 + trials)
     head0, entries0 = parse(exported)
     junk: list[Any] = [None, 0, -1, 99, "", "edo", "I01", "zzz", [], {}, True, 3.5, ["gifu"]]
-    for _ in range(300):
+    for _ in range(trials):
         head, entries = json.loads(json.dumps(head0)), json.loads(json.dumps(entries0))
         k = rng.randrange(1, len(entries) + 1)
         data = entries[k - 1]["data"]
@@ -278,6 +279,9 @@ def test_referee_commands_on_files(exported: list[str], tmp_path: Path,
     deploy = first_of(parse(exported)[1], "deploy")
     code, out, _ = run(capsys, "referee", "explain", str(good), str(deploy))
     assert code == 0 and "[8.3" in out and "Impact" in out
+    move = first_of(parse(exported)[1], "move_stack")
+    code, out, _ = run(capsys, "referee", "explain", str(good), str(move))
+    assert code == 0 and re.search(r"\[7\.3(\.3)?\] \d+ block\(s\) .* allowance \d+ \(base 1", out)
     code, out, _ = run(capsys, "referee", "explain", str(good), str(deploy), "--json")
     assert json.loads(out)["verdict"] == "ruled as recorded"
 
@@ -305,3 +309,15 @@ def test_game_list_export_import_commands(exported: list[str], tmp_path: Path,
     assert code == 0 and out.startswith("verified:")
     code, _, err = run(capsys, "game", "export", "7", "--db", db)
     assert code == 2 and "no game 7" in err
+
+
+def test_selfplay_export_writes_games_that_verify(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "selfplay", "--games", "2", "--seed", "4", "--no-checks",
+                       "--export", str(tmp_path / "games"))
+    assert code == 0 and json.loads(out)["completed"] == 2
+    files = sorted((tmp_path / "games").iterdir())
+    assert [f.name for f in files] == ["selfplay-seed-4.jsonl", "selfplay-seed-5.jsonl"]
+    for file in files:
+        code, out, _ = run(capsys, "referee", "verify", str(file))
+        assert code == 0 and "won" in out
