@@ -315,6 +315,12 @@ class Bridge:
         with self._lock:
             return {b: h.origin for b, h in self.tracker.in_hand.items()}
 
+    def settling(self) -> dict[str, str]:
+        """Blocks put down less than ``settle_s`` ago, not yet ruled as moved -> where they
+        stand: a hand may still pick them up again (the settle rule, :mod:`.tracking`)."""
+        with self._lock:
+            return self.tracker.unsettled()
+
     # ------------------------------------------------------------------ commands
 
     def set_leds(self, modes: Mapping[str, p.LedMode]) -> None:

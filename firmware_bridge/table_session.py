@@ -142,6 +142,8 @@ class TableSession:
                     self._note("ignored", f"waiting: {count_blocks_of(held)} in hand",
                                standing)
                     break
+                if self.bridge.settling():  # judged once they rest (scan-rate independent)
+                    break
                 result = self.bridge.reconcile(self.rules, self._lights())
                 if not self._step(result, standing):
                     break

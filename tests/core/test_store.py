@@ -38,7 +38,7 @@ class CounterRules:
     def initial_state(self) -> int:
         return 0
 
-    def handle(self, state: int, command: Add) -> list[Added]:
+    def handle(self, state: int, command: Add, by: str | None = None) -> list[Added]:
         if command.amount <= 0:
             raise RuleViolation("1", "add a positive amount")
         return [Added(amount=command.amount)]

@@ -71,8 +71,9 @@ def test_the_scan_catches_a_hidden_face_and_an_id() -> None:
 
 @pytest.mark.parametrize("seed", [10, 11, 12, 13, 14])
 def test_no_hidden_identity_reaches_the_screen(tmp_path: Path, seed: int) -> None:
-    options = Options(hubs=["sim"], rate_hz=50, virtual_table=False,
-                      pin_file=tmp_path / "pin.json", workdir=tmp_path / "run")
+    options = Options(hubs=["sim"], rate_hz=50, virtual_table=False, settle_s=0.25,
+                      pin_file=tmp_path / "pin.json", workdir=tmp_path / "run",
+                      db=tmp_path / "games.sqlite")
     table_app = TableApp(options)
     found: list[str] = []
     strings = 0

@@ -3,6 +3,7 @@ PIN (set on the first visit), the hardware check."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,8 +15,9 @@ from ui.sekigahara.demo import Demo
 
 @pytest.fixture
 def table_app(tmp_path: Path) -> Iterator[TableApp]:
-    options = Options(hubs=["sim"], rate_hz=20, virtual_table=False,
-                      pin_file=tmp_path / "pin.json", workdir=tmp_path / "run")
+    options = Options(hubs=["sim"], rate_hz=20, virtual_table=False, settle_s=0.25,
+                      pin_file=tmp_path / "pin.json", workdir=tmp_path / "run",
+                      db=tmp_path / "games.sqlite")
     app = TableApp(options)
     try:
         yield app
@@ -84,3 +86,69 @@ def test_the_hardware_check_lists_every_hub_and_antenna(table_app: TableApp) -> 
     assert any(line.startswith("hub hub-1 on ") for line in text)
     demo.tap("Back")
     assert screen(table_app) == "start"
+
+
+def _app(tmp_path: Path, db: Path) -> TableApp:
+    return TableApp(Options(hubs=["sim"], rate_hz=50, virtual_table=False, settle_s=0.25,
+                            pin_file=tmp_path / "pin.json", workdir=tmp_path / "run", db=db))
+
+
+def test_a_game_survives_a_restart_and_resumes_where_it_stood(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    first = _app(tmp_path, db)
+    try:
+        demo = Demo(first, seed=5)
+        demo.start()
+        for _ in range(4):
+            demo.step()
+        events = first.control.events
+        step = next(s for s in shown(first) if s.startswith("Set-up: step"))
+    finally:
+        first.close()  # the power goes off
+    second = _app(tmp_path, db)
+    try:
+        assert "Resume the game" in shown(second)
+        again = Demo(second, seed=5)
+        again.tap("Resume the game")
+        assert screen(second) == "setup"
+        again.wait(lambda: step in shown(second), "the table to be read again")
+        assert second.control.events == events  # rebuilt by re-adjudicating every command
+    finally:
+        second.close()
+
+
+def test_a_store_that_cannot_be_opened_is_said_and_a_game_can_still_be_played(
+        tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    db.write_bytes(b"this is not a database" * 100)
+    table_app = _app(tmp_path, db)
+    try:
+        text = " ".join(shown(table_app))
+        assert "Games cannot be saved" in text and "New game without saving" in text
+        Demo(table_app, seed=0).tap("New game without saving")
+        assert screen(table_app) == "setup"
+        assert any(s.startswith("Not saving this game") for s in shown(table_app))
+    finally:
+        table_app.close()
+
+
+def test_a_command_the_store_cannot_save_is_not_applied_and_said(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    table_app = _app(tmp_path, db)
+    try:
+        demo = Demo(table_app, seed=1)
+        demo.play(1, until=lambda: demo.state.phase.value == "bid")
+        blocker = sqlite3.connect(db, timeout=0.1, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+        before = len(table_app.control.events)
+        label = next(t.label for t in table_app.app.targets if "(bid " in t.label)
+        demo.tap(label)
+        assert len(table_app.control.events) == before
+        assert any(s.startswith("Not saved:") for s in shown(table_app))
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        demo.tap("OK")
+        demo.tap(label)
+        assert len(table_app.control.events) > before
+    finally:
+        table_app.close()

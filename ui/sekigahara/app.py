@@ -11,15 +11,19 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pygame
 
 from companion.core.paths import default_pin_path
 from companion.core.pin import RefereePin
+from companion.core.store import CorrectionRecorder, GameSummary, Store, StoreError
+from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side, default_blocks, default_board
+from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
 from ui.sekigahara.control import TableControl, default_workdir, open_readers, weekly_history
 from ui.sekigahara.ending import History, WeekPoint
 from ui.sekigahara.menus import HardwareScreen, RefereeScreen, StartScreen
@@ -49,6 +53,10 @@ class Options:
     workdir: Path | None = None
     virtual_table: bool = True
     """Draw the virtual table beside the screen when the readers are simulated."""
+    settle_s: float = 1.0
+    """Blocks set down are ruled once they have rested this long (the settle rule)."""
+    db: Path | None = None
+    """The game database (default: the data directory's games.sqlite)."""
 
 
 def panel_size(screen: tuple[int, int]) -> tuple[int, int]:
@@ -75,7 +83,7 @@ class TableApp:
         workdir = self.workdir = options.workdir or default_workdir()
         readers = open_readers(options.hubs, options.config, workdir, options.rate_hz,
                                options.seed)
-        self.control = TableControl(readers)
+        self.control = TableControl(readers, settle_s=options.settle_s)
         size = options.size
         if options.kiosk:
             info = pygame.display.Info()
@@ -94,18 +102,61 @@ class TableApp:
             if show_table:
                 self.app.panel = self.virtual
         self.pin = RefereePin(options.pin_file)
-        self.play = PlayScreen(self.app, self.control, self.show_start, history=self.history)
+        self.play = PlayScreen(self.app, self.control, self.show_start, history=self.history,
+                               finished=self.finished)
+        self.store: Store | None = None
+        self.store_problem: str | None = None
+        self.game_id: int | None = None
+        self.open_store()
         self.control.start()
         self.show_start()
+
+    # ------------------------------------------------------------------ the game store
+
+    def open_store(self) -> None:
+        """The game database (8): every command is committed before the screen shows it."""
+        try:
+            self.store = Store.open(self.options.db)
+            self.store_problem = None
+        except StoreError as exc:
+            self.store, self.store_problem = None, exc.message
+
+    def saved_game(self) -> GameSummary | None:
+        """The newest unfinished game in the store, if any."""
+        if self.store is None:
+            return None
+        try:
+            found = self.store.unfinished()
+        except StoreError as exc:
+            self.store_problem = exc.message
+            return None
+        return found[0] if found else None
+
+    def finished(self) -> None:
+        """The rules say the game is over: mark it so in the store (2.1, 2.2)."""
+        if self.store is not None and self.game_id is not None:
+            try:
+                records.finish_if_over(self.store, self.game_id, self.control.game)
+            except StoreError as exc:
+                self.app.say(f"Not saved: {exc.message}")
 
     # ------------------------------------------------------------------ screens
 
     def show_start(self) -> None:
-        started = self.control.game.state.phase.value != "not_started"
-        over = self.control.game.state.phase.value == "game_over"
+        if self.store is None:
+            self.open_store()
+        following = self.control.game.state.phase.value not in ("not_started", "game_over")
+        saved = None if following else self.saved_game()
+        resume: Callable[[], None] | None = None
+        if following:
+            resume = self.back_to_game
+        elif saved is not None:
+            resume = partial(self.resume, saved.id)
         self.app.show(StartScreen(
-            self.control, self.new_game, self.resume if started and not over else None,
-            self.show_hardware, self.show_referee))
+            self.control, self.new_game if self.store is not None else None, resume,
+            self.show_hardware, self.show_referee, problem=self.store_problem,
+            retry=self.show_start if self.store is None else None,
+            without_saving=self.new_game_unsaved if self.store is None else None))
 
     def show_hardware(self) -> None:
         self.app.show(HardwareScreen(self.control, self.show_start))
@@ -113,13 +164,51 @@ class TableApp:
     def show_referee(self) -> None:
         self.app.show(RefereeScreen(self.control, self.pin, self.show_start))
 
-    def resume(self) -> None:
+    def back_to_game(self) -> None:
+        self.app.show(self.play)
+
+    def resume(self, game_id: int) -> None:
+        """The stored game, re-adjudicated entry by entry (8); then the readers are compared
+        with it and what changed while the power was off is listed as discrepancies."""
+        assert self.store is not None
+        try:
+            game_id, game = records.resume(self.store, game_id)
+        except records.LogRefused as exc:
+            self.app.say(f"That game cannot be resumed: {exc.public()}")
+            return
+        except StoreError as exc:
+            self.app.say(f"That game cannot be read: {exc.message}")
+            return
+        self.game_id = game_id
+        self.control.follow(game, game.recorder)  # type: ignore[arg-type]
+        if self.virtual is not None:
+            self._lay_out_virtual_table()
         self.app.show(self.play)
 
     def new_game(self) -> None:
-        """A fresh game: the rules start it (5.1) and the set-up is guided from there (5.2)."""
-        self.control.new_game()
-        self.control.start_game()
+        """A fresh game, recorded: the rules start it (5.1), the set-up is guided (5.2)."""
+        assert self.store is not None
+        try:
+            self.game_id, game = records.start(self.store)
+        except StoreError as exc:
+            self.store_problem = exc.message
+            self.show_start()
+            return
+        self._begin(game, game.recorder)  # type: ignore[arg-type]
+
+    def new_game_unsaved(self) -> None:
+        """Chosen on the start screen when the store cannot be opened: said, never silent."""
+        self.game_id = None
+        self._begin(new_game(), None)
+        self.app.say(f"Not saving this game: {self.store_problem}")
+
+    def _begin(self, game: SekigaharaGame, recorder: CorrectionRecorder | None) -> None:
+        self.control.follow(game, recorder)
+        try:
+            self.control.start_game()
+        except StoreError as exc:
+            self.app.say(f"Not saved: {exc.message}")
+            return
         if self.virtual is not None:
             for block in default_blocks().blocks:
                 self.virtual.place(block.id, "box")
@@ -127,6 +216,20 @@ class TableApp:
                 for block in self.control.bag_blocks(side):
                     self.virtual.to_bag(block, side)
         self.app.show(self.play)
+
+    def _lay_out_virtual_table(self) -> None:
+        """With simulated readers the table is virtual: after a resume it is laid out as the
+        rules have it (real hubs show what is really there instead)."""
+        assert self.virtual is not None
+        expected = self.control.session.rules.expected_positions()
+        for block in default_blocks().blocks:
+            zone = expected.get(block.id)
+            if zone is None:
+                self.virtual.place(block.id, "box")
+            elif zone.endswith("_bag"):
+                self.virtual.to_bag(block.id, zone.removesuffix("_bag"))
+            else:
+                self.virtual.place(block.id, zone)
 
     def history(self) -> History:
         weeks = []
@@ -146,5 +249,7 @@ class TableApp:
     def close(self) -> None:
         self.control.stop()
         self.app.close()
+        if self.store is not None:
+            self.store.close()
         if self._own_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)

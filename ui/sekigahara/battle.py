@@ -171,10 +171,14 @@ class ChallengeEntry:
     by: Side | None = None
 
 
-def buttons(b: Battle, do: Callable[[cm.Command], None], entry: ChallengeEntry) -> list[Button]:
-    """The taps a battle may take now: a Loyalty Challenge (two taps) and the finish."""
+def buttons(b: Battle, do: Callable[[cm.Command], None], entry: ChallengeEntry,
+            hand: dict[Side, int]) -> list[Button]:
+    """The taps a battle may take now: a Loyalty Challenge (two taps; only with a card in
+    hand to play it, 8.6.1) and the finish."""
     found: list[Button] = []
     challenger = b.challenge_by
+    if challenger is not None and hand.get(challenger, 0) < 1:
+        challenger = None
     if entry.by is not None and challenger is entry.by:
         side = challenger
         deployer = side.opponent

@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+from companion.core.paths import add_db_argument
+
 
 def _size(text: str) -> tuple[int, int]:
     try:
@@ -54,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="write DIR/frames/NNNNN.png at each screen change and "
                         "DIR/text.jsonl, one line per string drawn")
     parser.add_argument("--log", type=Path, default=None, help="write a debug log here")
+    add_db_argument(parser)
     parser.set_defaults(handler=run_command)
 
 
@@ -80,6 +83,7 @@ def run_command(args: argparse.Namespace) -> int:
                           virtual_table=not args.headless)
         if args.config is not None:
             options.config = args.config
+        options.db = args.db
         if args.demo:
             from ui.sekigahara.demo import run_demo
 

@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.core.game import Accepted, Rejection
+from companion.core.store import CorrectionRecorder
 from companion.core.views import PublicView, RefereeView
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import castle_owner
-from companion.games.sekigahara.engine.data import CARDS, side_of
+from companion.games.sekigahara.engine.data import BOARD, CARDS, side_of
 from companion.games.sekigahara.engine.feed import place
 from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules, new_game
 from companion.games.sekigahara.engine.queries import (
@@ -48,6 +49,11 @@ from firmware_bridge.table_session import LogLine, OpenQuestion, TableSession
 from firmware_bridge.wiring import WiringMap
 
 log = logging.getLogger(__name__)
+
+SETUP_DRAWS = sum(len(place.setup.random) for place in (*BOARD.locations.values(),
+                                                          *BOARD.boxes.values()))
+"""Bag draws of the set-up (5.2.2, 5.2.3): one per side per location or box printed with a
+random set-up marker."""
 
 
 @dataclass(frozen=True)
@@ -110,8 +116,12 @@ class Snapshot:
     lit: frozenset[str]
     in_hand: int
     """Blocks lifted off the table right now (counted, never named)."""
+    settling: int
+    """Blocks just set down, ruled once they rest (the settle rule)."""
     readers: str
     """One line on the readers: the simulator or the hubs found."""
+    unsaved: str | None = None
+    """Set while the store refuses to save: nothing was applied, the app retries."""
 
 
 @dataclass
@@ -161,32 +171,53 @@ class TableControl:
     readers: Readers
     game: SekigaharaGame = field(default_factory=new_game)
     debounce_missing_s: float = 10.0
+    settle_s: float = 1.0
+    """How long set-down blocks rest before they are ruled as moved (the settle rule)."""
     on_change: Callable[[], None] | None = None
     bridge: Bridge = field(init=False)
     session: TableSession = field(init=False)
     _lit: frozenset[str] = field(default=frozenset(), init=False)
     _held: tuple[str, tuple[str, ...]] | None = field(default=None, init=False)
     _setup_total: int = field(default=0, init=False)
+    _retrying: bool = field(default=False, init=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False)
 
     def start(self) -> TableControl:
         r = self.readers
         self.bridge = Bridge(r.ports, wiring=r.wiring, registry=r.registry,
-                             missing_after_s=self.debounce_missing_s)
+                             missing_after_s=self.debounce_missing_s, settle_s=self.settle_s)
         self.bridge.start()
         self.session = TableSession(self.bridge, self.game)
         self.bridge.subscribe(lambda _event: self._changed())
         self.session.start()
         return self
 
-    def new_game(self) -> None:
-        """Follow a fresh game (the old session stops; the readers keep running)."""
+    def follow(self, game: SekigaharaGame, records: CorrectionRecorder | None = None) -> None:
+        """Follow ``game`` (a new one or one resumed from the store); the old session stops,
+        the readers keep running. ``records`` stores corrections with who and why."""
         with self._lock:
             self.session.stop()
-            self.game = new_game()
+            self.game = game
             self._setup_total = 0
-            self.session = TableSession(self.bridge, self.game)
+            self.session = TableSession(self.bridge, self.game, records)
             self.session.start()
+
+    def retry_unsaved(self) -> None:
+        """While the store refuses to save (8: never silently), try again every second."""
+        if self.session.unsaved is None or self._retrying:
+            return
+        self._retrying = True
+
+        def retry() -> None:
+            self._retrying = False
+            self.session.refresh()
+            if self.on_change is not None:
+                self.on_change()
+            self.retry_unsaved()
+
+        timer = threading.Timer(1.0, retry)
+        timer.daemon = True
+        timer.start()
 
     def stop(self) -> None:
         self.session.stop()
@@ -201,6 +232,7 @@ class TableControl:
         key = None
         if held and len(origins) == 1:
             key = (next(iter(origins)), tuple(sorted(held)))
+        self.retry_unsaved()
         if key != self._held:
             self._held = key
             if key is None:
@@ -225,7 +257,8 @@ class TableControl:
             return Snapshot(
                 view=view, prompt=self._prompt(), feed=tuple(self.session.log),
                 questions=questions, discrepancies=found, lit=self._lit,
-                in_hand=len(self.bridge.holding()), readers=self.readers.describe(),
+                in_hand=len(self.bridge.holding()), settling=len(self.bridge.settling()),
+                readers=self.readers.describe(), unsaved=self.session.unsaved,
             )
 
     def referee(self) -> RefereeView[RefereeState]:
@@ -264,7 +297,7 @@ class TableControl:
         """5.2: set-up-symbol blocks first (5.2.1), then the bag draws in order (5.2.2, 5.2.3)."""
         state = self.game.state
         due = list(state.draws_due)
-        self._setup_total = max(self._setup_total, len(due))
+        self._setup_total = SETUP_DRAWS
         done = self._setup_total - len(due)
         missing = [d for d in self.session.discrepancies if d.kind == "missing"]
         if missing:

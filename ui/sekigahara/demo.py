@@ -12,7 +12,9 @@ Challenge, the answer to a question). Nothing is submitted to the engine directl
 from __future__ import annotations
 
 import random
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +31,8 @@ from ui.sekigahara.parts import side_name
 from ui.shell.app import FrameRecorder
 
 STEP_TIMEOUT_S = 20.0
+DEMO_SETTLE_S = 0.25
+"""The demo's hands never pause on the way, so a short settle keeps it quick."""
 MOVE_LABELS = {Level.MINIMAL: "Minimal", Level.LIMITED: "Limited", Level.TOTAL: "Total"}
 
 
@@ -51,6 +55,7 @@ class Demo:
         self.player = RandomPlayer(self.rng, self.cards)
         self.seen = 0
         self.steps = 0
+        self.started = False
         self.answered: list[str] = []
         """The questions answered by a tap, with the option tapped."""
 
@@ -89,14 +94,19 @@ class Demo:
                             f"(shown: {shown})")
 
     def start(self) -> None:
-        """Tap "New game" and stand the set-up-symbol blocks on the map (5.2.1)."""
+        """Tap "New game" (from the start screen) and stand the set-up-symbol blocks on the map
+        (5.2.1)."""
+        self.app.draw()
+        if self.app.find("New game") is None:
+            self.tap("Back to the start" if self.app.find("Back to the start") else "Menu")
         self.tap("New game")
+        self.started = True
         self._observe()
         self._set_out()
 
     def play(self, weeks: int, until: Callable[[], bool] | None = None) -> None:
         """Play to the end of week ``weeks`` or of the game, or until ``until()`` holds."""
-        if self.state.phase is Phase.NOT_STARTED:
+        if not self.started:
             self.start()
         while self.state.phase is not Phase.GAME_OVER and self.state.week <= weeks:
             if until is not None and until():
@@ -186,7 +196,8 @@ class Demo:
 
     def _settled(self) -> bool:
         snap = self.control.snapshot()
-        return not snap.questions and not snap.discrepancies and snap.in_hand == 0
+        return (not snap.questions and not snap.discrepancies and snap.in_hand == 0
+                and snap.settling == 0)
 
     def _asked(self) -> bool:
         return bool(self.control.snapshot().questions)
@@ -307,6 +318,11 @@ def run_demo(options: Options, weeks: int, seed: int, record: Path | None) -> in
     options.hubs = ["sim"]
     options.rate_hz = max(options.rate_hz, 50)
     options.virtual_table = False
+    options.settle_s = min(options.settle_s, DEMO_SETTLE_S)
+    scratch = None
+    if options.db is None:  # a demo game is not one of the user's games
+        scratch = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+        options.db = scratch / "games.sqlite"
     table_app = TableApp(options)
     if record is not None:
         table_app.app.recorder = FrameRecorder(record)
@@ -323,5 +339,7 @@ def run_demo(options: Options, weeks: int, seed: int, record: Path | None) -> in
         return 1
     finally:
         table_app.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pygame
-from companion.core.pin import PinError, RefereePin
 
+from companion.core.pin import PinError, RefereePin
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine.data import FACES
 from companion.games.sekigahara.engine.feed import place
@@ -23,10 +23,14 @@ class StartScreen:
     """New game, resume, hardware check, referee."""
 
     control: TableControl
-    new_game: Callable[[], None]
+    new_game: Callable[[], None] | None
     resume: Callable[[], None] | None
     hardware: Callable[[], None]
     referee: Callable[[], None]
+    problem: str | None = None
+    """Why games cannot be saved now (the store), said on the screen (8)."""
+    retry: Callable[[], None] | None = None
+    without_saving: Callable[[], None] | None = None
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -39,15 +43,24 @@ class StartScreen:
                         anchor="midtop", colour=th.GOLD).bottom
         y = canvas.text("The table companion", (r.centerx, y), size=t.body, anchor="midtop",
                         colour=th.DIM).bottom + t.gap
-        canvas.text(f"Readers: {self.control.readers.describe()}", (r.centerx, y),
-                    size=t.small, anchor="midtop", colour=th.DIM)
+        y = canvas.text(f"Readers: {self.control.readers.describe()}", (r.centerx, y),
+                        size=t.small, anchor="midtop", colour=th.DIM).bottom
+        if self.problem:
+            y = canvas.text(f"Games cannot be saved: {self.problem}", (r.centerx, y),
+                            size=t.small, anchor="midtop", colour=th.WARN,
+                            width=r.width - 4 * t.gap).bottom - t.small
         width = min(r.width - 4 * t.gap, 9 * t.target)
         area = pygame.Rect(r.centerx - width // 2, y + t.small + 2 * t.gap, width,
                            r.bottom - y - t.small - 4 * t.gap)
-        entries: list[tuple[str, Callable[[], None] | None, th.Colour]] = [
-            ("New game", self.new_game, th.ACCEPT)]
+        entries: list[tuple[str, Callable[[], None] | None, th.Colour]] = []
         if self.resume is not None:
             entries.append(("Resume the game", self.resume, th.ACCEPT))
+        if self.new_game is not None or self.without_saving is None:
+            entries.append(("New game", self.new_game, th.ACCEPT))
+        if self.retry is not None:
+            entries.append(("Try saving again", self.retry, th.WARN))
+        if self.without_saving is not None:
+            entries.append(("New game without saving", self.without_saving, th.DANGER))
         entries += [("Hardware check", self.hardware, th.PANEL_HI),
                     ("Referee", self.referee, th.PANEL_HI)]
         height = min(int(t.target * 1.4), (area.height - t.gap * (len(entries) - 1))

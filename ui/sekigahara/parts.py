@@ -187,8 +187,8 @@ def detail_page(canvas: Canvas, detail: Detail, close: Callable[[], None]) -> No
         y = canvas.text(line, (t.gap * 2, y), width=width).bottom + t.gap
     for number in detail.rules:
         y += t.gap
-        y = canvas.text(rule_text(number), (t.gap * 2, y), size=t.small, colour=th.DIM,
-                        width=width).bottom + t.gap
+        y = canvas.text(rule_text(number), (t.gap * 2, y), size=t.small, width=width,
+                        max_lines=4).bottom + t.gap
     canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap, r.bottom - t.target - t.gap,
                               3 * t.target, t.target), "Back", close)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion.core.game import Rejection
+from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side, default_board
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine.state import Level
@@ -46,6 +47,8 @@ class PlayScreen:
     leave: Callable[[], None]
     detail: Detail | None = None
     history: Callable[[], ending.History] | None = None
+    finished: Callable[[], None] | None = None
+    """Called once the game is over (to mark it finished in the store)."""
     _snap: Snapshot | None = None
     _layouts: dict[tuple[int, int, int, int], MapLayout] = field(default_factory=dict)
     _replacing: bool = False
@@ -70,6 +73,9 @@ class PlayScreen:
             detail_page(canvas, self.detail, self.close_detail)
             return
         page = mode(snap)
+        if page == "end" and self.finished is not None:
+            self.finished()
+            self.finished = None
         if page == "end":
             ending.draw(canvas, snap, self.history() if self.history else ending.History(),
                         self.leave)
@@ -177,10 +183,16 @@ class PlayScreen:
         t = canvas.theme
         v = snap.view.payload
         y = rect.y
+        if snap.unsaved:
+            y = canvas.text(snap.unsaved.capitalize(), (rect.x, y), size=t.small, bold=True,
+                            colour=th.DANGER, width=rect.width).bottom
         if snap.in_hand:
             s = "s" if snap.in_hand != 1 else ""
             y = canvas.text(f"{snap.in_hand} block{s} in hand: legal destinations are lit",
                             (rect.x, y), size=t.small, colour=th.LIT, width=rect.width).bottom
+        elif snap.settling:
+            y = canvas.text("Blocks set down: ruled once they rest", (rect.x, y), size=t.small,
+                            colour=th.DIM, width=rect.width).bottom
         for side, what in snap.prompt.waiting.items():
             y = canvas.text(f"{side_name(side)}: {what}", (rect.x, y), bold=True,
                             colour=side_colour(side), width=rect.width, max_lines=3).bottom + 2
@@ -282,7 +294,7 @@ class PlayScreen:
                  th.DANGER),
             ]
         if b.stage == "fighting":
-            return battle.buttons(b, self._do, self._challenge)
+            return battle.buttons(b, self._do, self._challenge, v.hand)
         return found
 
     def _declare(self, side: Side, location: str, inside: bool) -> Callable[[], None]:
@@ -339,12 +351,20 @@ class PlayScreen:
     # ------------------------------------------------------------------ doing
 
     def _do(self, command: cm.Command) -> None:
-        result = self.control.submit(command)
+        try:
+            result = self.control.submit(command)
+        except StoreError as exc:  # nothing applied (8)
+            self.app.say(f"Not saved: {exc.message}. Nothing was applied: tap again.")
+            return
         if isinstance(result, Rejection):
             self.app.say(f"Not allowed: {result}")
 
     def _answer(self, question: int, choice: int) -> None:
-        result = self.control.answer(question, choice)
+        try:
+            result = self.control.answer(question, choice)
+        except StoreError as exc:
+            self.app.say(f"Not saved: {exc.message}. Nothing was applied: tap again.")
+            return
         if isinstance(result, Rejection):
             self.app.say(f"Not allowed: {result}")
 
