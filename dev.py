@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Set up the project's virtual environment, then run the companion or its checks.
 
-    python3 dev.py run [ARGS...]    run the companion (same arguments as the `companion` command)
+    python3 dev.py run [ARGS...]    the table app (`companion run ARGS` when ARGS start with -,
+                                    else `companion ARGS`)
     python3 dev.py test [PYTEST ARGS...]
                                     lint (ruff), type-check (mypy), then every test (pytest)
 
@@ -80,7 +81,10 @@ def main(argv: list[str]) -> int:
     ensure_environment(argv[0])
     if argv[0] == "test":
         return run_checks(argv[1:])
-    return subprocess.run([str(PYTHON), "-m", "companion", *argv[1:]], cwd=ROOT).returncode
+    args = argv[1:]
+    if not args or args[0].startswith("-"):
+        args = ["run", *args]  # the table app, with its options
+    return subprocess.run([str(PYTHON), "-m", "companion", *args], cwd=ROOT).returncode
 
 
 if __name__ == "__main__":

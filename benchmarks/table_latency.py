@@ -178,7 +178,7 @@ def follow_position(table_app: TableApp, state: State) -> None:
     control.session.start()
     for block, zone in sorted(control.session.rules.expected_positions().items()):
         virtual.place(block, zone)
-    table_app.resume()  # the board, as "Resume" on the start screen shows it
+    table_app.back_to_game()  # the board, as "Resume" on the start screen shows it
 
 
 def settled(table_app: TableApp) -> bool:

@@ -130,7 +130,7 @@ class Lookup(_Frozen):
         """One line for the touchscreen; a fallback names the section actually summarised.
 
         ``"8.7.2 Selecting Losses: ..."``, ``"8.7.9 (see 8.7 Losses): ..."``, or for an
-        unknown number ``"C99: no summary; see the rulebook"``.
+        number it does not know: ``"<number>: no summary; see the rulebook"``.
         """
         if self.entry is None:
             return f"{self.requested}: no summary; see the rulebook"

@@ -83,7 +83,7 @@ class LossChoice(Sequence[Lose]):
     """Every legal selection of a side's losses (8.7.2, 8.9.4 C), offered lazily as "the
     ``forced`` units plus any ``pick`` of ``pool``": a sequence of :class:`Lose` actions in
     lexicographic order whose length is a binomial coefficient, never built as a list (24 blocks
-    losing 12 would be 2.7 million selections). Indexing unranks one selection directly, so
+    losing 12 would be 2,704,156 selections). Indexing unranks one selection directly, so
     ``random.choice`` works on it as on a list.
     """
 
