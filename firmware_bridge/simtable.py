@@ -30,7 +30,7 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   populate               deal all 96 blocks round the map's locations
   show                   list the occupied zones
   flicker HUB P          each present tag is missed with probability P (0..1)
-  crosstalk ZONE ZONE    the second zone's antenna also hears the first's tags
+  crosstalk ZONE ZONE    the second zone's antenna also hears the first's tags (any hubs)
   nocrosstalk            stop all cross-talk
   noise HUB N            send N random bytes
   corrupt HUB N          flip a bit in the next N frames
@@ -46,7 +46,25 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   help, quit"""
 
 
+DEFAULT_WIRING_FILE = Path(__file__).resolve().parents[1] / "hardware" / "wiring.default.yaml"
+"""The wiring the build guide ships (hardware/tools/placement_sheet.py writes it)."""
+
+
+def _fits(wiring: WiringMap, hubs: int, antennas: int) -> bool:
+    names = {f"hub-{h + 1}" for h in range(hubs)}
+    return set(wiring.hubs) <= names and all(
+        key.antenna < antennas for key in wiring.table()
+    )
+
+
 def default_wiring(hubs: int = 4, antennas: int = 16) -> WiringMap:
+    """The build guide's wiring (``hardware/wiring.default.yaml``) when it fits ``hubs`` hubs
+    of ``antennas`` antennas (it does for the defaults); otherwise every zone in order."""
+    if DEFAULT_WIRING_FILE.exists():
+        shipped = WiringMap.load(DEFAULT_WIRING_FILE)
+        if _fits(shipped, hubs, antennas):
+            return WiringMap(hubs={f"hub-{h + 1}": dict(shipped.hubs.get(f"hub-{h + 1}", {}))
+                                   for h in range(hubs)})
     zones = list(zone_names())
     if len(zones) > hubs * antennas:
         raise ValueError(f"{len(zones)} zones need more than {hubs} hubs of {antennas} antennas")
@@ -210,9 +228,10 @@ def _leds(table: SimulatedTable) -> str:
 def _crosstalk(table: SimulatedTable, a: list[str]) -> str:
     hub, source = table.antenna(a[0])
     other, neighbour = table.antenna(a[1])
-    if hub is not other:
-        raise ValueError("cross-talk only happens between antennas of one hub")
-    hub.mischief.crosstalk[source] = neighbour
+    if hub is other:
+        hub.mischief.crosstalk[source] = neighbour
+    else:  # neighbouring antennas on two hubs (along the strip boundaries)
+        other.overhear(neighbour, hub, source)
     return ""
 
 
@@ -229,6 +248,14 @@ def _set(hub: VirtualHub, attribute: str, value: int) -> str:
     with hub._lock:
         setattr(hub.mischief, attribute, getattr(hub.mischief, attribute) + value)
     return ""
+
+
+COMMANDS = frozenset({
+    "help", "put", "lift", "move", "show", "populate", "leds", "flicker", "crosstalk",
+    "nocrosstalk", "noise", "corrupt", "truncate", "gap", "duplicate", "fault", "silent",
+    "unplug", "replug", "rate", "sleep",
+})
+"""The console's command words (what :meth:`SimulatedTable.execute` accepts)."""
 
 
 def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float], None]) -> str:
@@ -253,7 +280,7 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
             return _crosstalk(table, a)
         case "nocrosstalk":
             for hub in table.hubs.values():
-                hub.mischief.crosstalk.clear()
+                hub.clear_crosstalk()
         case "noise":
             table.hub(a[0]).inject_garbage(int(_float(a[1])))
         case "corrupt" | "truncate" | "gap" | "duplicate":
@@ -277,30 +304,3 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
         case _:
             raise ValueError(f"unknown command {cmd!r} (try help)")
     return ""
-
-
-def run_script(table: SimulatedTable, path: Path, echo: Callable[[str], None]) -> None:
-    """Replay a file of ``SECONDS COMMAND...`` lines (times from the start of the replay).
-
-    Lines starting with ``#`` are comments. Raises ValueError naming the file and line.
-    """
-    try:
-        lines = Path(path).read_text("utf-8").splitlines()
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    start = time.monotonic()
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        when, _, command = line.partition(" ")
-        try:
-            at = _float(when)
-            delay = start + at - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
-            output = table.execute(command)
-        except ValueError as exc:
-            raise ValueError(f"{path}:{number}: {exc}") from None
-        if output:
-            echo(output)
