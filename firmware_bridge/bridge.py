@@ -103,6 +103,7 @@ class Bridge:
         self._leds: dict[str, p.LedMode] = {}
         self._sent_leds: dict[AntennaKey, p.LedMode] = {}
         self._subscribers: list[Callable[[TrackEvent], None]] = []
+        self._raw_listeners: list[Callable[[AntennaKey, frozenset[str], float], None]] = []
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
@@ -205,6 +206,9 @@ class Bridge:
             if self.observer.snapshot(AntennaKey(hub_id, antenna), uids, at):
                 events = self.tracker.update(self.observer.view(), at)
                 self._changed.notify_all()
+            listeners = list(self._raw_listeners)
+        for listener in listeners:
+            listener(AntennaKey(hub_id, antenna), uids, at)
         if events:
             self._publish(events)
 
@@ -263,6 +267,20 @@ class Bridge:
                     callback(event)
                 except Exception:
                     log.exception("event subscriber failed on %s", event)
+
+    def listen_snapshots(
+        self, callback: Callable[[AntennaKey, frozenset[str], float], None]
+    ) -> Callable[[], None]:
+        """Call ``callback(antenna, uids, time)`` with every raw snapshot, before any debounce
+        (for measuring read rates); returns the function that stops it."""
+        with self._lock:
+            self._raw_listeners.append(callback)
+
+        def stop() -> None:
+            with self._lock:
+                if callback in self._raw_listeners:
+                    self._raw_listeners.remove(callback)
+        return stop
 
     def wait_for(self, condition: Callable[[Bridge], T | None], timeout: float) -> T:
         """Wait until ``condition(bridge)`` is truthy (checked after each change); TimeoutError."""

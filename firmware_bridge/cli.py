@@ -21,14 +21,16 @@ from types import FrameType
 from typing import TextIO
 
 from firmware_bridge import protocol as p
+from firmware_bridge.bench import parse_heights, run_bench, verdict
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.discovery import DEFAULT_USB_IDS, parse_usb_id, usb_devices_without_port
 from firmware_bridge.flows import build_wiring, check_report, register_tags
+from firmware_bridge.readmodel import Posture
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simrun import ScriptPlayer, claim_dir, run_script
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.watch import Watcher
-from firmware_bridge.wiring import WiringMap
+from firmware_bridge.wiring import AntennaKey, WiringMap
 from firmware_bridge.zones import zone_names
 
 Handler = Callable[[argparse.Namespace], int]
@@ -107,6 +109,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     tags = actions.add_parser("register-tags", help="register each block's tag")
     _bridge_options(tags)
     tags.set_defaults(handler=_guarded("hardware register-tags", cmd_register))
+    bench = actions.add_parser("bench", help="Stage 1: does one antenna read a full stack?")
+    _bridge_options(bench)
+    bench.add_argument("--hub", help="the hub's id (default: the first that answers)")
+    bench.add_argument("--antenna", type=int, default=0, help="antenna number (default 0)")
+    bench.add_argument("--heights", default="1-12", help="stack heights, e.g. 1-12 or 1,4,8,12")
+    bench.add_argument("--posture", choices=["upright", "face-up", "both"], default="both")
+    bench.add_argument("--seconds", type=float, default=3.0, help="measuring time per height")
+    bench.set_defaults(handler=_guarded("hardware bench", cmd_bench))
     watch = actions.add_parser("watch", help="print moves and discrepancies as they happen")
     _bridge_options(watch)
     watch.add_argument("--seconds", type=float, default=0.0, help="stop after this long")
@@ -223,6 +233,7 @@ class Session:
     wiring_path: Path
     tags_path: Path
     wiring_found: bool
+    table: SimulatedTable | None = None
 
 
 @contextlib.contextmanager
@@ -263,7 +274,7 @@ def _bridge(args: argparse.Namespace, populate: bool = True, sim_wiring: bool = 
                                             usb_ids=usb_ids, rate_hz=args.rate))
         if player is not None:
             stack.enter_context(player)
-        yield Session(bridge, wiring_path, tags_path, wiring_path.exists())
+        yield Session(bridge, wiring_path, tags_path, wiring_path.exists(), table)
 
 
 def _say(line: str) -> None:
@@ -331,6 +342,56 @@ def cmd_register(args: argparse.Namespace) -> int:
         except (KeyboardInterrupt, EOFError):
             print(f"\nstopped; the registry so far is saved in {tags_path}")
     return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    heights = parse_heights(args.heights)
+    postures = list(Posture) if args.posture == "both" else [Posture(args.posture)]
+    if not 0 < args.seconds <= 600:
+        raise ValueError("--seconds must be more than 0 and at most 600")
+    with _bridge(args, populate=False) as session:
+        bridge = session.bridge
+        _wait_for_hubs(bridge, 5)
+        hubs = bridge.hubs()
+        if not hubs:
+            raise ValueError("no hub answered (check the cable, or name the port with --port)")
+        hub = args.hub or sorted(hubs)[0]
+        if hub not in hubs or not 0 <= args.antenna < hubs[hub].hello.antennas:
+            raise ValueError(f"no antenna {args.antenna} on hub {hub!r}; hubs: "
+                             + ", ".join(f"{h.hub_id} ({h.hello.antennas} antennas)"
+                                         for h in hubs.values()))
+        key = AntennaKey(hub, args.antenna)
+        build = _sim_builder(session.table, key) if session.table else _ask_builder(key)
+        print(f"bench on {key}: {len(heights)} heights x {len(postures)} postures, "
+              f"{args.seconds:g} s each; keep other tagged blocks away from the antenna")
+        steps = run_bench(bridge, key, heights, postures, args.seconds, build, _say)
+    lines, ok = verdict(steps)
+    for line in lines:
+        print(line)
+    if session.table is not None:
+        print("(simulated: read chances from firmware_bridge/readmodel.py, a model, "
+              "not a measurement)")
+    return 0 if ok else 1
+
+
+def _ask_builder(key: AntennaKey) -> Callable[[Posture, int], None]:
+    def build(posture: Posture, height: int) -> None:
+        how = "standing upright" if posture is Posture.UPRIGHT else "lying face up"
+        input(f"make the stack on {key} {height} block(s) high, {how} (add one block on top "
+              "of the last stack), then press Enter ")
+    return build
+
+
+def _sim_builder(table: SimulatedTable, key: AntennaKey) -> Callable[[Posture, int], None]:
+    zone = table.wiring.table()[key]
+    blocks = [b for b in table.registry.tags.values()]
+
+    def build(posture: Posture, height: int) -> None:
+        for block in blocks[:40]:
+            table.lift(block)
+        table.stack(zone, posture, blocks[:height])
+        print(f"(simulator: {height} block(s) {posture.value} on {zone})", flush=True)
+    return build
 
 
 def cmd_watch(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from companion.games.sekigahara.components import default_blocks, default_board
 from firmware_bridge.protocol import antenna_name
+from firmware_bridge.readmodel import Posture, ReadModel
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simulator import FrameObserver, VirtualHub
 from firmware_bridge.wiring import AntennaKey, WiringMap
@@ -27,6 +28,8 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   put BLOCK ZONE         put a block (or a raw 16-hex-digit tag uid) on a zone
   lift BLOCK             take a block off the table
   move ZONE ZONE         move every block from one zone to another
+  stack ZONE POSTURE BLOCK...  pile blocks (bottom first) upright or face-up on a zone; each
+                         is read with the chance readmodel.py gives (a model)
   populate               deal all 96 blocks round the map's locations
   show                   list the occupied zones
   flicker HUB P          each present tag is missed with probability P (0..1)
@@ -162,6 +165,16 @@ class SimulatedTable:
         for hub in self.hubs.values():
             hub.remove_everywhere(uid)
 
+    def stack(self, zone: str, posture: Posture, blocks: list[str],
+              model: ReadModel | None = None) -> None:
+        """Pile ``blocks`` (bottom first) on ``zone``; each tag is then read with the chance
+        ``model`` gives for its height and posture (a model, not a measurement)."""
+        model = model or ReadModel()
+        for position, block in enumerate(blocks):
+            self.put(block, zone)
+            hub, _ = self.antenna(zone)
+            hub.set_read_chance(self.uid(block), model.read_chance(position, posture))
+
     def blocks_on(self, zone: str) -> list[str]:
         hub, antenna = self.antenna(zone)
         return sorted(self.registry.tags.get(u, u) for u in hub.tags(antenna))
@@ -211,6 +224,13 @@ def _float(text: str) -> float:
         raise ValueError(f"{text!r} is not a number") from None
 
 
+def _posture(text: str) -> Posture:
+    try:
+        return Posture(text.lower())
+    except ValueError:
+        raise ValueError(f"posture must be {' or '.join(p.value for p in Posture)}") from None
+
+
 def _show(table: SimulatedTable) -> str:
     lines = [f"{zone}: {' '.join(blocks)}" for zone, blocks in table.occupied()]
     return "\n".join(lines) or "the table is empty"
@@ -251,7 +271,7 @@ def _set(hub: VirtualHub, attribute: str, value: int) -> str:
 
 
 COMMANDS = frozenset({
-    "help", "put", "lift", "move", "show", "populate", "leds", "flicker", "crosstalk",
+    "help", "put", "lift", "move", "stack", "show", "populate", "leds", "flicker", "crosstalk",
     "nocrosstalk", "noise", "corrupt", "truncate", "gap", "duplicate", "fault", "silent",
     "unplug", "replug", "rate", "sleep",
 })
@@ -268,6 +288,8 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
             table.lift(a[0])
         case "move":
             table.move(a[0], a[1])
+        case "stack":
+            table.stack(a[0], _posture(a[1]), a[2:])
         case "show":
             return _show(table)
         case "populate":

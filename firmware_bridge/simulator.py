@@ -80,6 +80,8 @@ class VirtualHub:
         self.frames_dropped = 0
         self._tags: dict[int, set[str]] = {a: set() for a in range(antennas)}
         self._overheard: dict[int, list[tuple[VirtualHub, int]]] = {}
+        self._odds: dict[str, float] = {}
+        """uid -> chance an inventory reads it (1 unless set: see readmodel.py, a model)."""
         self._random = random.Random(seed)
         self._lock = threading.RLock()
         self._seq = 0
@@ -184,6 +186,12 @@ class VirtualHub:
         with self._lock:
             for tags in self._tags.values():
                 tags.discard(uid)
+            self._odds.pop(uid, None)
+
+    def set_read_chance(self, uid: str, chance: float) -> None:
+        """Each inventory reads ``uid`` with this probability (a stack at the edge of range)."""
+        with self._lock:
+            self._odds[uid] = chance
 
     def tags(self, antenna: int) -> set[str]:
         with self._lock:
@@ -328,7 +336,8 @@ class VirtualHub:
                 if antenna in mischief.faults:
                     self._send(p.Fault(antenna, mischief.faults[antenna]))
                     continue
-                uids = self._flickered(antenna, seen[antenna])
+                uids = [u for u in self._flickered(antenna, seen[antenna])
+                        if self._random.random() < self._odds.get(u, 1.0)]
                 for part in p.snapshot_frames(antenna, uids):
                     self._send(part)
 
