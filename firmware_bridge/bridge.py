@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -42,6 +43,10 @@ class AntennaStatus:
     tags: int = 0
     fault: str | None = None
     test: str | None = None
+    faults: int = 0
+    """FAULT frames received for this antenna since the bridge started."""
+    last_fault: str | None = None
+    last_fault_at: float | None = None
     recent: deque[float] = field(default_factory=lambda: deque(maxlen=40))
 
     def read_rate(self) -> float:
@@ -58,6 +63,8 @@ class HubStatus:
     port: str
     connected: bool = True
     lost_reason: str = ""
+    lost_at: float | None = None
+    """When the hub was last lost (unplugged, hung), even if it is connected again."""
     fault: str | None = None
     """The last fault the hub reported about itself (FAULT ... HUB ...)."""
     stats: HubStats = field(default_factory=HubStats)
@@ -96,6 +103,7 @@ class Bridge:
         self._leds: dict[str, p.LedMode] = {}
         self._sent_leds: dict[AntennaKey, p.LedMode] = {}
         self._subscribers: list[Callable[[TrackEvent], None]] = []
+        self._raw_listeners: list[Callable[[AntennaKey, frozenset[str], float], None]] = []
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
@@ -143,11 +151,15 @@ class Bridge:
             try:
                 link = HubLink(port, self)
             except (OSError, serial.SerialException) as exc:
-                if self._open_failures.get(port) != str(exc):
-                    self._open_failures[port] = str(exc)
-                    log.info("cannot open %s yet: %s", port, exc)
+                why = "no such port" if not os.path.exists(port) else str(exc)
+                with self._lock:
+                    if self._open_failures.get(port) != why:
+                        self._open_failures[port] = why
+                        log.info("cannot open %s yet: %s", port, why)
+                        self._changed.notify_all()
                 continue
-            self._open_failures.pop(port, None)
+            with self._lock:
+                self._open_failures.pop(port, None)
             with self._lock:
                 self._links[port] = link
             log.info("opened %s", port)
@@ -194,6 +206,9 @@ class Bridge:
             if self.observer.snapshot(AntennaKey(hub_id, antenna), uids, at):
                 events = self.tracker.update(self.observer.view(), at)
                 self._changed.notify_all()
+            listeners = list(self._raw_listeners)
+        for listener in listeners:
+            listener(AntennaKey(hub_id, antenna), uids, at)
         if events:
             self._publish(events)
 
@@ -208,6 +223,8 @@ class Bridge:
                 self._changed.notify_all()
                 return
             ant = status.antennas.setdefault(fault.antenna, AntennaStatus())
+            ant.faults += 1
+            ant.last_fault, ant.last_fault_at = text, at
             if ant.fault != text:
                 log.warning("hub %s antenna A%02d fault: %s", hub_id, fault.antenna, text)
             ant.fault = text
@@ -231,6 +248,7 @@ class Bridge:
             if hub is not None and self._hubs[hub].link is link:
                 status = self._hubs[hub]
                 status.connected, status.lost_reason = False, reason
+                status.lost_at = time.monotonic()
                 self.observer.freeze_hub(hub, f"hub lost: {reason}")
                 self.tracker.update(self.observer.view(), time.monotonic())
             self._changed.notify_all()
@@ -249,6 +267,20 @@ class Bridge:
                     callback(event)
                 except Exception:
                     log.exception("event subscriber failed on %s", event)
+
+    def listen_snapshots(
+        self, callback: Callable[[AntennaKey, frozenset[str], float], None]
+    ) -> Callable[[], None]:
+        """Call ``callback(antenna, uids, time)`` with every raw snapshot, before any debounce
+        (for measuring read rates); returns the function that stops it."""
+        with self._lock:
+            self._raw_listeners.append(callback)
+
+        def stop() -> None:
+            with self._lock:
+                if callback in self._raw_listeners:
+                    self._raw_listeners.remove(callback)
+        return stop
 
     def wait_for(self, condition: Callable[[Bridge], T | None], timeout: float) -> T:
         """Wait until ``condition(bridge)`` is truthy (checked after each change); TimeoutError."""
@@ -285,6 +317,11 @@ class Bridge:
             refused.update({port: link.refused for port, link in self._links.items()
                             if link.refused})
             return refused
+
+    def open_failures(self) -> dict[str, str]:
+        """Port -> why it cannot be opened now (``no such port``, permission denied...)."""
+        with self._lock:
+            return dict(self._open_failures)
 
     def hubs(self) -> dict[str, HubStatus]:
         with self._lock:

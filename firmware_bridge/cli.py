@@ -15,22 +15,23 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-from companion.games.sekigahara.components import default_blocks
 from firmware_bridge import protocol as p
-from firmware_bridge.adjacency import AdjacencyRules
+from firmware_bridge.bench import parse_heights, run_bench, verdict
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.discovery import DEFAULT_USB_IDS, parse_usb_id, usb_devices_without_port
-from firmware_bridge.discrepancy import count_blocks
 from firmware_bridge.flows import build_wiring, check_report, register_tags
+from firmware_bridge.readmodel import Posture
 from firmware_bridge.registry import TagRegistry
-from firmware_bridge.simtable import SimulatedTable, run_script
-from firmware_bridge.tracking import BlocksMissing, StackMoved, TrackEvent
-from firmware_bridge.wiring import WiringMap
-from firmware_bridge.zones import zone_name, zone_names
+from firmware_bridge.simrun import ScriptPlayer, claim_dir, run_script
+from firmware_bridge.simtable import SimulatedTable
+from firmware_bridge.watch import Watcher
+from firmware_bridge.wiring import AntennaKey, WiringMap
+from firmware_bridge.zones import zone_names
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -82,8 +83,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sim.add_argument("--hubs", type=int, default=4, help="number of hubs (default 4)")
     sim.add_argument("--antennas", type=int, default=16, help="antennas per hub (default 16)")
     sim.add_argument("--rate", type=int, default=10, help="scans per second (default 10)")
-    sim.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "sekigahara-sim",
-                     help="where the stable port names, wiring.yaml and tags.yaml go")
+    sim.add_argument("--dir", type=Path, help="where the stable port names, wiring.yaml and "
+                     "tags.yaml go (default: a new temporary directory, removed at exit)")
     sim.add_argument("--script", type=Path, help="replay a file of 'SECONDS COMMAND' lines")
     sim.add_argument("--exit-after-script", action="store_true")
     sim.add_argument("--populate", action="store_true", help="start with every location full")
@@ -108,6 +109,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     tags = actions.add_parser("register-tags", help="register each block's tag")
     _bridge_options(tags)
     tags.set_defaults(handler=_guarded("hardware register-tags", cmd_register))
+    bench = actions.add_parser("bench", help="Stage 1: does one antenna read a full stack?")
+    _bridge_options(bench)
+    bench.add_argument("--hub", help="the hub's id (default: the first that answers)")
+    bench.add_argument("--antenna", type=int, default=0, help="antenna number (default 0)")
+    bench.add_argument("--heights", default="1-12", help="stack heights, e.g. 1-12 or 1,4,8,12")
+    bench.add_argument("--posture", choices=["upright", "face-up", "both"], default="both")
+    bench.add_argument("--seconds", type=float, default=3.0, help="measuring time per height")
+    bench.set_defaults(handler=_guarded("hardware bench", cmd_bench))
     watch = actions.add_parser("watch", help="print moves and discrepancies as they happen")
     _bridge_options(watch)
     watch.add_argument("--seconds", type=float, default=0.0, help="stop after this long")
@@ -128,6 +137,10 @@ def _bridge_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=int, help=f"set the hubs' scan rate, 1..{p.MAX_RATE_HZ}")
     parser.add_argument("--simulate", action="store_true",
                         help="use a simulated table instead of hardware")
+    parser.add_argument("--sim-script", type=Path, metavar="FILE",
+                        help="with --simulate: replay a file of 'SECONDS COMMAND' lines "
+                        "(companion simulate's console commands) while the command runs; "
+                        "the table then starts empty")
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
     parser.add_argument("--log", type=Path, help="append the full log (every rejected frame, "
                         "gap, reconnection) to this file")
@@ -139,7 +152,22 @@ def _bridge_options(parser: argparse.ArgumentParser) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     if not 1 <= args.rate <= p.MAX_RATE_HZ:
         raise ValueError(f"--rate must be 1..{p.MAX_RATE_HZ}")
-    frame_log = args.frame_log.open("w", buffering=1 << 16) if args.frame_log else None
+    with contextlib.ExitStack() as stack:
+        if args.dir is None:  # each run its own: a second simulator never takes the first's links
+            directory = Path(stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="sekigahara-sim-")))
+        else:
+            directory = stack.enter_context(claim_dir(args.dir))
+        if args.frame_log:
+            frame_log: TextIO | None = stack.enter_context(
+                args.frame_log.open("w", buffering=1 << 16))
+        else:
+            frame_log = None
+        return _simulate(args, directory, frame_log)
+    return 0  # unreachable: mypy cannot see that ExitStack does not swallow
+
+
+def _simulate(args: argparse.Namespace, directory: Path, frame_log: TextIO | None) -> int:
     lock = threading.Lock()
 
     def log_frame(hub: str, seq: int, message: p.Message, at: float) -> None:
@@ -148,29 +176,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 frame_log.write(f"{at:.6f} {hub} {seq} {message.antenna} "
                                 f"{','.join(message.uids) or '-'}\n")
 
-    table = SimulatedTable.create(args.dir, args.hubs, args.antennas, args.rate, args.seed,
+    table = SimulatedTable.create(directory, args.hubs, args.antennas, args.rate, args.seed,
                                   on_frame=log_frame if frame_log else None)
     signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
-        with table:
-            wiring, tags = table.write_config(args.dir)
-            for name, hub in table.hubs.items():
-                print(f"{name}: {hub.path} (stable name {hub.link})")
-            print(f"wiring map: {wiring}\ntag registry: {tags}")
-            ports = " ".join(f"--port {port}" for port in table.ports)
-            print(f"connect with: companion hardware check {ports} --wiring {wiring} "
-                  f"--tags {tags}")
-            if args.populate:
-                table.populate()
-            print("ready", flush=True)
-            if args.script:
-                run_script(table, args.script, print)
-                if args.exit_after_script:
-                    return 0
-            _console(table, sys.stdin, prompt=not args.no_prompt and sys.stdin.isatty())
-    finally:
-        if frame_log is not None:
-            frame_log.close()
+    with table:
+        wiring, tags = table.write_config(directory)
+        for name, hub in table.hubs.items():
+            print(f"{name}: {hub.path} (stable name {hub.link})")
+        print(f"wiring map: {wiring}\ntag registry: {tags}")
+        ports = " ".join(f"--port {port}" for port in table.ports)
+        print(f"connect with: companion hardware check {ports} --wiring {wiring} "
+              f"--tags {tags}")
+        if args.populate:
+            table.populate()
+        print("ready", flush=True)
+        if args.script:
+            run_script(table, args.script, print)
+            if args.exit_after_script:
+                return 0
+        _console(table, sys.stdin, prompt=not args.no_prompt and sys.stdin.isatty())
     return 0
 
 
@@ -201,16 +225,38 @@ def _console(table: SimulatedTable, stream: TextIO, prompt: bool) -> None:
 # --------------------------------------------------------------------------- hardware
 
 
+@dataclass
+class Session:
+    """What a ``hardware`` command runs against."""
+
+    bridge: Bridge
+    wiring_path: Path
+    tags_path: Path
+    wiring_found: bool
+    table: SimulatedTable | None = None
+
+
 @contextlib.contextmanager
-def _bridge(args: argparse.Namespace) -> Iterator[tuple[Bridge, Path, Path]]:
-    """The bridge the arguments describe (with a simulated table behind it for --simulate)."""
+def _bridge(args: argparse.Namespace, populate: bool = True, sim_wiring: bool = True,
+            sim_tags: bool = True) -> Iterator[Session]:
+    """The bridge the arguments describe. With --simulate, a simulated table behind it
+    (``populate``: every block dealt out; ``sim_wiring``/``sim_tags``: start from the table's
+    own wiring map and registry, else from empty ones), driven by --sim-script if given."""
     usb_ids = (*DEFAULT_USB_IDS, *(parse_usb_id(u) for u in args.usb_id))
+    if args.sim_script is not None and not args.simulate:
+        raise ValueError("--sim-script drives the simulated table: add --simulate")
     with contextlib.ExitStack() as stack:
+        table: SimulatedTable | None = None
         if args.simulate:
             directory = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             table = stack.enter_context(SimulatedTable.create(directory, seed=1))
-            table.populate()
+            if populate and args.sim_script is None:  # a script sets its own table up
+                table.populate()
             default_wiring, default_tags = table.write_config(directory)
+            if not sim_wiring:
+                default_wiring.unlink()
+            if not sim_tags:
+                default_tags.unlink()
             ports: list[str] | None = table.ports
         else:
             default_wiring, default_tags = config_dir() / "wiring.yaml", config_dir() / "tags.yaml"
@@ -221,9 +267,18 @@ def _bridge(args: argparse.Namespace) -> Iterator[tuple[Bridge, Path, Path]]:
         registry = TagRegistry.load(tags_path) if tags_path.exists() else TagRegistry()
         if args.rate is not None and not p.MIN_RATE_HZ <= args.rate <= p.MAX_RATE_HZ:
             raise ValueError(f"--rate must be {p.MIN_RATE_HZ}..{p.MAX_RATE_HZ}")
+        player = None
+        if table is not None and args.sim_script is not None:
+            player = ScriptPlayer(table, args.sim_script, _say)  # checked before anything runs
         bridge = stack.enter_context(Bridge(ports, wiring=wiring, registry=registry,
                                             usb_ids=usb_ids, rate_hz=args.rate))
-        yield bridge, wiring_path, tags_path
+        if player is not None:
+            stack.enter_context(player)
+        yield Session(bridge, wiring_path, tags_path, wiring_path.exists(), table)
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 def _wait_for_hubs(bridge: Bridge, seconds: float) -> None:
@@ -232,17 +287,23 @@ def _wait_for_hubs(bridge: Bridge, seconds: float) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    with _bridge(args) as (bridge, _, _):
+    with _bridge(args) as session:
+        bridge = session.bridge
         started = time.monotonic()
         _wait_for_hubs(bridge, args.seconds + 2)
         time.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
         results = bridge.self_test() if args.self_test else None
-        lines, problems = check_report(bridge, results)
+        lines, problems = check_report(bridge, results, since=started)
+    if not session.wiring_found:
+        lines.insert(0, f"no wiring map at {session.wiring_path}: build one with companion "
+                     "hardware wiring, or copy hardware/wiring.default.yaml there")
+        problems += 1
     if not args.simulate and not args.port:
         usb_ids = (*DEFAULT_USB_IDS, *(parse_usb_id(u) for u in args.usb_id))
         for device in usb_devices_without_port(usb_ids):
             lines.append(f"USB device {device} looks like a hub but has no serial port "
                          "(is MicroPython running? is the cdc_acm driver loaded?)")
+            problems += 1
     for line in lines:
         print(line)
     print("all good" if problems == 0 else f"{problems} problem(s) found")
@@ -256,7 +317,8 @@ def _stopper() -> Callable[[], bool]:
 
 
 def cmd_wiring(args: argparse.Namespace) -> int:
-    with _bridge(args) as (bridge, wiring_path, _):
+    with _bridge(args, populate=False, sim_wiring=False) as session:
+        bridge, wiring_path = session.bridge, session.wiring_path
         _wait_for_hubs(bridge, 5)
         zones = args.zones.split(",") if args.zones else bridge.wiring.unmapped_zones()
         unknown = [z for z in zones if z not in zone_names()]
@@ -271,7 +333,8 @@ def cmd_wiring(args: argparse.Namespace) -> int:
 
 
 def cmd_register(args: argparse.Namespace) -> int:
-    with _bridge(args) as (bridge, _, tags_path):
+    with _bridge(args, populate=False, sim_tags=False) as session:
+        bridge, tags_path = session.bridge, session.tags_path
         _wait_for_hubs(bridge, 5)
         try:
             result = register_tags(bridge, bridge.registry, tags_path, print, input, _stopper())
@@ -281,43 +344,61 @@ def cmd_register(args: argparse.Namespace) -> int:
     return 0
 
 
-def describe_event(event: TrackEvent) -> str | None:
-    """Player-safe text for a tracking event (no identities)."""
-    sides = {b.id: b.side for b in default_blocks().blocks}
-    if isinstance(event, StackMoved):
-        what = count_blocks(sides[b] for b in event.block_ids)
-        if event.origin is None:
-            return f"{what} placed on {zone_name(event.destination)}"
-        return f"{what} moved from {zone_name(event.origin)} to {zone_name(event.destination)}"
-    if isinstance(event, BlocksMissing):
-        what = count_blocks(sides[b] for b in event.block_ids)
-        return f"{what} lifted from {zone_name(event.origin)} and not put down"
-    return None
+def cmd_bench(args: argparse.Namespace) -> int:
+    heights = parse_heights(args.heights)
+    postures = list(Posture) if args.posture == "both" else [Posture(args.posture)]
+    if not 0 < args.seconds <= 600:
+        raise ValueError("--seconds must be more than 0 and at most 600")
+    with _bridge(args, populate=False) as session:
+        bridge = session.bridge
+        _wait_for_hubs(bridge, 5)
+        hubs = bridge.hubs()
+        if not hubs:
+            raise ValueError("no hub answered (check the cable, or name the port with --port)")
+        hub = args.hub or sorted(hubs)[0]
+        if hub not in hubs or not 0 <= args.antenna < hubs[hub].hello.antennas:
+            raise ValueError(f"no antenna {args.antenna} on hub {hub!r}; hubs: "
+                             + ", ".join(f"{h.hub_id} ({h.hello.antennas} antennas)"
+                                         for h in hubs.values()))
+        key = AntennaKey(hub, args.antenna)
+        build = _sim_builder(session.table, key) if session.table else _ask_builder(key)
+        print(f"bench on {key}: {len(heights)} heights x {len(postures)} postures, "
+              f"{args.seconds:g} s each; keep other tagged blocks away from the antenna")
+        steps = run_bench(bridge, key, heights, postures, args.seconds, build, _say)
+    lines, ok = verdict(steps)
+    for line in lines:
+        print(line)
+    if session.table is not None:
+        print("(simulated: read chances from firmware_bridge/readmodel.py, a model, "
+              "not a measurement)")
+    return 0 if ok else 1
+
+
+def _ask_builder(key: AntennaKey) -> Callable[[Posture, int], None]:
+    def build(posture: Posture, height: int) -> None:
+        how = "standing upright" if posture is Posture.UPRIGHT else "lying face up"
+        input(f"make the stack on {key} {height} block(s) high, {how} (add one block on top "
+              "of the last stack), then press Enter ")
+    return build
+
+
+def _sim_builder(table: SimulatedTable, key: AntennaKey) -> Callable[[Posture, int], None]:
+    zone = table.wiring.table()[key]
+    blocks = [b for b in table.registry.tags.values()]
+
+    def build(posture: Posture, height: int) -> None:
+        for block in blocks[:40]:
+            table.lift(block)
+        table.stack(zone, posture, blocks[:height])
+        print(f"(simulator: {height} block(s) {posture.value} on {zone})", flush=True)
+    return build
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    with _bridge(args) as (bridge, _, _):
-        _wait_for_hubs(bridge, 5)
+    with _bridge(args) as session:
+        _wait_for_hubs(session.bridge, min(5.0, args.seconds or 5.0))
         time.sleep(1.0)
-        rules = AdjacencyRules(bridge.placements())
-        print(f"watching {len(rules.positions)} blocks; moves along one road are accepted")
-        bridge.subscribe(_print_event)
-        deadline = time.monotonic() + args.seconds if args.seconds else None
-        shown: tuple[str, ...] = ()
-        while deadline is None or time.monotonic() < deadline:
-            result = bridge.reconcile(rules)
-            for move in result.legal_moves:
-                rules.apply(move)
-            texts = tuple(d.public() for d in result.discrepancies)
-            if texts != shown:
-                for text in texts:
-                    print(f"  ! {text}")
-                shown = texts
-            time.sleep(0.2)
+        watcher = Watcher(session.bridge, _say)
+        watcher.start()
+        watcher.run(args.seconds, _stopper())
     return 0
-
-
-def _print_event(event: TrackEvent) -> None:
-    text = describe_event(event)
-    if text:
-        print(text, flush=True)

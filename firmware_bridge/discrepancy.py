@@ -141,7 +141,7 @@ def reconcile(
             "illegal_move",
             f"{what} moved from {zone_name(origin)} to {zone_name(destination)}: "
             f"{verdict.message} (rule {verdict.rule})",
-            f"put {_it(len(ids))} back on {zone_name(origin)}",
+            f"put {_it(len(ids))} back {'in' if is_bag(origin) else 'on'} {zone_name(origin)}",
             (origin, destination), verdict.rule, tuple(sorted(ids)),
         ))
     for zone, ids in sorted(missing.items()):

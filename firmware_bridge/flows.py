@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_bridge.bridge import Bridge
+from firmware_bridge.bridge import Bridge, HubStatus
 from firmware_bridge.registry import TagRegistry, resolve_block
 from firmware_bridge.wiring import AntennaKey, WiringBuilder, WiringMap
 from firmware_bridge.zones import REGISTRATION, zone_name
@@ -108,53 +108,86 @@ def _wait(bridge: Bridge, done: Callable[[], bool], should_stop: Callable[[], bo
 # --------------------------------------------------------------------------- diagnostics
 
 
-def check_report(bridge: Bridge, self_test: dict[AntennaKey, str] | None) -> tuple[list[str], int]:
-    """Lines describing every hub and antenna, and the number of problems found."""
+def check_report(
+    bridge: Bridge, self_test: dict[AntennaKey, str] | None, since: float | None = None
+) -> tuple[list[str], int]:
+    """Lines describing every hub and antenna, and the number of problems found.
+
+    With ``since`` (a ``time.monotonic()`` value: when the check began), a hub unplugged or a
+    reader that faulted after it counts as a problem even if it has recovered by now.
+    """
     lines: list[str] = []
     problems = 0
-    table = bridge.wiring.table()
     hubs = bridge.hubs()
     for port, why in sorted(bridge.refused_ports().items()):
         lines.append(f"refused {port}: {why}")
         problems += 1
-    if not hubs:
-        return [*lines, "no hub answered (check the cable, or name the port with --port)"], 1
-    for hub in sorted(hubs.values(), key=lambda h: h.hub_id):
-        state = "connected" if hub.connected else f"LOST ({hub.lost_reason})"
-        h = hub.hello
-        lines.append(f"hub {hub.hub_id} on {hub.port}: {state}, firmware {h.firmware}, "
-                     f"protocol {h.protocol[0]}.{h.protocol[1]}, {h.antennas} antennas, "
-                     f"{h.rate_hz} scans/s")
-        problems += 0 if hub.connected else 1
-        if hub.fault:
-            lines.append(f"  hub fault: {hub.fault}")
+    serving = {h.port for h in hubs.values() if h.connected}
+    for port, why in sorted(bridge.open_failures().items()):
+        if port not in serving:
+            lines.append(f"cannot open {port}: {why}")
             problems += 1
-        for a in range(h.antennas):
-            key = AntennaKey(hub.hub_id, a)
-            ant = hub.antennas.get(a)
-            zone = table.get(key)
-            where = zone_name(zone) if zone else "(not in the wiring map)"
-            rate = ant.read_rate() if ant else 0.0
-            tags = ant.tags if ant else 0
-            flags = []
-            if ant is None or ant.snapshots == 0 or rate == 0.0:
-                flags.append("DEAD: no snapshots")
-            if ant is not None and ant.fault:
-                flags.append(f"FAULT {ant.fault}")
-            test = (self_test or {}).get(key)
-            if test is not None and test != "PASS":
-                flags.append(f"self-test {test}")
-            problems += 1 if flags else 0
-            note = "  <-- " + "; ".join(flags) if flags else ""
-            lines.append(f"  A{a:02d} {where:<28} {tags:3d} tags {rate:6.1f} reads/s{note}")
-        s = hub.stats
-        rejected = ", ".join(f"{r} {n}" for r, n in sorted(s.rejected.items())) or "none"
-        lines.append(f"  frames {sum(s.frames.values())}, rejected: {rejected}; "
-                     f"sequence gaps {s.gaps} ({s.frames_lost} frames lost), "
-                     f"repeated frames {s.duplicates}; "
-                     f"unanswered commands {s.commands_unanswered}")
+    if not hubs:
+        return [*lines, "no hub answered (check the cable, or name the port with --port)"], \
+            problems + 1
+    for hub in sorted(hubs.values(), key=lambda h: h.hub_id):
+        hub_lines, hub_problems = _hub_report(bridge, hub, self_test, since)
+        lines += hub_lines
+        problems += hub_problems
+    for name in sorted(set(bridge.wiring.hubs) - set(hubs)):
+        lines.append(f"hub {name} is in the wiring map but did not answer")
+        problems += 1
     unmapped = bridge.wiring.unmapped_zones()
     if unmapped:
         lines.append(f"{len(unmapped)} zones have no antenna in the wiring map: "
-                     + ", ".join(unmapped[:8]) + (" ..." if len(unmapped) > 8 else ""))
+                     + ", ".join(unmapped[:8]) + (" ..." if len(unmapped) > 8 else "")
+                     + " (companion hardware wiring)")
+        problems += 1
+    return lines, problems
+
+
+def _hub_report(
+    bridge: Bridge, hub: HubStatus, self_test: dict[AntennaKey, str] | None, since: float | None
+) -> tuple[list[str], int]:
+    table = bridge.wiring.table()
+    problems = 0
+    state = "connected" if hub.connected else f"LOST ({hub.lost_reason})"
+    if hub.connected and since is not None and hub.lost_at is not None and hub.lost_at >= since:
+        state = "connected again, but was LOST during the check"
+        problems += 1
+    h = hub.hello
+    lines = [f"hub {hub.hub_id} on {hub.port}: {state}, firmware {h.firmware}, "
+             f"protocol {h.protocol[0]}.{h.protocol[1]}, {h.antennas} antennas, "
+             f"{h.rate_hz} scans/s"]
+    problems += 0 if hub.connected else 1
+    if hub.fault:
+        lines.append(f"  hub fault: {hub.fault}")
+        problems += 1
+    for a in range(h.antennas):
+        key = AntennaKey(hub.hub_id, a)
+        ant = hub.antennas.get(a)
+        zone = table.get(key)
+        where = zone_name(zone) if zone else "(not in the wiring map)"
+        rate = ant.read_rate() if ant else 0.0
+        tags = ant.tags if ant else 0
+        flags = []
+        if ant is None or ant.snapshots == 0 or rate == 0.0:
+            flags.append("DEAD: no snapshots")
+        if ant is not None and ant.fault:
+            flags.append(f"FAULT {ant.fault}")
+        elif (ant is not None and since is not None and ant.last_fault_at is not None
+              and ant.last_fault_at >= since):
+            flags.append(f"faulted during the check ({ant.last_fault}), reads again now")
+        test = (self_test or {}).get(key)
+        if test is not None and test != "PASS":
+            flags.append(f"self-test {test}")
+        problems += 1 if flags else 0
+        note = "  <-- " + "; ".join(flags) if flags else ""
+        lines.append(f"  A{a:02d} {where:<28} {tags:3d} tags {rate:6.1f} reads/s{note}")
+    s = hub.stats
+    rejected = ", ".join(f"{r} {n}" for r, n in sorted(s.rejected.items())) or "none"
+    lines.append(f"  frames {sum(s.frames.values())}, rejected: {rejected}; "
+                 f"sequence gaps {s.gaps} ({s.frames_lost} frames lost), "
+                 f"repeated frames {s.duplicates}; "
+                 f"unanswered commands {s.commands_unanswered}")
     return lines, problems

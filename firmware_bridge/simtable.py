@@ -18,6 +18,7 @@ from pathlib import Path
 
 from companion.games.sekigahara.components import default_blocks, default_board
 from firmware_bridge.protocol import antenna_name
+from firmware_bridge.readmodel import Posture, ReadModel
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simulator import FrameObserver, VirtualHub
 from firmware_bridge.wiring import AntennaKey, WiringMap
@@ -27,10 +28,12 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   put BLOCK ZONE         put a block (or a raw 16-hex-digit tag uid) on a zone
   lift BLOCK             take a block off the table
   move ZONE ZONE         move every block from one zone to another
+  stack ZONE POSTURE BLOCK...  pile blocks (bottom first) upright or face-up on a zone; each
+                         is read with the chance readmodel.py gives (a model)
   populate               deal all 96 blocks round the map's locations
   show                   list the occupied zones
   flicker HUB P          each present tag is missed with probability P (0..1)
-  crosstalk ZONE ZONE    the second zone's antenna also hears the first's tags
+  crosstalk ZONE ZONE    the second zone's antenna also hears the first's tags (any hubs)
   nocrosstalk            stop all cross-talk
   noise HUB N            send N random bytes
   corrupt HUB N          flip a bit in the next N frames
@@ -46,7 +49,25 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   help, quit"""
 
 
+DEFAULT_WIRING_FILE = Path(__file__).resolve().parents[1] / "hardware" / "wiring.default.yaml"
+"""The wiring the build guide ships (hardware/tools/placement_sheet.py writes it)."""
+
+
+def _fits(wiring: WiringMap, hubs: int, antennas: int) -> bool:
+    names = {f"hub-{h + 1}" for h in range(hubs)}
+    return set(wiring.hubs) <= names and all(
+        key.antenna < antennas for key in wiring.table()
+    )
+
+
 def default_wiring(hubs: int = 4, antennas: int = 16) -> WiringMap:
+    """The build guide's wiring (``hardware/wiring.default.yaml``) when it fits ``hubs`` hubs
+    of ``antennas`` antennas (it does for the defaults); otherwise every zone in order."""
+    if DEFAULT_WIRING_FILE.exists():
+        shipped = WiringMap.load(DEFAULT_WIRING_FILE)
+        if _fits(shipped, hubs, antennas):
+            return WiringMap(hubs={f"hub-{h + 1}": dict(shipped.hubs.get(f"hub-{h + 1}", {}))
+                                   for h in range(hubs)})
     zones = list(zone_names())
     if len(zones) > hubs * antennas:
         raise ValueError(f"{len(zones)} zones need more than {hubs} hubs of {antennas} antennas")
@@ -144,6 +165,16 @@ class SimulatedTable:
         for hub in self.hubs.values():
             hub.remove_everywhere(uid)
 
+    def stack(self, zone: str, posture: Posture, blocks: list[str],
+              model: ReadModel | None = None) -> None:
+        """Pile ``blocks`` (bottom first) on ``zone``; each tag is then read with the chance
+        ``model`` gives for its height and posture (a model, not a measurement)."""
+        model = model or ReadModel()
+        for position, block in enumerate(blocks):
+            self.put(block, zone)
+            hub, _ = self.antenna(zone)
+            hub.set_read_chance(self.uid(block), model.read_chance(position, posture))
+
     def blocks_on(self, zone: str) -> list[str]:
         hub, antenna = self.antenna(zone)
         return sorted(self.registry.tags.get(u, u) for u in hub.tags(antenna))
@@ -193,6 +224,13 @@ def _float(text: str) -> float:
         raise ValueError(f"{text!r} is not a number") from None
 
 
+def _posture(text: str) -> Posture:
+    try:
+        return Posture(text.lower())
+    except ValueError:
+        raise ValueError(f"posture must be {' or '.join(p.value for p in Posture)}") from None
+
+
 def _show(table: SimulatedTable) -> str:
     lines = [f"{zone}: {' '.join(blocks)}" for zone, blocks in table.occupied()]
     return "\n".join(lines) or "the table is empty"
@@ -210,9 +248,10 @@ def _leds(table: SimulatedTable) -> str:
 def _crosstalk(table: SimulatedTable, a: list[str]) -> str:
     hub, source = table.antenna(a[0])
     other, neighbour = table.antenna(a[1])
-    if hub is not other:
-        raise ValueError("cross-talk only happens between antennas of one hub")
-    hub.mischief.crosstalk[source] = neighbour
+    if hub is other:
+        hub.mischief.crosstalk[source] = neighbour
+    else:  # neighbouring antennas on two hubs (along the strip boundaries)
+        other.overhear(neighbour, hub, source)
     return ""
 
 
@@ -231,6 +270,14 @@ def _set(hub: VirtualHub, attribute: str, value: int) -> str:
     return ""
 
 
+COMMANDS = frozenset({
+    "help", "put", "lift", "move", "stack", "show", "populate", "leds", "flicker", "crosstalk",
+    "nocrosstalk", "noise", "corrupt", "truncate", "gap", "duplicate", "fault", "silent",
+    "unplug", "replug", "rate", "sleep",
+})
+"""The console's command words (what :meth:`SimulatedTable.execute` accepts)."""
+
+
 def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float], None]) -> str:
     match cmd:
         case "help":
@@ -241,6 +288,8 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
             table.lift(a[0])
         case "move":
             table.move(a[0], a[1])
+        case "stack":
+            table.stack(a[0], _posture(a[1]), a[2:])
         case "show":
             return _show(table)
         case "populate":
@@ -253,7 +302,7 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
             return _crosstalk(table, a)
         case "nocrosstalk":
             for hub in table.hubs.values():
-                hub.mischief.crosstalk.clear()
+                hub.clear_crosstalk()
         case "noise":
             table.hub(a[0]).inject_garbage(int(_float(a[1])))
         case "corrupt" | "truncate" | "gap" | "duplicate":
@@ -277,30 +326,3 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
         case _:
             raise ValueError(f"unknown command {cmd!r} (try help)")
     return ""
-
-
-def run_script(table: SimulatedTable, path: Path, echo: Callable[[str], None]) -> None:
-    """Replay a file of ``SECONDS COMMAND...`` lines (times from the start of the replay).
-
-    Lines starting with ``#`` are comments. Raises ValueError naming the file and line.
-    """
-    try:
-        lines = Path(path).read_text("utf-8").splitlines()
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    start = time.monotonic()
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        when, _, command = line.partition(" ")
-        try:
-            at = _float(when)
-            delay = start + at - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
-            output = table.execute(command)
-        except ValueError as exc:
-            raise ValueError(f"{path}:{number}: {exc}") from None
-        if output:
-            echo(output)

@@ -79,6 +79,9 @@ class VirtualHub:
         self.commands_received: list[p.HostCommand] = []
         self.frames_dropped = 0
         self._tags: dict[int, set[str]] = {a: set() for a in range(antennas)}
+        self._overheard: dict[int, list[tuple[VirtualHub, int]]] = {}
+        self._odds: dict[str, float] = {}
+        """uid -> chance an inventory reads it (1 unless set: see readmodel.py, a model)."""
         self._random = random.Random(seed)
         self._lock = threading.RLock()
         self._seq = 0
@@ -183,10 +186,27 @@ class VirtualHub:
         with self._lock:
             for tags in self._tags.values():
                 tags.discard(uid)
+            self._odds.pop(uid, None)
+
+    def set_read_chance(self, uid: str, chance: float) -> None:
+        """Each inventory reads ``uid`` with this probability (a stack at the edge of range)."""
+        with self._lock:
+            self._odds[uid] = chance
 
     def tags(self, antenna: int) -> set[str]:
         with self._lock:
             return set(self._tags[antenna])
+
+    def overhear(self, antenna: int, source: VirtualHub, source_antenna: int) -> None:
+        """Cross-talk across hubs: ``antenna`` also reports the tags on ``source``'s antenna
+        (with the mischief's ``crosstalk_chance`` per scan), as a neighbour's field would."""
+        with self._lock:
+            self._overheard.setdefault(antenna, []).append((source, source_antenna))
+
+    def clear_crosstalk(self) -> None:
+        with self._lock:
+            self.mischief.crosstalk.clear()
+            self._overheard.clear()
 
     def write_raw(self, data: bytes) -> bool:
         """Write arbitrary bytes on the line, between frames (for fuzzing)."""
@@ -288,7 +308,19 @@ class VirtualHub:
                 reported.append(uid)
         return reported
 
+    def _foreign_tags(self) -> dict[int, set[str]]:
+        """What each antenna overhears from other hubs; read without holding our own lock, so
+        two hubs overhearing each other cannot deadlock."""
+        with self._lock:
+            sources = {a: list(s) for a, s in self._overheard.items()}
+        heard: dict[int, set[str]] = {}
+        for antenna, pairs in sources.items():
+            for hub, source in pairs:
+                heard.setdefault(antenna, set()).update(hub.tags(source))
+        return heard
+
     def _scan(self) -> None:
+        foreign = self._foreign_tags()
         with self._lock:
             if self._master is None or self.mischief.silent:
                 return
@@ -297,11 +329,15 @@ class VirtualHub:
             for source, neighbour in mischief.crosstalk.items():
                 if self._random.random() < mischief.crosstalk_chance and neighbour in seen:
                     seen[neighbour] |= self._tags.get(source, set())
+            for neighbour, heard in foreign.items():
+                if self._random.random() < mischief.crosstalk_chance and neighbour in seen:
+                    seen[neighbour] |= heard
             for antenna in range(self.antennas):
                 if antenna in mischief.faults:
                     self._send(p.Fault(antenna, mischief.faults[antenna]))
                     continue
-                uids = self._flickered(antenna, seen[antenna])
+                uids = [u for u in self._flickered(antenna, seen[antenna])
+                        if self._random.random() < self._odds.get(u, 1.0)]
                 for part in p.snapshot_frames(antenna, uids):
                     self._send(part)
 

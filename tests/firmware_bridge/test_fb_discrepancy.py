@@ -62,7 +62,7 @@ def test_an_illegal_move_says_how_to_fix_it_and_blinks_both_ends(
     assert problem.kind == "illegal_move"
     assert problem.text.startswith("a gold block moved from Gifu to Edo")
     assert problem.fix == "put it back on Gifu"
-    assert problem.rule == "6.2"
+    assert problem.rule == "7.3.1"
     assert not IDENTITY.search(problem.public())
     gifu_hub, gifu_antenna = table.antenna("gifu")
     edo_hub, edo_antenna = table.antenna("edo")
