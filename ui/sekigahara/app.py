@@ -210,8 +210,8 @@ class TableApp:
             self.app.say(f"Not saved: {exc.message}")
             return
         if self.virtual is not None:
-            for block in default_blocks().blocks:
-                self.virtual.place(block.id, "box")
+            for piece in default_blocks().blocks:
+                self.virtual.place(piece.id, "box")
             for side in Side:
                 for block in self.control.bag_blocks(side):
                     self.virtual.to_bag(block, side)

@@ -50,8 +50,8 @@ from firmware_bridge.wiring import WiringMap
 
 log = logging.getLogger(__name__)
 
-SETUP_DRAWS = sum(len(place.setup.random) for place in (*BOARD.locations.values(),
-                                                          *BOARD.boxes.values()))
+SETUP_DRAWS = (sum(len(loc.setup.random) for loc in BOARD.locations.values())
+               + sum(len(box.setup.random) for box in BOARD.boxes.values()))
 """Bag draws of the set-up (5.2.2, 5.2.3): one per side per location or box printed with a
 random set-up marker."""
 

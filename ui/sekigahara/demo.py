@@ -143,7 +143,7 @@ class Demo:
             if card and not card.get("card_id"):
                 held = next(c for c in self.cards.hand[event.side]
                             if CARDS[c].kind.value == card["kind"]
-                            and (CARDS[c].clan.value if CARDS[c].clan else None) == card["clan"])
+                            and _clan_value(c) == card["clan"])
                 action = {**event.action, "card": {**card, "card_id": held}}
                 return event.model_copy(update={"action": action})
         return event
@@ -286,6 +286,11 @@ class Demo:
         self.tap(wanted)
         self.answered.append(f"{q.text} {wanted}")
         return True
+
+
+def _clan_value(card_id: str) -> str | None:
+    clan = CARDS[card_id].clan
+    return clan.value if clan is not None else None
 
 
 def _same_face(a: str, b: str) -> bool:

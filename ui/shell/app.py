@@ -36,7 +36,10 @@ FRAME_S = 1 / 30
 class Screen(Protocol):
     """One screen of the app."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """Recorded with every string the screen draws."""
+        ...
 
     def draw(self, canvas: Canvas) -> None: ...
 
@@ -48,7 +51,8 @@ class Screen(Protocol):
 class Panel(Protocol):
     """Something drawn beside the touchscreen in the same window (the virtual table)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def draw(self, canvas: Canvas) -> None: ...
 
