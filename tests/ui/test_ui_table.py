@@ -153,6 +153,7 @@ def test_a_battle_with_a_loyalty_challenge(table_app: TableApp) -> None:
     assert screen.ever("plays a Loyalty Challenge, not refuted: the block changes sides (8.6)")
     demo.play(7, until=lambda: demo.state.pending is None)
     assert screen.ever(" wins: ")  # the result with the losses
+    assert screen.ever("(8.10)")  # and the cards drawn
 
 
 def test_a_siege(table_app: TableApp) -> None:

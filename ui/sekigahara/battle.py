@@ -104,6 +104,10 @@ def draw(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
                              colour=side_colour(r.winner), width=inner.width)
         canvas.tap_area(rect_r, "Result", lambda: open_detail(_result_detail(b)))
         y = rect_r.bottom + t.gap // 2
+        if r.cards_drawn:
+            drawn = ", ".join(f"{side_name(s)} {n}" for s, n in r.cards_drawn.items())
+            y = canvas.text(f"Cards drawn: {drawn} (8.10)", (inner.x, y), size=t.small,
+                            width=inner.width).bottom + t.gap // 2
     if b.losing is not None:
         y = canvas.text(f"{side_name(b.losing)}: put the blocks lost on the casualty tray "
                         "(8.7.2)", (inner.x, y), size=t.small, colour=th.WARN,

@@ -69,6 +69,8 @@ class BattleResult(BaseModel):
     impact: dict[Side, int]
     losses_due: dict[Side, int]
     castle_falls: bool | None
+    cards_drawn: dict[Side, int] = {}
+    """Cards each side draws once the losses are taken (8.10, C7)."""
 
 
 class Battle(BaseModel):
@@ -197,6 +199,7 @@ def _fight(battle: Battle, fight: combat.CombatState) -> Battle:
     result = None if ended is None else BattleResult(
         winner=ended.winner, impact=ended.impact.as_dict(),
         losses_due=ended.losses_due.as_dict(), castle_falls=ended.castle_falls,
+        cards_drawn=fight.replenished.as_dict() if fight.replenished is not None else {},
     )
     return battle.model_copy(update={
         "initiative": combat.initiative(fight), "challenge_by": combat.challenge_window(fight),
