@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 WAKE = pygame.event.custom_type()
 FRAME_S = 1 / 30
 """At most 30 frames a second, and only while something changes."""
+POLL_S = 0.01
+"""How often an idle app looks for a touch: 10 ms, well under a finger's notice."""
 
 
 class Screen(Protocol):
@@ -124,6 +127,7 @@ class App:
         self._pressed: Target | None = None
         self._dragging: DragHandler | None = None
         self._finger: int | None = None
+        self._wakeup = threading.Event()
 
     # ------------------------------------------------------------------ navigation
 
@@ -141,6 +145,7 @@ class App:
         """Ask for a redraw; safe from any thread."""
         with contextlib.suppress(pygame.error):  # the display is already closed
             pygame.event.post(pygame.event.Event(WAKE))
+        self._wakeup.set()
 
     def invalidate(self) -> None:
         self._dirty = True
@@ -152,9 +157,17 @@ class App:
             self.pump(self._timeout_ms())
 
     def pump(self, timeout_ms: int = 0) -> None:
-        """Wait up to ``timeout_ms`` for an event, handle all pending ones, redraw if needed."""
-        first = pygame.event.wait(timeout_ms) if timeout_ms > 0 else pygame.event.poll()
-        events = [first, *pygame.event.get()]
+        """Wait up to ``timeout_ms`` for an event, handle all pending ones, redraw if needed.
+
+        Waiting polls SDL's queue every :data:`POLL_S` and otherwise sleeps on a thread event
+        that :meth:`wake` sets: SDL's own timed wait spins every millisecond on drivers that
+        cannot block (dummy, kmsdrm), which would cost more CPU than the idle budget."""
+        events = pygame.event.get()
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not events and time.monotonic() < deadline:
+            self._wakeup.wait(min(POLL_S, max(0.0, deadline - time.monotonic())))
+            self._wakeup.clear()
+            events = pygame.event.get()
         for event in events:
             self._handle(event)
         if self._dirty or self._timer_due():
