@@ -61,7 +61,7 @@ def _snaps(port: FakePort) -> dict[int, set[str]]:
 
 def test_one_reader_through_an_rf_mux_finds_every_locations_tags() -> None:
     locations = _locations()
-    hub, port, clock, chip = _mux_hub(locations)
+    hub, port, clock, _ = _mux_hub(locations)
     hub.start()
     _cycle(hub, clock)
     seen = _snaps(port)
