@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bridge latency: from the simulator writing a frame to the tracked placement being available.
 
-Runs ``companion simulate`` in a separate process (4 hubs x 16 antennas, every zone wired,
+Runs ``companion simulate`` in a separate process (5 hubs x 16 antennas, every zone wired,
 every map location populated, all hubs scanning at the protocol's full rate of 50 scans/s) and
 the real bridge in this process, reading the simulator over pseudo-terminals. It then moves
 blocks one at a time (lift, a short pause, put down elsewhere), always from a location holding
@@ -112,7 +112,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--rate", type=int, default=50, help="scans per second (50 = full)")
-    parser.add_argument("--hubs", type=int, default=4)
+    parser.add_argument("--hubs", type=int, default=5)
     parser.add_argument("--antennas", type=int, default=16)
     args = parser.parse_args()
     debounce = DebounceConfig()

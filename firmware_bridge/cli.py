@@ -80,7 +80,7 @@ def _configure_logging(verbose: bool, log_file: Path | None) -> None:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``simulate`` and ``hardware`` to the ``companion`` command."""
     sim = subparsers.add_parser("simulate", help="run virtual reader hubs on pseudo-terminals")
-    sim.add_argument("--hubs", type=int, default=4, help="number of hubs (default 4)")
+    sim.add_argument("--hubs", type=int, default=5, help="number of hubs (default 5)")
     sim.add_argument("--antennas", type=int, default=16, help="antennas per hub (default 16)")
     sim.add_argument("--rate", type=int, default=10, help="scans per second (default 10)")
     sim.add_argument("--dir", type=Path, help="where the stable port names, wiring.yaml and "

@@ -60,7 +60,7 @@ def _fits(wiring: WiringMap, hubs: int, antennas: int) -> bool:
     )
 
 
-def default_wiring(hubs: int = 4, antennas: int = 16) -> WiringMap:
+def default_wiring(hubs: int = 5, antennas: int = 16) -> WiringMap:
     """The build guide's wiring (``hardware/wiring.default.yaml``) when it fits ``hubs`` hubs
     of ``antennas`` antennas (it does for the defaults); otherwise every zone in order."""
     if DEFAULT_WIRING_FILE.exists():
@@ -98,7 +98,7 @@ class SimulatedTable:
     def create(
         cls,
         link_dir: Path,
-        hubs: int = 4,
+        hubs: int = 5,
         antennas: int = 16,
         rate_hz: int = 10,
         seed: int | None = None,
@@ -140,11 +140,15 @@ class SimulatedTable:
 
     # ------------------------------------------------------------------ moving blocks
 
-    def antenna(self, zone: str) -> tuple[VirtualHub, int]:
+    def antennas(self, zone: str) -> list[tuple[VirtualHub, int]]:
+        """Every antenna that watches ``zone`` (a tray or box spans several modules)."""
         keys = self.wiring.antennas_of(zone)
         if not keys:
             raise ValueError(f"no antenna watches {zone!r}")
-        return self.hubs[keys[0].hub], keys[0].antenna
+        return [(self.hubs[key.hub], key.antenna) for key in keys]
+
+    def antenna(self, zone: str) -> tuple[VirtualHub, int]:
+        return self.antennas(zone)[0]
 
     def uid(self, block_or_uid: str) -> str:
         if len(block_or_uid) == 16 and block_or_uid.upper().startswith("E0"):
@@ -154,10 +158,15 @@ class SimulatedTable:
             raise ValueError(f"unknown block {block_or_uid!r}")
         return uid
 
-    def put(self, block: str, zone: str) -> None:
+    def put(self, block: str, zone: str, spread: bool = True) -> None:
+        """Set a block down on ``zone``: on a zone of several antennas (a tray, a box) over the
+        one with the fewest tags, as blocks laid side by side spread over its modules; with
+        ``spread`` False always over the first (a stack)."""
         uid = self.uid(block)
         self.lift(uid)
-        hub, antenna = self.antenna(zone)
+        choices = self.antennas(zone)
+        hub, antenna = (min(choices, key=lambda c: len(c[0].tags(c[1]))) if spread
+                        else choices[0])
         hub.place(antenna, uid)
 
     def lift(self, block: str) -> None:
@@ -171,13 +180,13 @@ class SimulatedTable:
         ``model`` gives for its height and posture (a model, not a measurement)."""
         model = model or ReadModel()
         for position, block in enumerate(blocks):
-            self.put(block, zone)
+            self.put(block, zone, spread=False)
             hub, _ = self.antenna(zone)
             hub.set_read_chance(self.uid(block), model.read_chance(position, posture))
 
     def blocks_on(self, zone: str) -> list[str]:
-        hub, antenna = self.antenna(zone)
-        return sorted(self.registry.tags.get(u, u) for u in hub.tags(antenna))
+        uids = {u for hub, antenna in self.antennas(zone) for u in hub.tags(antenna)}
+        return sorted(self.registry.tags.get(u, u) for u in uids)
 
     def move(self, origin: str, destination: str) -> None:
         blocks = self.blocks_on(origin)
@@ -193,8 +202,11 @@ class SimulatedTable:
             self.put(block.id, locations[i % len(locations)])
 
     def occupied(self) -> Iterator[tuple[str, list[str]]]:
+        """(zone, its blocks) for every zone with a block, a zone of several antennas once."""
+        seen: dict[str, set[str]] = {}
         for key, zone in self.wiring.table().items():
-            tags = self.hubs[key.hub].tags(key.antenna)
+            seen.setdefault(zone, set()).update(self.hubs[key.hub].tags(key.antenna))
+        for zone, tags in seen.items():
             if tags:
                 yield zone, sorted(self.registry.tags.get(u, u) for u in tags)
 

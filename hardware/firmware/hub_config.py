@@ -1,7 +1,7 @@
 """Settings for one reader hub. Edit, then copy to the board with the firmware (README.md).
 
 Every hub on one table needs its own HUB_ID, and that id is what the wiring map
-(wiring.yaml, docs/bridge.md) uses: e.g. "hub-1" .. "hub-4", as in the generated
+(wiring.yaml, docs/bridge.md) uses: e.g. "hub-1" .. "hub-5", as in the generated
 hardware/wiring.default.yaml. None uses "hub-" + the chip's unique id instead.
 """
 

@@ -11,7 +11,7 @@ prints the tables quoted in hardware/README.md:
    so the number of rounds and slots is the real one; air time is exact per the standard, the
    "hub" column adds an *estimated* cost per PN5180 SPI instruction in MicroPython and the
    firmware's fixed waits (see --instr-us: measure yours and re-run).
-3. A full sweep of the board for a mid-game position with the default wiring (4 hubs in
+3. A full sweep of the board for a mid-game position with the default wiring (5 hubs in
    parallel; each hub scans its antennas one after another).
 4. The on-axis field of a circular loop against stack height.
 
@@ -187,7 +187,7 @@ def sweep(instr_us: float) -> list[tuple[str, int, int, float, float]]:
         air = hub = 0.0
         tags = 0
         for m in members:
-            n = SCENARIO.get(m.zone, 0)
+            n = placement_sheet.share(SCENARIO.get(m.zone, 0), m.channel, m.channels)
             tags += n
             if n not in cache:
                 a, t, _, _ = antenna_time(n, instr_us, trials=60)

@@ -33,7 +33,7 @@ def midgame() -> SekigaharaGame:
 
 @pytest.fixture
 def sim(tmp_path: Path) -> Iterator[SimulatedTable]:
-    table = SimulatedTable.create(tmp_path / "links", hubs=4).start()
+    table = SimulatedTable.create(tmp_path / "links", hubs=5).start()
     try:
         yield table
     finally:

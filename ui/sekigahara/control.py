@@ -151,7 +151,7 @@ def open_readers(hubs: Sequence[str], config: Path, workdir: Path, rate_hz: int 
     elif choice != ["sim"]:
         ports = choice
     if not ports:
-        table = SimulatedTable.create(workdir / "hubs", hubs=4, rate_hz=rate_hz, seed=seed)
+        table = SimulatedTable.create(workdir / "hubs", hubs=5, rate_hz=rate_hz, seed=seed)
         table.start()
         return Readers(table, table.ports, table.wiring, table.registry)
     for port in ports:

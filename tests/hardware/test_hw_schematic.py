@@ -1,0 +1,50 @@
+"""The hub schematic (hardware/hub-schematic.svg) is generated from one netlist that agrees with
+the firmware's pin settings and the PN5180 module's header."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import hub_config
+import hub_schematic as hs
+
+HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+
+
+def test_the_committed_svg_is_what_the_tool_draws() -> None:
+    assert (HARDWARE / "hub-schematic.svg").read_text() == hs.render()
+    ET.fromstring(hs.render())  # well-formed
+
+
+def test_the_picos_pins_are_those_of_hub_config() -> None:
+    pins = hub_config.PINS["pico"]
+    gpio = hs.pico_gpio()
+    assert gpio["SCK"] == pins["sck"] and gpio["MOSI"] == pins["mosi"]
+    assert gpio["MISO"] == pins["miso"]
+    assert tuple(gpio[f"ADDR{i}"] for i in range(4)) == pins["address"]
+    assert gpio["NSS_STROBE"] == pins["strobe"] and gpio["BUSY"] == pins["busy"]
+    assert gpio["RST"] == pins["rst"] and gpio["LED_DATA_3V3"] == pins["leds"]
+    assert len(set(gpio.values())) == len(gpio)
+
+
+def test_reader_connector_carries_every_module_pin_the_firmware_uses() -> None:
+    module = next(p for p in hs.PARTS if p.ref.startswith("M1"))
+    names = [pin for pin, _ in module.left + module.right]
+    assert names == ["5V", "3V3", "RST", "NSS", "MOSI", "MISO", "SCK", "BUSY", "GND", "GPIO",
+                     "IRQ", "AUX", "REQ"]
+    used = {net for _, net in module.left + module.right} - {"NC"}
+    assert used <= set(hs.RIBBON)
+    for i, net in enumerate(hs.RIBBON):  # every fast signal has a ground beside it
+        if net in ("SCK_BUF", "MOSI_BUF", "MISO"):
+            assert "GND" in (hs.RIBBON[i - 1], hs.RIBBON[i + 1]), net
+
+
+def test_every_net_joins_two_pins_and_5v_goes_through_the_fuse() -> None:
+    nets = hs.nets()
+    for net, pins in nets.items():
+        if net not in ("NC", "NSS0..NSS15", "BUSY0..BUSY15", "NSSn", "BUSYn"):
+            assert len(pins) >= 2, net
+    assert nets["5V_IN"] == ["J1.+", "F1.1"]  # the supply reaches the hub only through F1
+    assert "F1.2" in nets["+5V"] and "M1..M16.5V" in nets["+5V"]
+    assert not any(pin.startswith("U1.") for pin in nets["+3V3_READERS"])  # not the Pico's 3V3
