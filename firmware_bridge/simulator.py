@@ -263,10 +263,10 @@ class VirtualHub:
                 self._send(p.Nak(int(seq) % p.SEQ_MODULO, why))
             return
         msg = frame.message
-        known = p.Ping | p.Who | p.SetRate | p.SetLed | p.SelfTest
+        known: tuple[type, ...] = (p.Ping, p.Who, p.SetRate, p.SetLed, p.SelfTest)
         if self.protocol >= (1, 1):  # a 1.0 hub does not know the schedule's commands
-            known = known | p.Schedule | p.Sync
-        if not isinstance(msg, known):
+            known += (p.Schedule, p.Sync)
+        if not isinstance(msg, p.HostCommand) or not isinstance(msg, known):
             self._send(p.Nak(frame.seq, "UNKNOWN_COMMAND"))
             return
         self.commands_received.append(msg)
