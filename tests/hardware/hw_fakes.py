@@ -444,10 +444,7 @@ class FakePN5180:
 
 def field_on_at(chip_fake, at_us):
     """Whether ``chip_fake``'s field was on at ``at_us`` (a field still on counts as on)."""
-    for on, off in chip_fake.field_log:
-        if on <= at_us and (off is None or at_us < off):
-            return True
-    return False
+    return any(on <= at_us and (off is None or at_us < off) for on, off in chip_fake.field_log)
 
 
 class FakeRfSwitch:
