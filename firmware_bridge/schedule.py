@@ -14,6 +14,7 @@ Everything here is pure: geometry and wiring in, a :class:`ScanSchedule` out.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
 import math
@@ -155,9 +156,11 @@ def plan_schedule(
     return ScanSchedule(count, slots, tuple(pairs), period_ms, guard_ms)
 
 
+@functools.cache
 def placement_geometry(path: Path = PLACEMENT_SHEET) -> dict[str, Spot] | None:
     """Zone -> antenna spot from the placement sheet's layout (hardware/tools/placement_sheet.py,
-    the sheet the builder lays under the map), or None when that tool is not installed."""
+    the sheet the builder lays under the map), or None when that tool is not installed.
+    Computed once per process (about 2 s): treat the result as read-only."""
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location("_placement_sheet", path)
