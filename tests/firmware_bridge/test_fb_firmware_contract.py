@@ -69,4 +69,4 @@ def test_schedule_commands_parse_on_the_hub(wire: ModuleType) -> None:
     seq, kind, fields = wire.parse_line(p.encode(p.Sync(2, 17), 8))
     assert (seq, kind, wire.parse_sync(fields, 3)) == (8, "SYNC", (2, 17))
     assert p.decode_line(p.encode(sched, 7)).message == sched
-    assert wire.PROTOCOL_VERSION == f"{p.PROTOCOL_MAJOR}.{p.PROTOCOL_MINOR}"
+    assert f"{p.PROTOCOL_MAJOR}.{p.PROTOCOL_MINOR}" == wire.PROTOCOL_VERSION
