@@ -29,12 +29,16 @@ from firmware_bridge.discrepancy import MoveRules, Reconciliation, reconcile
 from firmware_bridge.link import HubLink, HubStats
 from firmware_bridge.observation import BoardView, DebounceConfig, Observer
 from firmware_bridge.registry import TagRegistry
+from firmware_bridge.schedule import ScanSchedule, placement_geometry, plan_schedule
 from firmware_bridge.tracking import Tracker, TrackEvent
 from firmware_bridge.waiting import wait_until
 from firmware_bridge.wiring import AntennaKey, WiringMap
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+SYNC_EVERY_S = 1.0
+"""How often every scheduled hub is sent SYNC (docs/protocol.md 5.1: the drift budget)."""
 
 
 @dataclass
@@ -47,6 +51,8 @@ class AntennaStatus:
     """FAULT frames received for this antenna since the bridge started."""
     last_fault: str | None = None
     last_fault_at: float | None = None
+    rf_collisions: int = 0
+    """FAULT RF_COLLISION frames: persistent cross-talk with a neighbouring antenna."""
     recent: deque[float] = field(default_factory=lambda: deque(maxlen=40))
 
     def read_rate(self) -> float:
@@ -70,6 +76,8 @@ class HubStatus:
     stats: HubStats = field(default_factory=HubStats)
     antennas: dict[int, AntennaStatus] = field(default_factory=dict)
     link: HubLink | None = field(default=None, repr=False)
+    scheduled: bool = False
+    """The hub was sent its slot table (protocol 1.1) and is kept in step with SYNC."""
 
 
 class Bridge:
@@ -87,6 +95,8 @@ class Bridge:
         missing_after_s: float = 10.0,
         corrections: CorrectionLog | None = None,
         settle_s: float = 1.0,
+        schedule: ScanSchedule | None = None,
+        auto_schedule: bool = True,
     ) -> None:
         self.ports = list(ports) if ports is not None else None
         self.usb_ids = tuple(usb_ids)
@@ -106,12 +116,18 @@ class Bridge:
         self._raw_listeners: list[Callable[[AntennaKey, frozenset[str], float], None]] = []
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
+        self._schedule = schedule
+        self._auto_schedule = auto_schedule and schedule is None
+        self._epoch = time.monotonic()
+        self._last_sync = 0.0
         self._stop = threading.Event()
         self._supervisor = threading.Thread(target=self._supervise, name="bridge", daemon=True)
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> Bridge:
+        if self._auto_schedule:  # a second or two of geometry: not in the way of the hubs
+            threading.Thread(target=self._plan, name="bridge-schedule", daemon=True).start()
         self._supervisor.start()
         return self
 
@@ -134,6 +150,9 @@ class Bridge:
     def _supervise(self) -> None:
         while not self._stop.wait(0.1):
             self._open_ports()
+            if time.monotonic() - self._last_sync >= SYNC_EVERY_S:
+                self._last_sync = time.monotonic()
+                self._sync_all()
             with self._lock:
                 events = self.tracker.tick(time.monotonic())
                 if events:
@@ -189,8 +208,64 @@ class Bridge:
         if self.rate_hz is not None and hello.rate_hz != self.rate_hz:
             link.send(p.SetRate(self.rate_hz))
         link.send(p.SetLed(None, p.LedMode.OFF))  # whatever an earlier session left lit
+        self._send_schedule(status, link)
         self._push_leds()
         return status.stats
+
+    # ------------------------------------------------------------------ scan schedule
+
+    def schedule(self) -> ScanSchedule | None:
+        """The slot schedule, or None (none given and none worked out, or not yet)."""
+        with self._lock:
+            return self._schedule
+
+    def _plan(self) -> None:
+        """Work the schedule out from the placement layout and the wiring map (a second or
+        two: in its own thread, never in a link's reader thread), then schedule the hubs that
+        said HELLO meanwhile."""
+        self._auto_schedule = False
+        try:
+            spots = placement_geometry()
+            planned = plan_schedule(self.wiring.table(), spots) if spots is not None else None
+        except Exception:  # no placement tool or board data: hubs run unscheduled
+            log.exception("no scan schedule: the antenna layout could not be computed")
+            return
+        with self._lock:
+            self._schedule = planned
+            waiting = [h for h in self._hubs.values()
+                       if h.connected and h.link is not None and not h.scheduled]
+        for status in waiting:
+            assert status.link is not None
+            self._send_schedule(status, status.link)
+
+    def _send_schedule(self, status: HubStatus, link: HubLink) -> None:
+        """Protocol 1.1 hubs get their slot table and a SYNC; a 1.0 hub runs unscheduled."""
+        status.scheduled = False
+        if status.hello.protocol < (1, 1):
+            return
+        schedule = self.schedule()
+        if schedule is None:
+            return
+        link.send(schedule.for_hub(status.hub_id, status.hello.antennas))
+        status.scheduled = True
+        self._sync(link, schedule)
+
+    def _sync(self, link: HubLink, schedule: ScanSchedule) -> None:
+        """SYNC: where the host's slot clock (from the bridge's start) is right now."""
+        now_ms = int((time.monotonic() - self._epoch) * 1000)
+        within = now_ms % (schedule.count * schedule.period_ms)
+        link.send(p.Sync(within // schedule.period_ms, within % schedule.period_ms))
+
+    def _sync_all(self) -> None:
+        with self._lock:
+            schedule = self._schedule
+            links = [h.link for h in self._hubs.values()
+                     if h.scheduled and h.connected and h.link is not None]
+        if schedule is not None:
+            for link in links:
+                self._sync(link, schedule)
+
+    # ------------------------------------------------------------------ LinkListener (cont.)
 
     def hub_snapshot(self, hub_id: str, antenna: int, uids: frozenset[str], at: float) -> None:
         events: list[TrackEvent] = []
@@ -224,6 +299,8 @@ class Bridge:
                 return
             ant = status.antennas.setdefault(fault.antenna, AntennaStatus())
             ant.faults += 1
+            if fault.code == "RF_COLLISION":
+                ant.rf_collisions += 1
             ant.last_fault, ant.last_fault_at = text, at
             if ant.fault != text:
                 log.warning("hub %s antenna A%02d fault: %s", hub_id, fault.antenna, text)

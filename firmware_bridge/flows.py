@@ -137,6 +137,9 @@ def check_report(
     for name in sorted(set(bridge.wiring.hubs) - set(hubs)):
         lines.append(f"hub {name} is in the wiring map but did not answer")
         problems += 1
+    crosstalk = crosstalk_report(bridge, hubs)
+    lines += crosstalk
+    problems += len(crosstalk)
     unmapped = bridge.wiring.unmapped_zones()
     if unmapped:
         lines.append(f"{len(unmapped)} zones have no antenna in the wiring map: "
@@ -144,6 +147,44 @@ def check_report(
                      + " (companion hardware wiring)")
         problems += 1
     return lines, problems
+
+
+def crosstalk_report(bridge: Bridge, hubs: dict[str, HubStatus]) -> list[str]:
+    """One line per antenna that reported ``FAULT RF_COLLISION`` (another field kept its own off
+    for a second): its zone and the neighbours, from the scan schedule's geometry, whose fields
+    can reach it. Those on another hub are the likely culprits."""
+    table = bridge.wiring.table()
+    schedule = bridge.schedule()
+    lines = []
+    for hub in sorted(hubs.values(), key=lambda h: h.hub_id):
+        for a, ant in sorted(hub.antennas.items()):
+            if not ant.rf_collisions:
+                continue
+            key = AntennaKey(hub.hub_id, a)
+            here = zone_name(table[key]) if key in table else "(not in the wiring map)"
+            near = schedule.neighbours_of(key) if schedule is not None else []
+            named = [f"{zone_name(table[k]) if k in table else '?'} ({k}, {gap:.0f} mm"
+                     + (", another hub)" if k.hub != key.hub else ")") for k, gap in near]
+            who = ("with " + ", ".join(named)) if named else (
+                "with no neighbour the layout knows of (another reader nearby?)")
+            plan = ("; the hubs are scheduled, so a hub's clock is off or the stack outlasts "
+                    "its slot" if hub.scheduled else
+                    "; this hub runs unscheduled (protocol 1.0 firmware: update it)")
+            lines.append(f"cross-talk: {here} ({key}) collided {ant.rf_collisions} times "
+                         f"{who}{plan}; move the antennas apart")
+    return lines
+
+
+def _schedule_state(bridge: Bridge, hub: HubStatus) -> str:
+    refused = hub.link.refusals.get("Schedule") if hub.link is not None else None
+    if refused:
+        return f"unscheduled (it refused its slot table: {refused})"
+    if hub.scheduled:
+        s = bridge.schedule()
+        return f"scan slots: {s.count} of {s.period_ms} ms" if s else "scan slots"
+    if hub.hello.protocol < (1, 1):
+        return "unscheduled (protocol 1.0)"
+    return "unscheduled (no antenna layout)"
 
 
 def _hub_report(
@@ -158,7 +199,7 @@ def _hub_report(
     h = hub.hello
     lines = [f"hub {hub.hub_id} on {hub.port}: {state}, firmware {h.firmware}, "
              f"protocol {h.protocol[0]}.{h.protocol[1]}, {h.antennas} antennas, "
-             f"{h.rate_hz} scans/s"]
+             f"{h.rate_hz} scans/s, {_schedule_state(bridge, hub)}"]
     problems += 0 if hub.connected else 1
     if hub.fault:
         lines.append(f"  hub fault: {hub.fault}")

@@ -103,6 +103,8 @@ class HubLink:
         self._partial: _Partial | None = None
         self._tx_seq = 0
         self._pending: dict[int, _Pending] = {}
+        self.refusals: dict[str, str] = {}
+        """Command type -> the reason of the last NAK the hub gave it (e.g. a SCHED)."""
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
         now = time.monotonic()
@@ -157,6 +159,8 @@ class HubLink:
             for seq, _ in late:
                 del self._pending[seq]
         for _, pending in late:
+            if isinstance(pending.command, p.Sync):
+                continue  # its offset is stale now; the bridge sends a fresh SYNC every second
             if pending.attempts >= MAX_ATTEMPTS:
                 self.stats.commands_unanswered += 1
                 log.warning("%s: hub never answered %s", self.port, pending.command)
@@ -318,6 +322,8 @@ class HubLink:
                 with self._write_lock:
                     pending = self._pending.pop(command_seq, None)
                 if isinstance(msg, p.Nak):
+                    if pending is not None:
+                        self.refusals[type(pending.command).__name__] = msg.reason
                     log.warning("%s refused %s: %s", hub,
                                 pending.command if pending else command_seq, msg.reason)
             case p.TestResult():

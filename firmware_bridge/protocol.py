@@ -1,4 +1,4 @@
-"""The hub <-> host line protocol, version 1.0: the one encoder and decoder (docs/protocol.md).
+"""The hub <-> host line protocol, version 1.1: the one encoder and decoder (docs/protocol.md).
 
 Every frame is one ASCII line::
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1
 MAX_LINE_BYTES = 512
 """The longest frame, newline included. A longer line is discarded up to its newline."""
 MAX_UIDS_PER_FRAME = 24
@@ -32,6 +32,10 @@ SEQ_MODULO = 65536
 MAX_ANTENNAS = 128
 MIN_RATE_HZ = 1
 MAX_RATE_HZ = 50
+MAX_SLOTS = 16
+"""The most slots a scan schedule (SCHED, protocol 1.1) may have."""
+MIN_SLOT_MS = 5
+MAX_SLOT_MS = 1000
 
 UID_PATTERN = re.compile(r"[0-9A-F]{16}")
 _TOKEN = re.compile(r"[!-)+-~]{1,64}")  # printable ASCII without space and '*'
@@ -185,8 +189,28 @@ class SelfTest:
     """Ask for one TEST line per antenna."""
 
 
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """Protocol 1.1: scan antenna ``a`` only in slot ``slots[a]`` of a cycle of ``count`` slots
+    of ``period_ms`` each, keeping ``guard_ms`` clear at both ends of every slot. Slot times
+    count from the last :class:`Sync`."""
+
+    count: int
+    period_ms: int
+    guard_ms: int
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """Protocol 1.1: slot ``slot`` of the schedule began ``offset_ms`` ago (when sent)."""
+
+    slot: int
+    offset_ms: int
+
+
 HubMessage = Hello | Snapshot | Fault | Beat | Pong | Ack | Nak | TestResult
-HostCommand = Ping | Who | SetRate | SetLed | SelfTest
+HostCommand = Ping | Who | SetRate | SetLed | SelfTest | Schedule | Sync
 Message = HubMessage | HostCommand
 
 
@@ -234,6 +258,11 @@ def _fields(message: Message) -> tuple[str, list[str]]:
             return "LED", ["ALL" if antenna is None else antenna_name(antenna), mode.value]
         case SelfTest():
             return "SELFTEST", []
+        case Schedule(count, period_ms, guard_ms, slots):
+            return "SCHED", [str(count), str(period_ms), str(guard_ms),
+                             ",".join(str(s) for s in slots)]
+        case Sync(slot, offset_ms):
+            return "SYNC", [str(slot), str(offset_ms)]
     raise TypeError(f"not a protocol message: {message!r}")
 
 
@@ -368,7 +397,25 @@ def _message(kind: str, f: list[str]) -> Message:
     if kind == "SELFTEST":
         _arity(kind, f, 0)
         return SelfTest()
+    if kind == "SCHED":
+        return _schedule(f)
+    if kind == "SYNC":
+        _arity(kind, f, 2)
+        return Sync(_number(f[0], 0, MAX_SLOTS - 1, "slot"),
+                    _number(f[1], 0, MAX_SLOT_MS - 1, "slot offset"))
     raise ProtocolError("unknown_type", f"unknown frame type {kind[:20]!r}")
+
+
+def _schedule(f: list[str]) -> Schedule:
+    _arity("SCHED", f, 4)
+    count = _number(f[0], 1, MAX_SLOTS, "slot count")
+    period = _number(f[1], MIN_SLOT_MS, MAX_SLOT_MS, "slot period")
+    guard = _number(f[2], 0, (period - 1) // 2, "guard")
+    items = f[3].split(",")
+    if len(items) > MAX_ANTENNAS:
+        raise ProtocolError("bad_field", f"{len(items)} antennas in a schedule")
+    slots = tuple(_number(item, 0, count - 1, "slot") for item in items)
+    return Schedule(count, period, guard, slots)
 
 
 def decode_line(line: bytes) -> Frame:

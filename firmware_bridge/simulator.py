@@ -263,12 +263,18 @@ class VirtualHub:
                 self._send(p.Nak(int(seq) % p.SEQ_MODULO, why))
             return
         msg = frame.message
-        if not isinstance(msg, p.Ping | p.Who | p.SetRate | p.SetLed | p.SelfTest):
+        known: tuple[type, ...] = (p.Ping, p.Who, p.SetRate, p.SetLed, p.SelfTest)
+        if self.protocol >= (1, 1):  # a 1.0 hub does not know the schedule's commands
+            known += (p.Schedule, p.Sync)
+        if not isinstance(msg, p.HostCommand) or not isinstance(msg, known):
             self._send(p.Nak(frame.seq, "UNKNOWN_COMMAND"))
             return
         self.commands_received.append(msg)
         if isinstance(msg, p.SetLed) and msg.antenna is not None and msg.antenna >= self.antennas:
             self._send(p.Nak(frame.seq, "BAD_ANTENNA"))
+            return
+        if isinstance(msg, p.Schedule) and len(msg.slots) != self.antennas:
+            self._send(p.Nak(frame.seq, "BAD_VALUE"))
             return
         self._send(p.Ack(frame.seq))
         match msg:

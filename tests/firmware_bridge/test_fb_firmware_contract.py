@@ -59,3 +59,14 @@ def test_host_commands_parse_on_the_hub(wire: ModuleType) -> None:
     ]
     for message, (kind, fields) in commands:
         assert tuple(wire.parse_line(p.encode(message, 42))) == (42, kind, fields)
+
+
+def test_schedule_commands_parse_on_the_hub(wire: ModuleType) -> None:
+    sched = p.Schedule(3, 50, 2, (0, 2, 1, 0))
+    seq, kind, fields = wire.parse_line(p.encode(sched, 7))
+    assert (seq, kind) == (7, "SCHED")
+    assert wire.parse_schedule(fields, 4) == (3, 50, 2, [0, 2, 1, 0])
+    seq, kind, fields = wire.parse_line(p.encode(p.Sync(2, 17), 8))
+    assert (seq, kind, wire.parse_sync(fields, 3)) == (8, "SYNC", (2, 17))
+    assert p.decode_line(p.encode(sched, 7)).message == sched
+    assert f"{p.PROTOCOL_MAJOR}.{p.PROTOCOL_MINOR}" == wire.PROTOCOL_VERSION

@@ -186,6 +186,7 @@ class FakePN5180:
         self.quieted = 0
         self.desyncs = 0
         self.rf_collisions = 0
+        self.field_log = []  # [on_us, off_us or None] for every time the field came on
         self.requests = []
         self.on_round = None  # test hook: called at the start of every 16-slot round
         self.eeprom = bytes(range(16)) + bytes((0x02, 0x00, 0x01, 0x04, 0x00, 0x00))
@@ -314,10 +315,13 @@ class FakePN5180:
             elif not self.rf_fails:
                 self.rf_on = True
                 self.field_since = self.busy_until
+                self.field_log.append([self.busy_until, None])
                 self.irq |= chip.IRQ_TX_RFON
             if self.overheat:
                 self.irq |= chip.IRQ_TEMPSENS_ERROR
         elif op == chip.RF_OFF:
+            if self.rf_on and self.field_log:
+                self.field_log[-1][1] = self.now()
             self._idle()
             self.rf_on = False
             self.field_since = None
@@ -436,6 +440,11 @@ class FakePN5180:
         if self.keep_crc:
             data = with_crc(data)
         self.rx = [sof_at + ANSWER_SOF_US, end, data, len(data)]
+
+
+def field_on_at(chip_fake, at_us):
+    """Whether ``chip_fake``'s field was on at ``at_us`` (a field still on counts as on)."""
+    return any(on <= at_us and (off is None or at_us < off) for on, off in chip_fake.field_log)
 
 
 class FakeRfSwitch:

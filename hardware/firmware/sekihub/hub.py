@@ -10,6 +10,7 @@ reader that misbehaves is reported with FAULT and retried once a second.
 from sekihub import FIRMWARE_VERSION
 from sekihub.drivers import AntennaSelect, Leds, ReaderFault
 from sekihub.iso15693 import uid_hex
+from sekihub.slots import SlotClock
 from sekihub.wire import (
     LED_MODES,
     MAX_RATE_HZ,
@@ -23,6 +24,8 @@ from sekihub.wire import (
     parse_antenna,
     parse_line,
     parse_rate,
+    parse_schedule,
+    parse_sync,
     snapshot_parts,
 )
 
@@ -47,6 +50,7 @@ class Antenna:
         self.retry_ms = None
         self.collided_ms = None  # when an unbroken run of RF collisions began
         self.collisions = 0  # RF collisions that cost this antenna a scan, ever
+        self.scan_ms = 0  # how long its last inventory took (the schedule's fit check)
 
 
 class Hub:
@@ -75,6 +79,9 @@ class Hub:
         self.last_sent_ms = None
         self.was_connected = None
         self.started = False
+        self.schedule = None  # a SlotClock once the host sent SCHED (protocol 1.1)
+        self.scanning = False  # inside an inventory: a SYNC read now is stale
+        self.syncs_late = 0  # SYNCs read too late to time slots by (acknowledged, not used)
 
     # ------------------------------------------------------------------ sending
 
@@ -167,12 +174,23 @@ class Hub:
 
     # ------------------------------------------------------------------ scanning
 
+    def scheduled(self):
+        return self.schedule is not None and self.schedule.synced
+
     def scan_due(self):
+        if self.scheduled():
+            return self.schedule.pick([a.scan_ms for a in self.antennas]) is not None
         if self.next_antenna > 0 or self.cycle_start_ms is None:
             return True
         return self.since(self.cycle_start_ms) >= 1000 // self.rate_hz
 
     def scan_next(self):
+        if self.scheduled():
+            index = self.schedule.pick([a.scan_ms for a in self.antennas])
+            if index is not None:
+                self.scan_antenna(index)
+                self.schedule.done(index)
+            return
         index = self.next_antenna
         if index == 0:
             self.cycle_start_ms = self.now()
@@ -189,7 +207,14 @@ class Hub:
                 ant.retry_ms = self.now()
                 ant.reader.reset()
             ant.selector.select(ant.channel)
-            result = ant.reader.inventory(self.service_host)
+            started = self.now()
+            self.scanning = True
+            try:
+                result = ant.reader.inventory(self.service_host)
+            finally:
+                self.service_host()  # whatever came in during the inventory is read as stale
+                self.scanning = False
+            ant.scan_ms = self.since(started)
         except Exception as exc:  # any driver failure becomes a FAULT
             fault = _as_fault(exc)
             if fault.code == "RF_COLLISION":
@@ -306,6 +331,22 @@ class Hub:
         elif kind == "RATE":
             _arity(fields, 1)
             self.rate_hz = parse_rate(fields[0], self.max_rate_hz)
+            if self.schedule is not None:
+                self.schedule.set_rate(self.rate_hz)
+            self.send("ACK", ack)
+        elif kind == "SCHED":
+            count, period, guard, slots = parse_schedule(fields, len(self.antennas))
+            self.schedule = SlotClock(self.clock, count, period, guard, slots)
+            self.schedule.set_rate(self.rate_hz)
+            self.send("ACK", ack)
+        elif kind == "SYNC":
+            if self.schedule is None:
+                raise WireError("BAD_VALUE")  # no SCHED yet (the hub was reset): nothing to time
+            slot, offset = parse_sync(fields, self.schedule.count)
+            if self.scanning:
+                self.syncs_late += 1  # it waited an unknown part of an inventory in the buffer
+            else:
+                self.schedule.sync(slot, offset)
             self.send("ACK", ack)
         elif kind == "LED":
             _arity(fields, 2)

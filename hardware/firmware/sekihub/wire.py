@@ -1,17 +1,20 @@
-"""The hub's side of the line protocol (docs/protocol.md, version 1.0).
+"""The hub's side of the line protocol (docs/protocol.md, version 1.1).
 
 Frames are ASCII lines ``TYPE SEQ FIELD ... *CRC\\n``; CRC is CRC-16/CCITT-FALSE of everything
 before the `` *``, four upper-case hex digits. Written for MicroPython: no ``re``, no
 dataclasses, only str and bytes methods.
 """
 
-PROTOCOL_VERSION = "1.0"
+PROTOCOL_VERSION = "1.1"
 MAX_LINE_BYTES = 512
 MAX_UIDS_PER_FRAME = 24
 MAX_PARTS = 8
 MIN_RATE_HZ = 1
 MAX_RATE_HZ = 50
 LED_MODES = ("OFF", "ON", "BLINK", "FAST")
+MAX_SLOTS = 16
+MIN_SLOT_MS = 5
+MAX_SLOT_MS = 1000
 
 
 def crc16(data):
@@ -134,6 +137,39 @@ def parse_rate(text, max_rate):
         if MIN_RATE_HZ <= hz <= max_rate:
             return hz
     raise WireError("BAD_VALUE")
+
+
+def _bounded(text, low, high):
+    if _is_digits(text) and len(text) <= 6:
+        value = int(text)
+        if low <= value <= high:
+            return value
+    raise WireError("BAD_VALUE")
+
+
+def parse_schedule(fields, antennas):
+    """``SCHED`` fields -> ``(count, period_ms, guard_ms, slots)``, one slot per antenna.
+
+    WireError BAD_FRAME for the wrong number of fields, BAD_VALUE for a value out of range or a
+    slot table that does not have exactly ``antennas`` entries.
+    """
+    if len(fields) != 4:
+        raise WireError("BAD_FRAME")
+    count = _bounded(fields[0], 1, MAX_SLOTS)
+    period = _bounded(fields[1], MIN_SLOT_MS, MAX_SLOT_MS)
+    guard = _bounded(fields[2], 0, (period - 1) // 2)
+    items = fields[3].split(",")
+    if len(items) != antennas:
+        raise WireError("BAD_VALUE")
+    slots = [_bounded(item, 0, count - 1) for item in items]
+    return count, period, guard, slots
+
+
+def parse_sync(fields, count):
+    """``SYNC`` fields -> ``(slot, offset_ms)``; the slot must exist in a schedule of ``count``."""
+    if len(fields) != 2:
+        raise WireError("BAD_FRAME")
+    return _bounded(fields[0], 0, count - 1), _bounded(fields[1], 0, MAX_SLOT_MS - 1)
 
 
 def is_token(text):

@@ -1,0 +1,177 @@
+"""The scan schedule: which antennas may switch their field on in which time slot.
+
+Two PN5180 antennas closer than a few millimetres (edge to edge) couple: while one has its
+field on, the other's RF_ON collision check fails. A hub only ever drives one of its own
+antennas at a time, but hubs run side by side. So the host works out, from where each antenna
+lies (:func:`placement_geometry`, the placement sheet's layout) and the wiring map (which hub
+and antenna reads each zone), which antenna pairs are **neighbours** (:func:`neighbour_pairs`),
+and colours that graph (:func:`plan_schedule`): neighbours, on one hub or on two, never get
+the same slot. Each hub is then given its slot table (``SCHED``, protocol 1.1, see
+docs/protocol.md section 5.1) and kept in step with ``SYNC``.
+
+Everything here is pure: geometry and wiring in, a :class:`ScanSchedule` out.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import itertools
+import math
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from firmware_bridge import protocol as p
+from firmware_bridge.wiring import AntennaKey
+
+NEIGHBOUR_MM = 10.0
+"""Antennas closer than this edge to edge are neighbours (issue 10: 28 pairs on the default
+layout)."""
+SLOT_MS = 50
+"""Default slot length: a few empty antennas (about 6 ms each, computed) or one short stack."""
+GUARD_MS = 2
+"""Default guard at each end of a slot; two hubs may be up to 2 x guard apart (docs/protocol.md
+5.1 computes the drift budget)."""
+
+PLACEMENT_SHEET = Path(__file__).resolve().parents[1] / "hardware" / "tools" / "placement_sheet.py"
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Where one zone's antenna lies on the table: centre and diameter, in mm."""
+
+    x: float
+    y: float
+    diameter: float
+
+
+@dataclass(frozen=True, slots=True)
+class NeighbourPair:
+    """Two antennas whose loops are ``gap_mm`` apart edge to edge (negative: they overlap)."""
+
+    a: AntennaKey
+    b: AntennaKey
+    gap_mm: float
+
+    @property
+    def across_hubs(self) -> bool:
+        return self.a.hub != self.b.hub
+
+
+@dataclass(frozen=True)
+class ScanSchedule:
+    """Slot of every placed antenna, ``count`` slots, and the neighbour pairs it keeps apart."""
+
+    count: int
+    slots: dict[AntennaKey, int]
+    pairs: tuple[NeighbourPair, ...]
+    period_ms: int = SLOT_MS
+    guard_ms: int = GUARD_MS
+    _by_key: dict[AntennaKey, list[tuple[AntennaKey, float]]] = field(
+        default_factory=dict, repr=False, compare=False)
+
+    def neighbours_of(self, key: AntennaKey) -> list[tuple[AntennaKey, float]]:
+        """The antennas neighbouring ``key`` and their gaps (mm), closest first."""
+        if not self._by_key:
+            for pair in self.pairs:
+                self._by_key.setdefault(pair.a, []).append((pair.b, pair.gap_mm))
+                self._by_key.setdefault(pair.b, []).append((pair.a, pair.gap_mm))
+            for near in self._by_key.values():
+                near.sort(key=lambda item: (item[1], item[0]))
+        return list(self._by_key.get(key, []))
+
+    def for_hub(self, hub: str, antennas: int) -> p.Schedule:
+        """The ``SCHED`` for ``hub`` with ``antennas`` antennas: every antenna gets a slot.
+
+        An antenna the wiring map does not place (a spare channel) has no known neighbours: it
+        goes to the slot where this hub has least to do, so it costs the least time.
+        """
+        table = [self.slots.get(AntennaKey(hub, a)) for a in range(antennas)]
+        load = [sum(1 for s in table if s == k) for k in range(self.count)]
+        slots = []
+        for s in table:
+            if s is None:
+                s = min(range(self.count), key=lambda k: (load[k], k))
+                load[s] += 1
+            slots.append(s)
+        return p.Schedule(self.count, self.period_ms, self.guard_ms, tuple(slots))
+
+
+def neighbour_pairs(
+    table: Mapping[AntennaKey, str], spots: Mapping[str, Spot], threshold_mm: float = NEIGHBOUR_MM
+) -> list[NeighbourPair]:
+    """Every pair of antennas closer than ``threshold_mm`` edge to edge.
+
+    ``table`` is the wiring (antenna -> zone), ``spots`` where each zone's antenna lies. Antennas
+    that share one zone (a tray covered by several modules side by side) are neighbours (gap 0);
+    a zone without a spot is left out (it cannot be placed).
+    """
+    keys = sorted(k for k, zone in table.items() if zone in spots)
+    pairs = []
+    for a, b in itertools.combinations(keys, 2):
+        za, zb = table[a], table[b]
+        if za == zb:
+            gap = 0.0
+        else:
+            sa, sb = spots[za], spots[zb]
+            gap = math.dist((sa.x, sa.y), (sb.x, sb.y)) - (sa.diameter + sb.diameter) / 2
+        if gap < threshold_mm:
+            pairs.append(NeighbourPair(a, b, round(gap, 2)))
+    return pairs
+
+
+def colour(nodes: list[AntennaKey], pairs: list[NeighbourPair]) -> dict[AntennaKey, int]:
+    """Slots for ``nodes`` so that no pair shares one (DSatur greedy colouring: the node with the
+    most differently coloured neighbours first, then the most neighbours, then by name; each
+    takes the lowest free slot). Deterministic."""
+    adjacent: dict[AntennaKey, set[AntennaKey]] = {n: set() for n in nodes}
+    for pair in pairs:
+        adjacent.setdefault(pair.a, set()).add(pair.b)
+        adjacent.setdefault(pair.b, set()).add(pair.a)
+    slots: dict[AntennaKey, int] = {}
+    todo = set(adjacent)
+    while todo:
+        def rank(n: AntennaKey) -> tuple[int, int, tuple[str, int]]:
+            seen = {slots[m] for m in adjacent[n] if m in slots}
+            return (-len(seen), -len(adjacent[n]), (n.hub, n.antenna))
+        node = min(todo, key=rank)
+        taken = {slots[m] for m in adjacent[node] if m in slots}
+        slots[node] = next(k for k in itertools.count() if k not in taken)
+        todo.remove(node)
+    return slots
+
+
+def plan_schedule(
+    table: Mapping[AntennaKey, str], spots: Mapping[str, Spot],
+    threshold_mm: float = NEIGHBOUR_MM, period_ms: int = SLOT_MS, guard_ms: int = GUARD_MS,
+) -> ScanSchedule:
+    """The schedule for the wiring ``table`` over the antenna ``spots``."""
+    pairs = neighbour_pairs(table, spots, threshold_mm)
+    slots = colour(sorted(table), pairs)
+    count = max(slots.values(), default=0) + 1
+    if count > p.MAX_SLOTS:
+        raise ValueError(f"the antennas need {count} slots, a schedule has at most {p.MAX_SLOTS}")
+    return ScanSchedule(count, slots, tuple(pairs), period_ms, guard_ms)
+
+
+@functools.cache
+def placement_geometry(path: Path = PLACEMENT_SHEET) -> dict[str, Spot] | None:
+    """Zone -> antenna spot from the placement sheet's layout (hardware/tools/placement_sheet.py,
+    the sheet the builder lays under the map), or None when that tool is not installed.
+    Computed once per process (about 2 s): treat the result as read-only."""
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("_placement_sheet", path)
+    if spec is None or spec.loader is None:
+        return None
+    module = sys.modules.get(spec.name)
+    if module is None:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up there
+        spec.loader.exec_module(module)
+    from companion.games.sekigahara.components import default_board
+
+    layout = module.layout(default_board())
+    return {m.zone: Spot(m.centre[0], m.centre[1], m.diameter) for m in layout.marks}

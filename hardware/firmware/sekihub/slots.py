@@ -1,0 +1,83 @@
+"""Slot keeping for a scan schedule (protocol 1.1 ``SCHED`` and ``SYNC``, docs/protocol.md 5.1).
+
+The host gives the hub a slot for each antenna, the number of slots and their length. Slot
+times run on the hub's own clock from the last ``SYNC`` ("slot S began OFFSET ms ago"). An
+antenna is scanned only inside its slot's window: the slot less ``guard`` ms at each end, so
+two hubs whose clocks are up to 2 x guard apart still never have neighbours on together.
+
+Within its slot a hub scans that slot's antennas one after another. It starts the next one
+only if its last inventory took no longer than what is left of the window (the first one of
+a slot always starts: a stack taller than a slot still gets read, at the risk of the
+neighbour's collision check and quick retry). Antennas left over when the window closes go
+first the next time their slot comes round.
+
+Wrap-safe: only ``clock.ticks_diff`` of two readings is used.
+"""
+
+
+class SlotClock:
+    def __init__(self, clock, count, period_ms, guard_ms, slots):
+        self.clock = clock
+        self.count = count
+        self.period_ms = period_ms
+        self.guard_ms = guard_ms
+        self.slots = slots
+        self.order = [[i for i, s in enumerate(slots) if s == k] for k in range(count)]
+        self.sync_at = None  # hub time of the last SYNC used
+        self.sync_pos = 0  # ms into the cycle at that moment
+        self.current = None  # (cycle number, slot) the queue belongs to
+        self.queue = []
+        self.started = 0  # antennas started in the current slot
+        self.skip = 1  # scan in every skip-th cycle (the RATE ceiling)
+
+    @property
+    def synced(self):
+        return self.sync_at is not None
+
+    def cycle_ms(self):
+        return self.count * self.period_ms
+
+    def set_rate(self, rate_hz):
+        """Scan at most ``rate_hz`` cycles a second: every cycle, or every n-th one."""
+        want = 1000 // rate_hz
+        self.skip = max(1, (want + self.cycle_ms() - 1) // self.cycle_ms())
+
+    def sync(self, slot, offset_ms):
+        self.sync_at = self.clock.ticks_ms()
+        self.sync_pos = slot * self.period_ms + offset_ms
+
+    def position(self):
+        """``(cycle number since the sync, slot, ms into the slot)`` now."""
+        t = self.sync_pos + self.clock.ticks_diff(self.clock.ticks_ms(), self.sync_at)
+        cycle = self.cycle_ms()
+        within = t % cycle
+        return t // cycle, within // self.period_ms, within % self.period_ms
+
+    def pick(self, scan_ms):
+        """The antenna to scan now, or None (outside the window, slot done, or the next one's
+        last inventory, ``scan_ms[i]`` ms, would not fit in what is left of the window)."""
+        cycle, slot, into = self.position()
+        key = (cycle, slot)
+        if key != self.current:
+            self.current = key
+            self.queue = list(self.order[slot]) if cycle % self.skip == 0 else []
+            self.started = 0
+        if into < self.guard_ms or not self.queue:
+            return None
+        left = self.period_ms - self.guard_ms - into
+        if left <= 0:
+            return None
+        index = self.queue[0]
+        if self.started and scan_ms[index] > left:
+            return None
+        return index
+
+    def done(self, index):
+        """``index`` was scanned: it goes to the back of its slot's order."""
+        if self.queue and self.queue[0] == index:
+            self.queue.pop(0)
+        order = self.order[self.slots[index]]
+        if index in order:
+            order.remove(index)
+            order.append(index)
+        self.started += 1
