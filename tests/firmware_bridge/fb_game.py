@@ -3,36 +3,17 @@ self-play does), and the simulated table laid out to match it."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-
 from fb_helpers import WAIT_S
 
 from companion.core.game import Accepted
 from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
-from companion.games.sekigahara.engine.players import RandomPlayer, Table
-from companion.games.sekigahara.engine.state import Level, Phase, State
+from companion.games.sekigahara.engine.game import SekigaharaGame
+from companion.games.sekigahara.engine.players import play_until
+from companion.games.sekigahara.engine.state import Level, Phase
 from companion.games.sekigahara.engine.table import TableRules
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.zones import is_bag
-
-
-def play_until(seed: int, done: Callable[[State], bool]) -> SekigaharaGame:
-    """Seeded random players drive the engine until ``done(state)``."""
-    rng = random.Random(seed)
-    table = Table.shuffled(rng)
-    player = RandomPlayer(rng, table)
-    game = new_game()
-    for _ in range(20_000):
-        if done(game.state):
-            return game
-        result = game.submit(player.command(game.state))
-        if isinstance(result, Accepted):
-            for event in result.events:
-                table.observe(event)
-    raise AssertionError(f"seed {seed}: never reached the wanted position")
 
 
 def seeded_movement(seed: int = 5) -> SekigaharaGame:

@@ -16,11 +16,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from ui_helpers import app_options
 
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import FACES
 from companion.games.sekigahara.engine.state import MORI_BOX
-from ui.sekigahara.app import Options, TableApp
+from ui.sekigahara.app import TableApp
 from ui.sekigahara.demo import Demo
 
 BLOCK_ID = re.compile(r"\b[IT]\d\d\b")
@@ -71,9 +72,7 @@ def test_the_scan_catches_a_hidden_face_and_an_id() -> None:
 
 @pytest.mark.parametrize("seed", [10, 11, 12, 13, 14])
 def test_no_hidden_identity_reaches_the_screen(tmp_path: Path, seed: int) -> None:
-    options = Options(hubs=["sim"], rate_hz=50, virtual_table=False, settle_s=0.25,
-                      pin_file=tmp_path / "pin.json", workdir=tmp_path / "run",
-                      db=tmp_path / "games.sqlite")
+    options = app_options(tmp_path)
     table_app = TableApp(options)
     found: list[str] = []
     strings = 0

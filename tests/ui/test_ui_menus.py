@@ -8,16 +8,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from ui_helpers import app_options
 
-from ui.sekigahara.app import Options, TableApp
+from ui.sekigahara.app import TableApp
 from ui.sekigahara.demo import Demo
 
 
 @pytest.fixture
 def table_app(tmp_path: Path) -> Iterator[TableApp]:
-    options = Options(hubs=["sim"], rate_hz=20, virtual_table=False, settle_s=0.25,
-                      pin_file=tmp_path / "pin.json", workdir=tmp_path / "run",
-                      db=tmp_path / "games.sqlite")
+    options = app_options(tmp_path, rate_hz=20)
     app = TableApp(options)
     try:
         yield app
@@ -89,8 +88,9 @@ def test_the_hardware_check_lists_every_hub_and_antenna(table_app: TableApp) -> 
 
 
 def _app(tmp_path: Path, db: Path) -> TableApp:
-    return TableApp(Options(hubs=["sim"], rate_hz=50, virtual_table=False, settle_s=0.25,
-                            pin_file=tmp_path / "pin.json", workdir=tmp_path / "run", db=db))
+    options = app_options(tmp_path)
+    options.db = db
+    return TableApp(options)
 
 
 def test_a_game_survives_a_restart_and_resumes_where_it_stood(tmp_path: Path) -> None:

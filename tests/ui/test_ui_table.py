@@ -8,9 +8,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from ui_helpers import app_options
 
 from companion.games.sekigahara.engine.state import Phase
-from ui.sekigahara.app import Options, TableApp
+from ui.sekigahara.app import TableApp
 from ui.sekigahara.demo import Demo
 
 WEEK = 1
@@ -18,9 +19,7 @@ WEEK = 1
 
 @pytest.fixture
 def table_app(tmp_path: Path) -> Iterator[TableApp]:
-    options = Options(hubs=["sim"], rate_hz=50, virtual_table=False, settle_s=0.25,
-                      pin_file=tmp_path / "pin.json", workdir=tmp_path / "run",
-                      db=tmp_path / "games.sqlite")
+    options = app_options(tmp_path)
     app = TableApp(options)
     try:
         yield app

@@ -7,17 +7,14 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import random
 import re
-from collections.abc import Callable
+from pathlib import Path
 
 import pygame
 
-from companion.core.game import Accepted
 from companion.games.sekigahara.components import Clan, Side
-from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
-from companion.games.sekigahara.engine.players import RandomPlayer, Table
-from companion.games.sekigahara.engine.state import State
+from companion.games.sekigahara.engine.players import play_until
+from ui.sekigahara.app import Options
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 from ui.shell.text import Painter
@@ -54,24 +51,19 @@ class RecordingPainter(Painter):
         return rect
 
 
-def play_until(seed: int, done: Callable[[State], bool]) -> SekigaharaGame:
-    """Seeded random players drive the engine until ``done(state)`` (as the bridge tests do)."""
-    rng = random.Random(seed)
-    table = Table.shuffled(rng)
-    player = RandomPlayer(rng, table)
-    game = new_game()
-    for _ in range(20_000):
-        if done(game.state):
-            return game
-        result = game.submit(player.command(game.state))
-        if isinstance(result, Accepted):
-            for event in result.events:
-                table.observe(event)
-    raise AssertionError(f"seed {seed}: never reached the wanted position")
-
-
 def make_canvas(size: tuple[int, int]) -> tuple[Canvas, RecordingPainter]:
     painter = RecordingPainter()
     surface = pygame.Surface(size)
     surface.fill(th.PAPER)
     return Canvas(surface, painter, th.Theme(size)), painter
+
+
+def app_options(tmp_path: Path, rate_hz: int = 50) -> Options:
+    """A table app on the simulator, headless, its files in ``tmp_path``; a short settle (the
+    tests' hands never pause on the way)."""
+    return Options(hubs=["sim"], rate_hz=rate_hz, virtual_table=False, settle_s=0.25,
+                   pin_file=tmp_path / "pin.json", workdir=tmp_path / "run",
+                   db=tmp_path / "games.sqlite")
+
+
+__all__ = ["app_options", "play_until"]

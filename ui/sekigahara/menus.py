@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import pygame
 
@@ -101,16 +102,10 @@ class HardwareScreen:
             colour = th.WARN if "<--" in line or "LOST" in line or "refused" in line else th.INK
             canvas.text(line, (t.gap, y), size=t.small, colour=colour)
             y += t.small + 4
-        bar = pygame.Rect(t.gap, r.bottom - t.target - t.gap, r.width - 2 * t.gap, t.target)
-        left, middle, right = row(bar, 3, t.gap)
-        canvas.button(left, "Previous page", self._turn(-1) if self.page > 0 else None)
-        canvas.button(middle, "Next page", self._turn(1) if self.page < pages - 1 else None)
-        canvas.button(right, "Back", self.back)
+        pager(canvas, self.page, pages, self._turn, "Back", self.back)
 
-    def _turn(self, by: int) -> Callable[[], None]:
-        def turn() -> None:
-            self.page += by
-        return turn
+    def _turn(self, page: int) -> None:
+        self.page = page
 
 
 @dataclass
@@ -233,13 +228,19 @@ class RefereeScreen:
             canvas.text(text, (t.gap, y), size=t.small, colour=colour, width=r.width - 2 * t.gap,
                         max_lines=2)
             y += 2 * t.small + 6
-        bar = pygame.Rect(t.gap, r.bottom - t.target - t.gap, r.width - 2 * t.gap, t.target)
-        left, middle, right = row(bar, 3, t.gap)
-        canvas.button(left, "Previous page", self._turn(-1) if self.page > 0 else None)
-        canvas.button(middle, "Next page", self._turn(1) if self.page < pages - 1 else None)
-        canvas.button(right, "Lock and leave", self._leave)
+        pager(canvas, self.page, pages, self._turn, "Lock and leave", self._leave)
 
-    def _turn(self, by: int) -> Callable[[], None]:
-        def turn() -> None:
-            self.page += by
-        return turn
+    def _turn(self, page: int) -> None:
+        self.page = page
+
+
+def pager(canvas: Canvas, page: int, pages: int, turn: Callable[[int], None], leave_label: str,
+          leave: Callable[[], None]) -> None:
+    """Previous page, next page and a way out, across the bottom of a long screen."""
+    t = canvas.theme
+    r = canvas.rect
+    bar = pygame.Rect(t.gap, r.bottom - t.target - t.gap, r.width - 2 * t.gap, t.target)
+    left, middle, right = row(bar, 3, t.gap)
+    canvas.button(left, "Previous page", partial(turn, page - 1) if page > 0 else None)
+    canvas.button(middle, "Next page", partial(turn, page + 1) if page < pages - 1 else None)
+    canvas.button(right, leave_label, leave)

@@ -1,9 +1,10 @@
 """Short summaries of the rules, so that a tap on a ruling's rule number can say what the rule is.
 
 Every ruling the companion shows carries a rule number: a rulebook section such as ``8.7.2`` or
-one of the project's clarifications ``C1``-``C11``. ``data/rules.yaml`` holds, for each, the
-section heading and a summary of one to three sentences in the project's own words (GMT's text
-is not shipped; the printed rulebook stays the authority). The file is loaded into frozen
+one of the project's clarifications (``C1`` onwards, docs/clarifications.md).
+``data/rules.yaml`` holds, for each, the section heading and a summary of one to three
+sentences in the project's own words (GMT's text is not shipped; the printed rulebook stays the
+authority). The file is loaded into frozen
 pydantic models and validated: a malformed file raises :class:`DataFileError` naming the file
 and the entry at fault.
 
@@ -19,13 +20,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, field_validator
 
-from companion.core.datafiles import DataFileError, describe_validation_error
-
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's C loader when PyYAML was built with it, else the pure-Python safe loader."""
+from companion.core.datafiles import (
+    DataFileError,
+    describe_validation_error,
+    parse_yaml,
+    read_yaml,
+)
 
 RULE_NUMBER = re.compile(r"(?:[1-9][0-9]*(?:\.[1-9][0-9]*)*|C[1-9][0-9]*)")
 """A rulebook section (``8``, ``8.7``, ``8.7.2``, ``8.10``) or a clarification (``C6``)."""
@@ -217,18 +219,10 @@ def load_rules(path: Path | None = None) -> Rulebook:
             text = resources.files(__package__).joinpath("data", DEFAULT_FILE).read_text("utf-8")
         except OSError as exc:
             raise DataFileError(f"cannot read {name}: {exc.strerror}") from None
+        raw = parse_yaml(text, name)
     else:
         name = str(path)
-        try:
-            text = Path(path).read_text("utf-8")
-        except OSError as exc:
-            raise DataFileError(f"cannot read {name}: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise DataFileError(f"{name} is not valid YAML: {exc}") from None
-    try:
-        raw = yaml.load(text, Loader=_LOADER)  # a safe loader, C or pure Python
-    except yaml.YAMLError as exc:
-        raise DataFileError(f"{name} is not valid YAML: {exc}") from None
+        raw = read_yaml(Path(path))
 
     if not isinstance(raw, dict) or set(raw) != {"rules"}:
         raise DataFileError(f"{name}: expected a single key 'rules' holding a list of entries")

@@ -11,10 +11,10 @@ import argparse
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
+from companion.core.selfplay import Tally
 from companion.core.store import CommandRecorder, Store, StoreError
 from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side
@@ -46,35 +46,11 @@ def run(games: int, seed: int, *, check: bool = True,
 
 
 def _run(games: int, seed: int, check: bool, play: Any) -> dict[str, Any]:
-    started = time.perf_counter()
-    winners = {side.value: 0 for side in Side}
-    completed = errors = violations = instant = 0
-    failures: list[str] = []
+    tally = Tally(side.value for side in Side)
     for n in range(games):
         report = play(seed + n) if play is not None else play_game(seed + n, check=check)
-        if report.error is not None or report.rejections:
-            errors += 1
-            failures.append(f"seed {report.seed}: {report.error or report.rejections[0]}")
-        if report.invariant_violations:
-            violations += 1
-            failures.append(f"seed {report.seed}: {report.invariant_violations[0]}")
-        if report.completed and report.winner is not None:
-            completed += 1
-            winners[report.winner.value] += 1
-            instant += int(report.instant)
-    elapsed = time.perf_counter() - started
-    summary: dict[str, Any] = {
-        "games": games,
-        "completed": completed,
-        "errors": errors,
-        "invariant_violations": violations,
-        "winners": winners,
-        "instant_victories": instant,
-        "games_per_second": round(games / elapsed, 2) if elapsed > 0 else None,
-    }
-    if failures:
-        summary["failures"] = failures[:20]
-    return summary
+        tally.add(report, instant=report.instant)
+    return tally.summary()
 
 
 def _handler(args: argparse.Namespace) -> int:

@@ -17,7 +17,6 @@ import pytest
 import yaml
 
 from companion.core.datafiles import DataFileError
-from companion.games.sekigahara import rulebook
 from companion.games.sekigahara.rulebook import (
     Rulebook,
     default_rules,
@@ -280,7 +279,9 @@ def test_rule_numbers_and_parents() -> None:
 
 
 def test_the_c_loader_is_used_when_pyyaml_has_it() -> None:
-    assert getattr(yaml, "CSafeLoader", yaml.SafeLoader) is rulebook._LOADER
+    from companion.core import datafiles
+
+    assert getattr(yaml, "CSafeLoader", yaml.SafeLoader) is datafiles._LOADER
 
 
 # ------------------------------------------------------------------ malformed files

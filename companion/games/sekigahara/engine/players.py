@@ -8,15 +8,18 @@ engine's queries. Only the simulator and tests use these.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.core.game import Accepted
 from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import CardKind, Clan, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import blocks_at, castle_owner
 from companion.games.sekigahara.engine.data import CARDS, DECK_SIZE, FACES, side_of
+from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
 from companion.games.sekigahara.engine.mori import mori_in_box
 from companion.games.sekigahara.engine.queries import (
     declarable,
@@ -263,3 +266,22 @@ class RandomPlayer:
 
 def deck_total() -> int:
     return sum(DECK_SIZE.values())
+
+
+def play_until(seed: int, done: Callable[[State], bool],
+               max_commands: int = 20_000) -> SekigaharaGame:
+    """Seeded random players drive a new game until ``done(state)``. ValueError if the seed
+    never gets there within ``max_commands`` commands. For tests and benchmarks that need a
+    real position."""
+    rng = random.Random(seed)
+    table = Table.shuffled(rng)
+    player = RandomPlayer(rng, table)
+    game = new_game()
+    for _ in range(max_commands):
+        if done(game.state):
+            return game
+        result = game.submit(player.command(game.state))
+        if isinstance(result, Accepted):
+            for event in result.events:
+                table.observe(event)
+    raise ValueError(f"seed {seed}: never reached the wanted position")
