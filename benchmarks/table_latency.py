@@ -473,7 +473,7 @@ def main() -> int:
           f"showing the block, median) for the put-down: {debounce.appear_scans} scans in a row, "
           f"by design {designed_put:.0f} ms at {args.rate} scans/s")
     print(f"idle {args.idle_seconds:g} s ({idle_frames} frames drawn): whole process "
-          f"{cpu:.2f} % of one core, including the simulator's 4 hub threads; without them "
+          f"{cpu:.2f} % of one core, including the simulator's hub threads; without them "
           f"{cpu_no_sim:.2f} % (bridge, session, UI); UI main thread alone {cpu_main:.2f} %")
     print(f"rss_mb is this process's peak RSS (app, game, bridge and simulator, after "
           f"{args.trials} trials); first_frame_s is the median over {len(starts)} runs")
