@@ -179,19 +179,27 @@ class TableSession:
     def _submit(self, commands: Sequence[cm.Command], what: str, standing: set[str]) -> bool:
         for command in commands:
             try:
-                result = self.game.submit(command)
+                result = self._ruled(command, f"{what}: ", standing=standing)
             except StoreError as exc:  # nothing applied: say so, retry on the next refresh
                 self.unsaved = f"not saved: {exc.message}; retrying"
                 self._note("unsaved", self.unsaved, standing)
                 return False
             self.unsaved = None
             if isinstance(result, Rejection):
-                self._note("rejected", f"{what}: {result}", standing)
                 return False
-            assert isinstance(result, Accepted)
+        return True
+
+    def _ruled(self, command: cm.Command, what: str = "", by: str | None = None,
+               standing: set[str] | None = None) -> Accepted[ev.Event] | Rejection:
+        """Submit one command and log its ruling: each event's feed line, or the refusal
+        (``what`` says what was seen or tapped). StoreError passes through: nothing applied."""
+        result = self.game.submit(command, by)
+        if isinstance(result, Rejection):
+            self._note("rejected", f"{what}{result}", standing)
+        else:
             for event in result.events:
                 self._note("command", feed_line(event))
-        return True
+        return result
 
     def _settle(self, result: Reconciliation, standing: set[str]) -> None:
         self.discrepancies = result.discrepancies
@@ -236,13 +244,10 @@ class TableSession:
             label = open_q.question.options[choice].label
             events: list[ev.Event] = []
             for command in commands:
-                result = self.game.submit(command)
+                result = self._ruled(command, f"answer {label!r}: ")
                 if isinstance(result, Rejection):
-                    self._note("rejected", f"answer {label!r}: {result}")
                     return result
                 events.extend(result.events)
-                for event in result.events:
-                    self._note("command", feed_line(event))
             del self._questions[key]
             self._note("answer", f"{open_q.question.text} {label}")
         self.refresh()
@@ -253,12 +258,9 @@ class TableSession:
         declared, a Loyalty Challenge...) by the side ``by`` (C18): logged like the readers'
         commands, then the table is reconciled again with the new state."""
         with self._lock:
-            result = self.game.submit(command, by)
+            result = self._ruled(command, by=by)
             if isinstance(result, Rejection):
-                self._note("rejected", str(result))
                 return result
-            for event in result.events:
-                self._note("command", feed_line(event))
         self.refresh()
         return result
 

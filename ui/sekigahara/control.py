@@ -25,7 +25,7 @@ from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import castle_owner
 from companion.games.sekigahara.engine.data import BOARD, CARDS, side_of
-from companion.games.sekigahara.engine.feed import place
+from companion.games.sekigahara.engine.feed import card_words
 from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules, new_game
 from companion.games.sekigahara.engine.queries import (
     awaiting,
@@ -33,7 +33,8 @@ from companion.games.sekigahara.engine.queries import (
     must_declare,
     retreat_options,
 )
-from companion.games.sekigahara.engine.state import BAG, Phase, Stage
+from companion.games.sekigahara.engine.state import BAG, RECRUITMENT, Phase, Stage
+from companion.games.sekigahara.engine.table import recruitment_zone, zone_label
 from companion.games.sekigahara.engine.views import (
     PublicState,
     RefereeState,
@@ -178,7 +179,6 @@ class TableControl:
     session: TableSession = field(init=False)
     _lit: frozenset[str] = field(default=frozenset(), init=False)
     _held: tuple[str, tuple[str, ...]] | None = field(default=None, init=False)
-    _setup_total: int = field(default=0, init=False)
     _retrying: bool = field(default=False, init=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False)
 
@@ -198,7 +198,6 @@ class TableControl:
         with self._lock:
             self.session.stop()
             self.game = game
-            self._setup_total = 0
             self.session = TableSession(self.bridge, self.game, records)
             self.session.start()
 
@@ -297,24 +296,23 @@ class TableControl:
         """5.2: set-up-symbol blocks first (5.2.1), then the bag draws in order (5.2.2, 5.2.3)."""
         state = self.game.state
         due = list(state.draws_due)
-        self._setup_total = SETUP_DRAWS
-        done = self._setup_total - len(due)
+        total = SETUP_DRAWS + 1  # the set-up-symbol step, then each draw
+        done = SETUP_DRAWS - len(due)
         missing = [d for d in self.session.discrepancies if d.kind == "missing"]
         if missing:
             return SetupProgress(
                 "Stand the blocks with set-up symbols where the map shows their symbol (5.2.1): "
                 + "; ".join(d.text for d in missing), missing[0].zones[0] if missing[0].zones
-                else None, done, self._setup_total + 1)
+                else None, done, total)
         if not due:
-            return SetupProgress("Set-up is complete", None, self._setup_total + 1,
-                                 self._setup_total + 1)
+            return SetupProgress("Set-up is complete", None, total, total)
         side, zone, n = due[0]
-        where = _zone_words(side, zone)
-        rule = "5.2.3" if zone.startswith("@") else "5.2.2"
+        table_zone = recruitment_zone(side) if zone == RECRUITMENT else zone
+        where = f"the {zone_label(table_zone)}" if zone == RECRUITMENT else zone_label(zone)
+        rule = "5.2.3" if zone == RECRUITMENT else "5.2.2"
         return SetupProgress(
             f"Draw {n} {side.value.capitalize()} block{'s' * (n != 1)} from the bag and stand "
-            f"{'them' if n != 1 else 'it'} on {where} ({rule})", _table_zone(side, zone),
-            done + 1, self._setup_total + 1)
+            f"{'them' if n != 1 else 'it'} on {where} ({rule})", table_zone, done + 1, total)
 
     # ------------------------------------------------------------------ touches
 
@@ -352,39 +350,20 @@ class TableControl:
         return self.submit(cm.StartGame())
 
 
-def _zone_words(side: Side, zone: str) -> str:
-    if zone.startswith("@recruitment"):
-        return f"the {side.value.capitalize()} Recruitment Box"
-    return place(zone)
-
-
-def _table_zone(side: Side, zone: str) -> str:
-    if zone.startswith("@recruitment"):
-        return f"{side.value}_recruitment"
-    return zone
-
-
 def bid_cards(side: Side) -> list[tuple[str, str]]:
-    """One card id per distinct face of ``side``'s deck, with the label players read (6.3)."""
+    """One card id per distinct face of ``side``'s deck, with the label players read (6.3),
+    highest bid first."""
     seen: dict[tuple[str, str, int], str] = {}
     for card_id, card in sorted(CARDS.items()):
-        if card.side is not side:
-            continue
-        key = (card.clan.value if card.clan else "", card.kind.value, card.bid)
-        seen.setdefault(key, card_id)
+        if card.side is side:
+            seen.setdefault((card.clan.value if card.clan else "", card.kind.value, card.bid),
+                            card_id)
     ordered = sorted(seen.items(), key=lambda item: (-item[0][2], item[0][0]))
-    return [(card_id, _card_label(clan, kind, bid)) for (clan, kind, bid), card_id in ordered]
-
-
-def _card_label(clan: str, kind: str, bid: int) -> str:
-    who = f"{clan.capitalize()} " if clan else ""
-    return f"{who}{kind} (bid {bid})"
+    return [(card_id, card_words(card_id)) for _face, card_id in ordered]
 
 
 def default_workdir() -> Path:
     return Path(tempfile.mkdtemp(prefix="companion-"))
-
-
 
 
 def weekly_history(events: Sequence[ev.Event]) -> list[tuple[int, PublicState]]:

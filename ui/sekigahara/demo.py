@@ -25,6 +25,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
 from companion.games.sekigahara.engine.players import RandomPlayer, Table
 from companion.games.sekigahara.engine.state import RECRUITMENT, Level, Phase, State
+from companion.games.sekigahara.engine.table import recruitment_zone
 from ui.sekigahara.app import Options, TableApp
 from ui.sekigahara.control import bid_cards
 from ui.sekigahara.parts import side_name
@@ -217,7 +218,7 @@ class Demo:
     def _perform(self, c: cm.Command) -> None:
         match c:
             case cm.DrawBlocks():
-                zone = f"{c.side.value}_recruitment" if c.zone == RECRUITMENT else c.zone
+                zone = recruitment_zone(c.side) if c.zone == RECRUITMENT else c.zone
                 self._place(c.blocks, zone)
             case cm.Bid():
                 label = dict(bid_cards(c.side))
@@ -282,7 +283,9 @@ class Demo:
         if not snap.questions:
             return False
         q = snap.questions[0]
-        wanted = _wanted_label(c, q.options)
+        options = self.control.session.questions[0].question.options  # the same question
+        choice = next((i for i, o in enumerate(options) if _means(c, o.commands)), 0)
+        wanted = q.options[choice]
         self.tap(wanted)
         self.answered.append(f"{q.text} {wanted}")
         return True
@@ -298,24 +301,23 @@ def _same_face(a: str, b: str) -> bool:
     return (x.clan, x.kind, x.bid) == (y.clan, y.kind, y.bid)
 
 
-def _wanted_label(c: cm.Command, options: tuple[str, ...]) -> str:
-    if isinstance(c, cm.MoveStack):
-        path = next(iter(c.paths.values()))
-        names = [BOARD.locations[loc].name for loc in path]
-        via = "direct" if len(names) == 1 else "via " + ", ".join(names[:-1])
-        found = [o for o in options if o.startswith(via + " (") or o == via]
-        return found[0] if found else options[0]
-    if isinstance(c, cm.Muster):
-        return next((o for o in options if o.startswith(f"option {c.option}")), options[0])
-    if isinstance(c, cm.Deploy):
-        card = c.card
-        label = "no card (a leader)" if card is None else (
-            f"a {card.kind.value} card of {card.clan.value if card.clan else 'no'} clan")
-        return next((o for o in options if o == label), options[0])
-    if isinstance(c, cm.TakeLosses):
-        disks = ", ".join(u for u in c.losses if u not in FACES) or "no disk"
-        return next((o for o in options if o == disks), options[0])
-    return options[0]
+def _means(c: cm.Command, option: tuple[cm.Command, ...]) -> bool:
+    """Whether an answer's commands are what the player did (the route taken, the muster
+    option, the card played, the disks lost)."""
+    first = option[0] if option else None
+    if isinstance(c, cm.MoveStack) and isinstance(first, cm.MoveStack):
+        return first.paths == c.paths
+    if isinstance(c, cm.Muster) and isinstance(first, cm.Muster):
+        return first.option == c.option
+    if isinstance(c, cm.Deploy) and isinstance(first, cm.Deploy):
+        return _face(first.card) == _face(c.card)
+    if isinstance(c, cm.TakeLosses) and isinstance(first, cm.TakeLosses):
+        return set(first.losses) == set(c.losses)
+    return False
+
+
+def _face(card: cm.CardPlay | None) -> tuple[object, object] | None:
+    return None if card is None else (card.clan, card.kind)
 
 
 def run_demo(options: Options, weeks: int, seed: int, record: Path | None) -> int:

@@ -14,6 +14,8 @@ import pygame
 
 from companion.games.sekigahara.components import Side, default_board
 from companion.games.sekigahara.engine.feed import citation
+from companion.games.sekigahara.engine.feed import name as side_name
+from companion.games.sekigahara.engine.victory import victory_points as points
 from companion.games.sekigahara.engine.views import PublicState
 from companion.games.sekigahara.rulebook import default_rules
 from firmware_bridge.table_session import LogLine
@@ -31,10 +33,6 @@ FEED_KINDS = frozenset({"command", "rejected", "answer", "correction"})
 KIND_COLOUR = {"command": th.INK, "rejected": th.DANGER, "question": th.LIT,
                "answer": th.LIT, "discrepancy": th.WARN, "ignored": th.DIM,
                "correction": th.WARN}
-
-
-def side_name(side: Side) -> str:
-    return side.value.capitalize()
 
 
 def side_colour(side: Side) -> th.Colour:
@@ -56,10 +54,10 @@ class Detail:
 
 
 def victory_points(view: PublicState) -> dict[Side, int]:
-    """Points if the game ended now (2.2): two a castle, one a Resource Location."""
+    """Points if the game ended now (2.2), from the castles and Resource Locations shown."""
     return {
-        side: 2 * sum(1 for c in view.castles.values() if c is side)
-        + sum(1 for r in view.resources.values() if r is side)
+        side: points(sum(1 for c in view.castles.values() if c is side),
+                     sum(1 for r in view.resources.values() if r is side))
         for side in Side
     }
 

@@ -225,7 +225,6 @@ class PlayScreen:
 
     def _buttons(self, snap: Snapshot) -> list[tuple[str, Callable[[], None] | None, th.Colour]]:
         v = snap.view.payload
-        p = snap.prompt
         side = v.active
         found: list[tuple[str, Callable[[], None] | None, th.Colour]] = []
         if v.phase == "not_started":
@@ -236,7 +235,6 @@ class PlayScreen:
             found += self._movement(snap, side)
         elif v.phase == "combat":
             found += self._combat(snap, side)
-        del p
         return found
 
     def _movement(self, snap: Snapshot, side: Side) -> list[

@@ -177,18 +177,19 @@ class App:
             self.draw()
 
     def _timeout_ms(self) -> int:
-        ticks = [t for t in (self._tick(self.screen), self._tick(self.panel)) if t is not None]
         if self._dirty:
             return 1
-        return min(ticks) if ticks else 60_000
+        tick = self._tick_ms()
+        return tick if tick is not None else 60_000
 
-    @staticmethod
-    def _tick(part: Screen | Panel | None) -> int | None:
-        return part.tick_ms() if part is not None else None
+    def _tick_ms(self) -> int | None:
+        """The soonest redraw the screen or the panel asks for without input (a blink)."""
+        ticks = [part.tick_ms() for part in (self.screen, self.panel) if part is not None]
+        return min((t for t in ticks if t is not None), default=None)
 
     def _timer_due(self) -> bool:
-        ticks = [t for t in (self._tick(self.screen), self._tick(self.panel)) if t is not None]
-        return bool(ticks) and (time.monotonic() - self._last_draw) * 1000 >= min(ticks)
+        tick = self._tick_ms()
+        return tick is not None and (time.monotonic() - self._last_draw) * 1000 >= tick
 
     def draw(self) -> None:
         self._dirty = False

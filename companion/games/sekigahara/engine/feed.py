@@ -14,6 +14,7 @@ from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import BOARD, CARDS
 from companion.games.sekigahara.engine.state import Phase
+from companion.games.sekigahara.engine.table import zone_label
 from companion.games.sekigahara.engine.views import public_event
 
 CITATION = re.compile(r"\((?:rule )?((?:\d+(?:\.\d+)*)|C\d+)\)\s*$")
@@ -39,12 +40,9 @@ _COMBAT_ACTIONS = {"deploy": "8.2.3", "challenge": "8.6", "finish": "8.5", "lose
 
 
 def place(zone: str) -> str:
-    """A location or box by the name printed on the board."""
-    if zone in BOARD.locations:
-        return BOARD.locations[zone].name
-    if zone in BOARD.boxes:
-        return BOARD.boxes[zone].name
-    return zone.lstrip("@").replace("_", " ")
+    """A location or box by the name printed on the board (the engine's own off-map zones,
+    ``@bag`` and the like, in plain words)."""
+    return zone.lstrip("@").replace("_", " ") if zone.startswith("@") else zone_label(zone)
 
 
 def name(side: Side) -> str:

@@ -30,11 +30,17 @@ def check_instant_victory(em: Emitter, rule: str = "2.1") -> None:
         em.emit(ev.GameWon(winner=Side.TOKUGAWA, reason=f"{reason} ({rule})"))
 
 
+def victory_points(castles: int, resources: int) -> int:
+    """2.2: two points a castle, one a Resource Location."""
+    return 2 * castles + resources
+
+
 def final_score(em: Emitter) -> None:
-    """2.2: two points a castle, one a Resource Location; a tie goes to Ishida."""
+    """2.2: the points of the castles and Resource Locations held; a tie goes to Ishida."""
     s = em.state
     score = {
-        side: 2 * castles_controlled(s, side) + resources_controlled(s, side) for side in Side
+        side: victory_points(castles_controlled(s, side), resources_controlled(s, side))
+        for side in Side
     }
     winner = Side.TOKUGAWA if score[Side.TOKUGAWA] > score[Side.ISHIDA] else Side.ISHIDA
     em.emit(ev.GameWon(winner=winner, reason="victory points (2.2)", score=score))
