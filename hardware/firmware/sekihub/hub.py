@@ -336,7 +336,10 @@ class Hub:
             self.send("ACK", ack)
         elif kind == "SCHED":
             count, period, guard, slots = parse_schedule(fields, len(self.antennas))
+            old = self.schedule
             self.schedule = SlotClock(self.clock, count, period, guard, slots)
+            if old is not None and old.synced:  # a new table mid-run keeps the slot clock
+                self.schedule.follow(old)
             self.schedule.set_rate(self.rate_hz)
             self.send("ACK", ack)
         elif kind == "SYNC":

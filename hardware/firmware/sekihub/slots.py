@@ -11,6 +11,10 @@ a slot always starts: a stack taller than a slot still gets read, at the risk of
 neighbour's collision check and quick retry). Antennas left over when the window closes go
 first the next time their slot comes round.
 
+A new ``SCHED`` mid-run (the host resizing its slots for the stacks it sees) does not lose
+sync: the new table's cycle starts where the old clock's current cycle began, which is where
+the host re-bases its own slot clock when it changes the table (:meth:`SlotClock.follow`).
+
 Wrap-safe: only ``clock.ticks_diff`` of two readings is used.
 """
 
@@ -45,6 +49,13 @@ class SlotClock:
     def sync(self, slot, offset_ms):
         self.sync_at = self.clock.ticks_ms()
         self.sync_pos = slot * self.period_ms + offset_ms
+
+    def follow(self, old):
+        """Take over the timing of ``old`` (a synced SlotClock this one replaces): this
+        table's cycle starts where ``old``'s current cycle began."""
+        _, slot, into = old.position()
+        self.sync_at = self.clock.ticks_ms()
+        self.sync_pos = slot * old.period_ms + into
 
     def position(self):
         """``(cycle number since the sync, slot, ms into the slot)`` now."""
