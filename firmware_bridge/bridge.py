@@ -516,7 +516,11 @@ class Bridge:
             link.send(command)
 
     def self_test(self, timeout: float = 3.0) -> dict[AntennaKey, str]:
-        """Ask every connected hub for a self-test; antenna -> PASS / FAIL reason / no answer."""
+        """Ask every connected hub for a self-test; antenna -> PASS / FAIL reason / no answer.
+        A scheduled hub tests each antenna in its own slot: allow a whole cycle more."""
+        schedule = self.schedule()
+        if schedule is not None:
+            timeout = max(timeout, schedule.count * schedule.period_ms / 1000 + 1.0)
         with self._lock:
             hubs = [h for h in self._hubs.values() if h.connected and h.link is not None]
             for hub in hubs:

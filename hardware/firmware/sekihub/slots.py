@@ -6,10 +6,11 @@ antenna is scanned only inside its slot's window: the slot less ``guard`` ms at 
 two hubs whose clocks are up to 2 x guard apart still never have neighbours on together.
 
 Within its slot a hub scans that slot's antennas one after another. It starts the next one
-only if its last inventory took no longer than what is left of the window (the first one of
-a slot always starts: a stack taller than a slot still gets read, at the risk of the
-neighbour's collision check and quick retry). Antennas left over when the window closes go
-first the next time their slot comes round.
+only if its last inventory took no longer than what is left of the window. The first one of
+a slot starts regardless while the slot is in its first half (a stack taller than a slot
+still gets read, at the risk of the neighbour's collision check and quick retry); a hub that
+only reaches the slot in its second half (its clock was just set there) waits for the next.
+Antennas left over when the window closes go first the next time their slot comes round.
 
 A new ``SCHED`` mid-run (the host resizing its slots for the stacks it sees) does not lose
 sync: the new table's cycle starts where the old clock's current cycle began, which is where
@@ -64,6 +65,16 @@ class SlotClock:
         within = t % cycle
         return t // cycle, within // self.period_ms, within % self.period_ms
 
+    def fits(self, index, need_ms):
+        """Whether antenna ``index`` may switch its field on now for ``need_ms`` (a self-test):
+        its slot is the current one and the window has that long left (or, for a window
+        shorter than ``need_ms``, it has just opened)."""
+        _, slot, into = self.position()
+        if slot != self.slots[index] or into < self.guard_ms:
+            return False
+        need = min(need_ms, self.period_ms - 2 * self.guard_ms)
+        return self.period_ms - self.guard_ms - into >= need
+
     def pick(self, scan_ms):
         """The antenna to scan now, or None (outside the window, slot done, or the next one's
         last inventory, ``scan_ms[i]`` ms, would not fit in what is left of the window)."""
@@ -79,7 +90,9 @@ class SlotClock:
         if left <= 0:
             return None
         index = self.queue[0]
-        if self.started and scan_ms[index] > left:
+        fresh = not self.started and into < self.period_ms // 2
+        need = scan_ms[index] or self.period_ms // 2  # never read yet: assume half a slot
+        if not fresh and need > left:
             return None
         return index
 
