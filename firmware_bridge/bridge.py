@@ -11,6 +11,7 @@ subscribers - no queue in between, so a placement is available as soon as its fr
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import threading
@@ -29,7 +30,14 @@ from firmware_bridge.discrepancy import MoveRules, Reconciliation, reconcile
 from firmware_bridge.link import HubLink, HubStats
 from firmware_bridge.observation import BoardView, DebounceConfig, Observer
 from firmware_bridge.registry import TagRegistry
-from firmware_bridge.schedule import ScanSchedule, placement_geometry, plan_schedule
+from firmware_bridge.schedule import (
+    SHRINK_AFTER_S,
+    ScanSchedule,
+    SlotSizer,
+    needed_period_ms,
+    placement_geometry,
+    plan_schedule,
+)
 from firmware_bridge.tracking import Tracker, TrackEvent
 from firmware_bridge.waiting import wait_until
 from firmware_bridge.wiring import AntennaKey, WiringMap
@@ -97,6 +105,8 @@ class Bridge:
         settle_s: float = 1.0,
         schedule: ScanSchedule | None = None,
         auto_schedule: bool = True,
+        adaptive_slots: bool = True,
+        slot_shrink_s: float = SHRINK_AFTER_S,
     ) -> None:
         self.ports = list(ports) if ports is not None else None
         self.usb_ids = tuple(usb_ids)
@@ -118,6 +128,9 @@ class Bridge:
         self._changed = threading.Condition(self._lock)
         self._schedule = schedule
         self._auto_schedule = auto_schedule and schedule is None
+        self._adaptive = adaptive_slots
+        self._sizer: SlotSizer | None = None
+        self._slot_shrink_s = slot_shrink_s
         self._epoch = time.monotonic()
         self._last_sync = 0.0
         self._stop = threading.Event()
@@ -152,6 +165,7 @@ class Bridge:
             self._open_ports()
             if time.monotonic() - self._last_sync >= SYNC_EVERY_S:
                 self._last_sync = time.monotonic()
+                self._resize_slots()
                 self._sync_all()
             with self._lock:
                 events = self.tracker.tick(time.monotonic())
@@ -255,6 +269,48 @@ class Bridge:
         now_ms = int((time.monotonic() - self._epoch) * 1000)
         within = now_ms % (schedule.count * schedule.period_ms)
         link.send(p.Sync(within // schedule.period_ms, within % schedule.period_ms))
+
+    def _resize_slots(self) -> None:
+        """Adaptive slot length: size the slots for the stacks the scheduled hubs last read
+        (:func:`needed_period_ms`, with hysteresis) and, when that changes, send every scheduled
+        hub its new SCHED. The host's slot clock is re-based to the start of the current cycle,
+        where a 1.1 hub's clock carries a mid-run SCHED over to (docs/protocol.md 5.1), so the
+        hubs stay in step even before the SYNC that follows."""
+        if not self._adaptive:
+            return
+        with self._lock:
+            schedule = self._schedule
+            hubs = [h for h in self._hubs.values()
+                    if h.scheduled and h.connected and h.link is not None]
+            if schedule is None or not hubs:
+                return
+            tables = {h.hub_id: schedule.for_hub(h.hub_id, h.hello.antennas).slots for h in hubs}
+            counts = {AntennaKey(h.hub_id, a): s.tags for h in hubs
+                      for a, s in h.antennas.items()}
+        try:
+            needed = needed_period_ms(tables, counts, schedule.guard_ms)
+        except ValueError as exc:  # no read-time model installed: keep the slot as it is
+            log.warning("fixed scan slot: %s", exc)
+            self._adaptive = False
+            return
+        with self._lock:
+            if self._schedule is not schedule:
+                return  # replaced meanwhile: size it next time
+            sizer = self._sizer or SlotSizer(schedule.period_ms,
+                                               shrink_after_s=self._slot_shrink_s)
+            self._sizer = sizer = sizer.update(needed, time.monotonic())
+            if sizer.period_ms == schedule.period_ms:
+                return
+            cycle_ms = schedule.count * schedule.period_ms
+            elapsed_ms = int((time.monotonic() - self._epoch) * 1000)
+            self._epoch += (elapsed_ms // cycle_ms) * cycle_ms / 1000
+            self._schedule = dataclasses.replace(schedule, period_ms=sizer.period_ms)
+            sends = [(h.link, self._schedule.for_hub(h.hub_id, h.hello.antennas)) for h in hubs]
+        log.info("scan slot %d ms -> %d ms (the stacks need %d ms)", schedule.period_ms,
+                 sizer.period_ms, needed)
+        for link, command in sends:
+            assert link is not None
+            link.send(command)
 
     def _sync_all(self) -> None:
         with self._lock:
@@ -460,7 +516,11 @@ class Bridge:
             link.send(command)
 
     def self_test(self, timeout: float = 3.0) -> dict[AntennaKey, str]:
-        """Ask every connected hub for a self-test; antenna -> PASS / FAIL reason / no answer."""
+        """Ask every connected hub for a self-test; antenna -> PASS / FAIL reason / no answer.
+        A scheduled hub tests each antenna in its own slot: allow a whole cycle more."""
+        schedule = self.schedule()
+        if schedule is not None:
+            timeout = max(timeout, schedule.count * schedule.period_ms / 1000 + 1.0)
         with self._lock:
             hubs = [h for h in self._hubs.values() if h.connected and h.link is not None]
             for hub in hubs:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -23,6 +24,7 @@ from typing import TextIO
 from firmware_bridge import protocol as p
 from firmware_bridge.bench import parse_heights, run_bench, verdict
 from firmware_bridge.bridge import Bridge
+from firmware_bridge.crosstalk import as_json, crosstalk_matrix, format_matrix
 from firmware_bridge.discovery import DEFAULT_USB_IDS, parse_usb_id, usb_devices_without_port
 from firmware_bridge.flows import build_wiring, check_report, register_tags
 from firmware_bridge.readmodel import Posture
@@ -102,6 +104,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("--seconds", type=float, default=3.0, help="how long to listen")
     check.add_argument("--self-test", action="store_true", help="also run each hub's self-test")
     check.set_defaults(handler=_guarded("hardware check", cmd_check))
+    talk = actions.add_parser("crosstalk", help="the matrix of zones x neighbours, collisions")
+    _bridge_options(talk)
+    talk.add_argument("--seconds", type=float, default=5.0, help="how long to listen")
+    talk.add_argument("--all", action="store_true", help="every zone, not only colliding ones")
+    talk.add_argument("--json", action="store_true", help="print the matrix as JSON")
+    talk.set_defaults(handler=_guarded("hardware crosstalk", cmd_crosstalk))
     wiring = actions.add_parser("wiring", help="build the wiring map, one location at a time")
     _bridge_options(wiring)
     wiring.add_argument("--zones", help="comma-separated zone ids (default: every unwired zone)")
@@ -308,6 +316,22 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(line)
     print("all good" if problems == 0 else f"{problems} problem(s) found")
     return 0 if problems == 0 else 1
+
+
+def cmd_crosstalk(args: argparse.Namespace) -> int:
+    """Listen ``--seconds``, then print the cross-talk matrix (firmware_bridge.crosstalk)."""
+    with _bridge(args) as session:
+        _wait_for_hubs(session.bridge, args.seconds + 2)
+        with contextlib.suppress(TimeoutError):  # the neighbours come with the schedule
+            session.bridge.wait_for(lambda b: b.schedule() is not None, 5.0)
+        time.sleep(args.seconds)
+        rows = crosstalk_matrix(session.bridge)
+    if args.json:
+        print(json.dumps(as_json(rows, args.seconds), indent=1))
+    else:
+        for line in format_matrix(rows, args.seconds, only_colliding=not args.all):
+            print(line)
+    return 1 if any(row.collisions for row in rows) else 0
 
 
 def _stopper() -> Callable[[], bool]:

@@ -9,19 +9,27 @@ and colours that graph (:func:`plan_schedule`): neighbours, on one hub or on two
 the same slot. Each hub is then given its slot table (``SCHED``, protocol 1.1, see
 docs/protocol.md section 5.1) and kept in step with ``SYNC``.
 
-Everything here is pure: geometry and wiring in, a :class:`ScanSchedule` out.
+The slot length follows the stacks the hubs read (:func:`needed_period_ms`,
+:class:`SlotSizer`): each slot must hold the reads of the antennas a hub has in it, timed with
+the one per-read model of ``hardware/tools/airtime.py`` (computed, not measured).
+
+Everything here is pure: geometry, wiring and tag counts in, a :class:`ScanSchedule` and a slot
+length out.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.util
 import itertools
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from firmware_bridge import protocol as p
 from firmware_bridge.wiring import AntennaKey
@@ -35,7 +43,14 @@ GUARD_MS = 2
 """Default guard at each end of a slot; two hubs may be up to 2 x guard apart (docs/protocol.md
 5.1 computes the drift budget)."""
 
-PLACEMENT_SHEET = Path(__file__).resolve().parents[1] / "hardware" / "tools" / "placement_sheet.py"
+PERIOD_STEP_MS = 10
+"""Adaptive slot lengths are whole multiples of this (fewer re-sent SCHEDs)."""
+SHRINK_AFTER_S = 10.0
+"""A slot shrinks only after the stacks needed less for this long (hysteresis)."""
+
+TOOLS = Path(__file__).resolve().parents[1] / "hardware" / "tools"
+PLACEMENT_SHEET = TOOLS / "placement_sheet.py"
+AIRTIME = TOOLS / "airtime.py"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,14 +171,11 @@ def plan_schedule(
     return ScanSchedule(count, slots, tuple(pairs), period_ms, guard_ms)
 
 
-@functools.cache
-def placement_geometry(path: Path = PLACEMENT_SHEET) -> dict[str, Spot] | None:
-    """Zone -> antenna spot from the placement sheet's layout (hardware/tools/placement_sheet.py,
-    the sheet the builder lays under the map), or None when that tool is not installed.
-    Computed once per process (about 2 s): treat the result as read-only."""
+def _tool(path: Path) -> ModuleType | None:
+    """A module of hardware/tools, loaded once, or None when the tools are not installed."""
     if not path.exists():
         return None
-    spec = importlib.util.spec_from_file_location("_placement_sheet", path)
+    spec = importlib.util.spec_from_file_location("_" + path.stem, path)
     if spec is None or spec.loader is None:
         return None
     module = sys.modules.get(spec.name)
@@ -171,7 +183,86 @@ def placement_geometry(path: Path = PLACEMENT_SHEET) -> dict[str, Spot] | None:
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module  # dataclasses look their module up there
         spec.loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def placement_geometry(path: Path = PLACEMENT_SHEET) -> dict[str, Spot] | None:
+    """Zone -> antenna spot from the placement sheet's layout (hardware/tools/placement_sheet.py,
+    the sheet the builder lays under the map), or None when that tool is not installed.
+    Computed once per process (about 2 s): treat the result as read-only."""
+    module = _tool(path)
+    if module is None:
+        return None
     from companion.games.sekigahara.components import default_board
 
     layout = module.layout(default_board())
     return {m.zone: Spot(m.centre[0], m.centre[1], m.diameter) for m in layout.marks}
+
+
+# --------------------------------------------------------------------------- slot length
+
+
+def read_ms(tags: int) -> float:
+    """Computed hub time (ms) of one read of an antenna with ``tags`` tags: the per-read model
+    of ``hardware/tools/airtime.py`` (the one ``scan_budget.py`` prints). ValueError when the
+    hardware tools are not installed."""
+    module: Any = _tool(AIRTIME)
+    if module is None:
+        raise ValueError(f"no read-time model: {AIRTIME} is missing")
+    return float(module.read_ms(tags))
+
+
+def clamp_period(ms: float, guard_ms: int = GUARD_MS, step_ms: int = PERIOD_STEP_MS) -> int:
+    """``ms`` rounded up to a multiple of ``step_ms`` and kept inside the protocol's limits
+    (``MIN_SLOT_MS``..``MAX_SLOT_MS``, and long enough for its two guards)."""
+    rounded = math.ceil(ms / step_ms - 1e-9) * step_ms
+    return max(p.MIN_SLOT_MS, 2 * guard_ms + 1, min(p.MAX_SLOT_MS, rounded))
+
+
+def needed_period_ms(
+    tables: Mapping[str, Sequence[int]], counts: Mapping[AntennaKey, int],
+    guard_ms: int = GUARD_MS, read: Callable[[int], float] = read_ms,
+) -> int:
+    """The slot length every hub's reads fit in, from the tag counts its antennas last saw.
+
+    ``tables`` is each hub's slot table (``ScanSchedule.for_hub(...).slots``), ``counts`` the
+    tags each antenna read (absent: 0). A hub reads a slot's antennas one after another, so a
+    slot on a hub needs the sum of their reads plus a guard at each end; the answer is the
+    longest of those over every slot and hub, rounded up by :func:`clamp_period`.
+    """
+    longest = 0.0
+    for hub, slots in tables.items():
+        need: dict[int, float] = {}
+        for antenna, slot in enumerate(slots):
+            need[slot] = need.get(slot, 0.0) + read(counts.get(AntennaKey(hub, antenna), 0))
+        longest = max([longest, *need.values()])
+    return clamp_period(longest + 2 * guard_ms, guard_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class SlotSizer:
+    """The slot length now, and since when (and by how much at most) the stacks have needed
+    less: the hysteresis. :meth:`update` is pure: it returns the next state.
+
+    A slot grows at once when the stacks need more (a read would overrun its slot). It shrinks
+    only once they have needed less without a break for ``shrink_after_s``, and then to the most
+    they needed in that time, so one short lull does not make the next tall stack overrun.
+    """
+
+    period_ms: int = SLOT_MS
+    smaller_since: float | None = None
+    smaller_peak_ms: int = 0
+    shrink_after_s: float = SHRINK_AFTER_S
+
+    def update(self, needed_ms: int, now: float) -> SlotSizer:
+        """The state after the stacks were found to need ``needed_ms`` at ``now`` (seconds)."""
+        if needed_ms >= self.period_ms:
+            return dataclasses.replace(self, period_ms=needed_ms, smaller_since=None,
+                                       smaller_peak_ms=0)
+        since = now if self.smaller_since is None else self.smaller_since
+        peak = max(self.smaller_peak_ms, needed_ms)
+        if now - since >= self.shrink_after_s:
+            return dataclasses.replace(self, period_ms=peak, smaller_since=None,
+                                       smaller_peak_ms=0)
+        return dataclasses.replace(self, smaller_since=since, smaller_peak_ms=peak)

@@ -27,7 +27,7 @@ def test_a_new_hub_is_scheduled_an_old_one_keeps_working_and_crosstalk_is_named(
         spots = {wiring[a]: Spot(0, 0, 50), wiring[b]: Spot(52, 0, 50)}
         plan = plan_schedule(wiring, spots)
         with Bridge(table.ports, wiring=table.wiring, registry=table.registry,
-                    schedule=plan) as bridge:
+                    schedule=plan, adaptive_slots=False) as bridge:  # a fixed 50 ms slot
             bridge.wait_for(lambda br: len(br.hubs()) == 2, WAIT_S)
             new = table.hubs["hub-1"]
             bridge.wait_for(lambda br: any(isinstance(c, p.Sync)

@@ -6,10 +6,15 @@ antenna is scanned only inside its slot's window: the slot less ``guard`` ms at 
 two hubs whose clocks are up to 2 x guard apart still never have neighbours on together.
 
 Within its slot a hub scans that slot's antennas one after another. It starts the next one
-only if its last inventory took no longer than what is left of the window (the first one of
-a slot always starts: a stack taller than a slot still gets read, at the risk of the
-neighbour's collision check and quick retry). Antennas left over when the window closes go
-first the next time their slot comes round.
+only if its last inventory took no longer than what is left of the window. The first one of
+a slot starts regardless while the slot is in its first half (a stack taller than a slot
+still gets read, at the risk of the neighbour's collision check and quick retry); a hub that
+only reaches the slot in its second half (its clock was just set there) waits for the next.
+Antennas left over when the window closes go first the next time their slot comes round.
+
+A new ``SCHED`` mid-run (the host resizing its slots for the stacks it sees) does not lose
+sync: the new table's cycle starts where the old clock's current cycle began, which is where
+the host re-bases its own slot clock when it changes the table (:meth:`SlotClock.follow`).
 
 Wrap-safe: only ``clock.ticks_diff`` of two readings is used.
 """
@@ -46,12 +51,29 @@ class SlotClock:
         self.sync_at = self.clock.ticks_ms()
         self.sync_pos = slot * self.period_ms + offset_ms
 
+    def follow(self, old):
+        """Take over the timing of ``old`` (a synced SlotClock this one replaces): this
+        table's cycle starts where ``old``'s current cycle began."""
+        _, slot, into = old.position()
+        self.sync_at = self.clock.ticks_ms()
+        self.sync_pos = slot * old.period_ms + into
+
     def position(self):
         """``(cycle number since the sync, slot, ms into the slot)`` now."""
         t = self.sync_pos + self.clock.ticks_diff(self.clock.ticks_ms(), self.sync_at)
         cycle = self.cycle_ms()
         within = t % cycle
         return t // cycle, within // self.period_ms, within % self.period_ms
+
+    def fits(self, index, need_ms):
+        """Whether antenna ``index`` may switch its field on now for ``need_ms`` (a self-test):
+        its slot is the current one and the window has that long left (or, for a window
+        shorter than ``need_ms``, it has just opened)."""
+        _, slot, into = self.position()
+        if slot != self.slots[index] or into < self.guard_ms:
+            return False
+        need = min(need_ms, self.period_ms - 2 * self.guard_ms)
+        return self.period_ms - self.guard_ms - into >= need
 
     def pick(self, scan_ms):
         """The antenna to scan now, or None (outside the window, slot done, or the next one's
@@ -68,7 +90,9 @@ class SlotClock:
         if left <= 0:
             return None
         index = self.queue[0]
-        if self.started and scan_ms[index] > left:
+        fresh = not self.started and into < self.period_ms // 2
+        need = scan_ms[index] or self.period_ms // 2  # never read yet: assume half a slot
+        if not fresh and need > left:
             return None
         return index
 

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""What the cross-hub scan schedule costs in scan time, computed from the time model.
+
+Nothing here is measured on hardware. As in ``benchmarks/hub_sweep.py`` (whose pieces this
+reuses), the real hub firmware (``sekihub.hub.Hub``: its slot clock, the PN5180 driver, the
+inventory) runs under CPython against ``tests/hardware/hw_fakes.FakePN5180``, whose clock
+advances by the ISO/IEC 15693 air time, the SPI transfers and *estimated* MicroPython and BUSY
+costs. The slot table is the host's (``firmware_bridge.schedule.plan_schedule`` over the
+placement sheet's layout and the default wiring); the adaptive slot length is what the host
+would choose for the stacks (``needed_period_ms``, from the per-read model of
+``hardware/tools/airtime.py``).
+
+For each position (an empty board, the set-up position of rule 5.2, and a crowded board: the
+96-block mid-game position of ``hardware/tools/scan_budget.py``, stacks up to 14) it prints
+the **full-board sweep**: the time until every antenna has been read once, per hub and for the
+board (hubs run in parallel: the slowest hub), for three ways of running the hubs:
+
+* ``unscheduled``: each hub reads its antennas back to back (protocol 1.0; neighbours on two
+  hubs may transmit together);
+* ``fixed``: the schedule with the default 50 ms slot (a read longer than what is left of a
+  window waits for the next cycle; a read longer than the window overruns it);
+* ``adaptive``: the schedule with the slot the host sizes for the stacks.
+
+A scheduled sweep counts from the start of slot 0 (the SYNC). Usage:
+``.venv/bin/python benchmarks/schedule_cost.py [--runs 5] [--positions empty,setup,crowded]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for sub in ("", "benchmarks", "hardware/firmware", "hardware/tools", "tests/hardware"):
+    sys.path.insert(0, str(ROOT / sub))
+
+import placement_sheet  # noqa: E402
+from hub_sweep import _chip, _tags, hub_cycle_ms  # noqa: E402
+from hw_fakes import FakeClock, FakePort  # noqa: E402
+from scan_budget import SCENARIO  # noqa: E402
+from sekihub.hub import Antenna, Hub  # noqa: E402
+from sekihub.pn5180 import PN5180  # noqa: E402
+
+from companion.games.sekigahara.components import Board, default_board  # noqa: E402
+from firmware_bridge import protocol as p  # noqa: E402
+from firmware_bridge.schedule import (  # noqa: E402
+    SLOT_MS,
+    ScanSchedule,
+    needed_period_ms,
+    placement_geometry,
+    plan_schedule,
+)
+from firmware_bridge.wiring import AntennaKey  # noqa: E402
+
+GIVE_UP_MS = 60_000
+
+
+def setup_position(board: Board) -> dict[str, int]:
+    """Blocks on each zone at set-up (5.2): its random draws and its fixed setup symbols."""
+    counts: dict[str, int] = {}
+    for zone in [*board.locations.values(), *board.boxes.values()]:
+        n = sum(zone.setup.random.values()) + sum(
+            sum(symbols.values()) for symbols in zone.setup.fixed.values())
+        if n:
+            counts[zone.id] = n
+    return counts
+
+
+def scheduled_sweep_ms(counts: list[int], schedule: p.Schedule, args: argparse.Namespace,
+                       rng: random.Random) -> float:
+    """Time from slot 0's start until a scheduled hub has read every antenna once."""
+    clock = FakeClock()
+    chips = [_chip(clock, _tags(rng, n), rng, args) for n in counts]
+    antennas = [Antenna(PN5180(c, c, clock, name=f"PN5180#{i}")) for i, c in enumerate(chips)]
+    port = FakePort()
+    hub = Hub("hub-x", antennas, port, clock, rate_hz=50)
+    hub.start()
+    port.inbox += p.encode(schedule, 1) + p.encode(p.Sync(0, 0), 2)
+    hub.service_host()
+    start = clock.us
+    port.take_lines()
+    unread = set(range(len(counts)))
+    while unread and clock.us - start < GIVE_UP_MS * 1000:
+        before = clock.us
+        hub.step()
+        for line in port.take_lines():
+            message = p.decode_line(line).message
+            if isinstance(message, p.Snapshot):
+                unread.discard(message.antenna)
+        if clock.us == before:
+            clock.sleep_us(1000)  # the run loop's idle sleep
+    return (clock.us - start) / 1000
+
+
+def sweep_ms(counts: list[int], schedule: p.Schedule | None, args: argparse.Namespace,
+             rng: random.Random) -> float:
+    """Median full sweep of one hub over ``args.runs`` runs, unscheduled when ``schedule`` is
+    None (hub_sweep's back-to-back cycle)."""
+    runs = [hub_cycle_ms(counts, args, rng) if schedule is None
+            else scheduled_sweep_ms(counts, schedule, args, rng) for _ in range(args.runs)]
+    return statistics.median(runs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--spi-hz", type=int, default=1_000_000)
+    parser.add_argument("--call-us", type=int, default=25,
+                        help="estimated MicroPython cost of one SPI call (us)")
+    parser.add_argument("--noise", type=float, default=0.02,
+                        help="share of tag answers received damaged")
+    parser.add_argument("--runs", type=int, default=5, help="sweeps per hub and way (median)")
+    parser.add_argument("--positions", default="empty,setup,crowded")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    board = default_board()
+    lay = placement_sheet.layout(board)
+    wiring = {AntennaKey(lay.hub_id(m.hub), m.antenna): m.zone for m in lay.marks}
+    spots = placement_geometry()
+    assert spots is not None
+    plan = plan_schedule(wiring, spots)
+    positions = {"empty": {}, "setup": setup_position(board), "crowded": dict(SCENARIO)}
+    print(f"source=computed(time model) firmware on tests/hardware/hw_fakes.FakePN5180, not "
+          f"measured: SPI {args.spi_hz / 1e6:g} MHz, {args.call_us} us per SPI call "
+          f"(estimate), noise {args.noise:g}; adaptive slot from hardware/tools/airtime.py; "
+          f"{plan.count} slots, {len(plan.pairs)} neighbour pairs; median of {args.runs}")
+    for name in args.positions.split(","):
+        position = positions[name]
+        members = {h: sorted((m for m in lay.marks if m.hub == h), key=lambda m: m.antenna)
+                   for h in sorted(lay.hub_positions)}
+        counts = {lay.hub_id(h): [placement_sheet.share(position.get(m.zone, 0), m.channel,
+                                                        m.channels) for m in ms]
+                  for h, ms in members.items()}
+        tables = {hub: plan.for_hub(hub, len(c)).slots for hub, c in counts.items()}
+        by_key = {AntennaKey(hub, a): n for hub, c in counts.items() for a, n in enumerate(c)}
+        adaptive = needed_period_ms(tables, by_key, plan.guard_ms)
+        ways: dict[str, ScanSchedule | None] = {
+            "unscheduled": None, "fixed": plan, "adaptive": _with_period(plan, adaptive)}
+        print(f"position={name} blocks={sum(position.values())} fixed_slot_ms={SLOT_MS} "
+              f"adaptive_slot_ms={adaptive}")
+        print("   hub     antennas  tags  unscheduled_ms  fixed_ms  adaptive_ms")
+        board_ms = dict.fromkeys(ways, 0.0)
+        for hub, c in counts.items():
+            row = {}
+            for way, schedule in ways.items():
+                table = None if schedule is None else schedule.for_hub(hub, len(c))
+                row[way] = sweep_ms(c, table, args, rng)
+                board_ms[way] = max(board_ms[way], row[way])
+            print(f"   {hub:7s} {len(c):8d}  {sum(c):4d}  {row['unscheduled']:14.1f}  "
+                  f"{row['fixed']:8.1f}  {row['adaptive']:11.1f}")
+        print(f"board position={name} unscheduled_ms={board_ms['unscheduled']:.0f} "
+              f"fixed_ms={board_ms['fixed']:.0f} adaptive_ms={board_ms['adaptive']:.0f}")
+    return 0
+
+
+def _with_period(plan: ScanSchedule, period_ms: int) -> ScanSchedule:
+    return ScanSchedule(plan.count, plan.slots, plan.pairs, period_ms, plan.guard_ms)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

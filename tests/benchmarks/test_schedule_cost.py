@@ -1,0 +1,38 @@
+"""A short run of the schedule-cost benchmark: its output says it is computed and has one row
+per hub and one board line per position, and a schedule never makes a sweep faster."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_schedule_cost_prints_computed_sweeps_per_hub_and_board() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "schedule_cost.py"), "--runs", "1",
+         "--positions", "empty,crowded"],
+        capture_output=True, text=True, timeout=300, check=False, cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert lines[0].startswith("source=computed(time model) ")
+    heads = [re.fullmatch(r"position=(\w+) blocks=(\d+) fixed_slot_ms=50 adaptive_slot_ms=(\d+)",
+                          line) for line in lines if line.startswith("position=")]
+    assert [(h.group(1), h.group(2)) for h in heads if h] == [("empty", "0"), ("crowded", "96")]
+    slots = {h.group(1): int(h.group(3)) for h in heads if h}
+    assert 50 < slots["empty"] < slots["crowded"] <= 1000
+    rows = [line for line in lines if re.fullmatch(
+        r"   hub-\d +\d+ +\d+ +[\d.]+ +[\d.]+ +[\d.]+", line)]
+    assert len(rows) == 10  # five hubs, two positions
+    boards = [re.fullmatch(r"board position=(\w+) unscheduled_ms=(\d+) fixed_ms=(\d+) "
+                           r"adaptive_ms=(\d+)", line) for line in lines
+              if line.startswith("board ")]
+    assert len(boards) == 2 and all(boards)
+    for board in boards:
+        assert board is not None
+        unscheduled, fixed, adaptive = (int(board.group(i)) for i in (2, 3, 4))
+        assert 0 < unscheduled <= fixed and unscheduled <= adaptive
