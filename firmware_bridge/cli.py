@@ -290,8 +290,17 @@ def _say(line: str) -> None:
 
 
 def _wait_for_hubs(bridge: Bridge, seconds: float) -> None:
+    """Until every port the bridge was given has answered or failed (any hub at all when it
+    discovers its ports), or ``seconds`` pass: "the first hub" must not depend on which pty
+    happened to say HELLO first."""
+    def answered(b: Bridge) -> bool:
+        hubs = b.hubs()
+        if not hubs or b.ports is None:
+            return bool(hubs)
+        return len(hubs) + len(b.open_failures()) + len(b.refused_ports()) >= len(b.ports)
+
     with contextlib.suppress(TimeoutError):
-        bridge.wait_for(lambda b: bool(b.hubs()), seconds)
+        bridge.wait_for(answered, seconds)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
