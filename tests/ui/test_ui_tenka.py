@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.tenka_meidou.components import Daimyo, default_components
+from companion.games.tenka_meidou.components import Colour, Daimyo, default_components
 from companion.games.tenka_meidou.events import DaimyoPlayed, Deploy
+from companion.games.tenka_meidou.rulebook import default_rules
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, Phase
 from companion.games.tenka_meidou.table import PawnRegistry, default_wiring
 from ui.shell.app import FrameRecorder
@@ -217,3 +218,76 @@ def test_every_screen_fits_with_finger_sized_targets(size: tuple[int, int]) -> N
     finally:
         app.close()
     assert not bad, bad[:5]
+
+
+def test_pawns_dragged_on_the_virtual_table_are_what_the_checks_see() -> None:
+    from ui.shell.app import App
+    from ui.tenka_meidou.virtual_table import VirtualTable
+
+    app = App((800, 480), panel_size=(900, 600))
+    try:
+        seen = Sightings()
+        table = VirtualTable(seen)
+        table.lay_out((Colour.RED, Colour.BLUE), 16, True)
+        app.panel = table
+        app.draw()
+        assert seen.sighting()["reserve_red"] == frozenset(
+            [f"red-{i:02d}" for i in range(1, 17)] + ["red-daimyo"])
+        chip = table.drawn_at("reserve_red", Colour.RED)
+        kyoto = table.drawn_at("kyoto")
+        assert chip is not None and kyoto is not None
+        app.touch(chip, kyoto)
+        app.pump()
+        assert seen.sighting()["kyoto"] == frozenset({"red-16"})
+        daimyo = table.drawn_at("reserve_red", Colour.RED, daimyo=True)
+        assert daimyo is not None
+        app.touch(daimyo, kyoto)
+        app.pump()
+        assert seen.sighting()["kyoto"] == frozenset({"red-16", "red-daimyo"})
+        blue = table.drawn_at("reserve_blue", Colour.BLUE)
+        assert blue is not None
+        app.touch(blue, table.drawn_at("reserve_red") or (0, 0))  # not another's reserve
+        app.pump()
+        assert len(seen.sighting()["reserve_blue"]) == 17  # went back: 16 soldiers, Daimyo
+        assert len(seen.sighting()["reserve_red"]) == 15
+        app.draw()
+        assert not any("red-" in text or "blue-" in text for _s, text in app.drawn)  # no ids
+    finally:
+        app.close()
+
+
+def test_the_rules_screen_and_every_cited_section_have_a_summary(tenka: TenkaApp) -> None:
+    demo = TenkaDemo(tenka, seed=6)
+    demo.tap("The rules in short")
+    assert screen(tenka) == "rules"
+    pages = []
+    while True:
+        pages.append(shown(tenka))
+        if not tenka.app.tap("Next page"):
+            break
+        if tenka.app.find("Next page") is None or len(pages) > 10:
+            break
+    text = " ".join(" ".join(p) for p in pages)
+    assert "5.I.1 Rolling the dice:" in text and "TM2 Soldiers run short:" in text
+    demo.tap("Back")
+    demo.start(players=3, advanced=True)
+    demo.play()
+    rules = {line.rule for line in demo.control.feed if line.rule}
+    assert {"3.2", "9", "5.I.1", "5.I", "5.II.1", "6"} <= rules
+    for rule in rules:
+        entry = default_rules().get(rule)
+        assert entry is not None and entry.number == rule
+
+
+def test_companion_run_game_tenka_meidou_headless_demo(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    from companion.cli import main
+
+    code = main(["run", "--game", "tenka-meidou", "--headless", "--demo", "--seed", "7",
+                 "--record", str(tmp_path)])
+    assert code == 0
+    assert "wins" in capsys.readouterr().out
+    assert (tmp_path / "frames" / "00001.png").exists()
+    last = (tmp_path / "text.jsonl").read_text().splitlines()[-1]
+    assert json.loads(last)["screen"] == "score"

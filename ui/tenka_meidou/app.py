@@ -16,7 +16,7 @@ from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.state import Phase
 from ui.shell.app import App, panel_size
 from ui.tenka_meidou.control import TenkaControl
-from ui.tenka_meidou.screens import PlayScreen, SetupScreen, StartScreen
+from ui.tenka_meidou.screens import PlayScreen, RulesScreen, SetupScreen, StartScreen
 from ui.tenka_meidou.virtual_table import VirtualTable
 
 
@@ -58,7 +58,11 @@ class TenkaApp:
     def show_start(self) -> None:
         phase = self.control.game.state.phase
         under_way = phase not in (Phase.SETUP, Phase.OVER)
-        self.app.show(StartScreen(self.new_game, self.back_to_game if under_way else None))
+        self.app.show(StartScreen(self.new_game, self.back_to_game if under_way else None,
+                                  self.show_rules))
+
+    def show_rules(self) -> None:
+        self.app.show(RulesScreen(self.show_start))
 
     def new_game(self) -> None:
         self.app.show(SetupScreen(self.start_game, self.show_start))

@@ -16,13 +16,13 @@ import pygame
 
 from companion.core.game import Rejection
 from companion.games.tenka_meidou.components import Colour, Daimyo, Tactic, default_board
-from companion.games.tenka_meidou.rulebook import cite
+from companion.games.tenka_meidou.rulebook import cite, default_rules
 from companion.games.tenka_meidou.state import Phase
 from companion.games.tenka_meidou.views import Table
 from companion.games.tenka_meidou.war import DAIMYO_POWER, WarResult, ZoneResult
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column, grid, row
-from ui.shell.pages import Detail, detail_page, split
+from ui.shell.pages import Detail, detail_page, pager, split
 from ui.shell.plots import Series, line_chart
 from ui.tenka_meidou.boardview import draw_board
 from ui.tenka_meidou.control import FeedLine, Plan, Roll, Snapshot, TenkaControl
@@ -73,6 +73,7 @@ def feed(canvas: Canvas, rect: pygame.Rect, lines: tuple[FeedLine, ...],
 class StartScreen:
     new_game: Callable[[], None]
     resume: Callable[[], None] | None
+    rules: Callable[[], None] | None = None
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -91,6 +92,8 @@ class StartScreen:
         if self.resume is not None:
             entries.append(("Resume the game", self.resume, th.ACCEPT))
         entries.append(("New game", self.new_game, th.ACCEPT))
+        if self.rules is not None:
+            entries.append(("The rules in short", self.rules, th.PANEL_HI))
         height = int(t.target * 1.4)
         area = pygame.Rect(r.centerx - width // 2, y + 3 * t.gap, width,
                            len(entries) * (height + t.gap) - t.gap)
@@ -159,6 +162,45 @@ class SetupScreen:
         canvas.button(right, "Start the game",
                       partial(self.start, tuple(self.seats), self.advanced) if ready else None,
                       colour=th.ACCEPT)
+
+
+@dataclass
+class RulesScreen:
+    """Every section's summary (the project's words), a page at a time."""
+
+    back: Callable[[], None]
+    page: int = 0
+    name: str = "rules"
+
+    def tick_ms(self) -> int | None:
+        return None
+
+    def turn(self, page: int) -> None:
+        self.page = page
+
+    def draw(self, canvas: Canvas) -> None:
+        t = canvas.theme
+        r = canvas.rect
+        width = r.width - 4 * t.gap
+        bottom = r.bottom - t.target - 2 * t.gap
+        pages: list[list[str]] = [[]]
+        y = 0
+        for entry in default_rules().rules:
+            text = entry.cite()
+            height = len(canvas.painter.wrap(text, t.small, width)) * (t.small + 1) + t.gap
+            if pages[-1] and y + height > bottom - t.body - 2 * t.gap:
+                pages.append([])
+                y = 0
+            pages[-1].append(text)
+            y += height
+        self.page = max(0, min(self.page, len(pages) - 1))
+        canvas.text(f"The rules in short ({self.page + 1} of {len(pages)}): our own words; the "
+                    "printed rulebook is the authority", (2 * t.gap, t.gap), size=t.small,
+                    bold=True, width=width, max_lines=2)
+        y = t.gap + 2 * t.small + t.gap
+        for text in pages[self.page]:
+            y = canvas.text(text, (2 * t.gap, y), size=t.small, width=width).bottom + t.gap
+        pager(canvas, self.page, len(pages), self.turn, "Back", self.back)
 
 
 # ---------------------------------------------------------------------------- the game
@@ -347,7 +389,12 @@ class PlayScreen:
             canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), card_name(card),
                           partial(self._choose, chooser, card), colour=th.ACCEPT, size=t.small)
             y += t.target + t.gap // 2
-        return y - rect.y
+        canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), "Hide the cards",
+                      self._hide_offer, size=t.small)
+        return y + t.target - rect.y
+
+    def _hide_offer(self) -> None:
+        self.private = False
 
     def _reveal_offer(self) -> None:
         self.private = True

@@ -152,6 +152,19 @@ class VirtualTable(DragHandler):
         for colour, is_daimyo, rect in pawn_rows(canvas, area, counts, tuple(daimyo)):
             self._chips.append(_Chip(place, colour, is_daimyo, rect))
 
+    def drawn_at(self, place: str, colour: Colour | None = None,
+                 daimyo: bool = False) -> Point | None:
+        """Where (window pixels) the last frame drew a chip of ``colour`` at ``place``, or the
+        place itself when ``colour`` is None."""
+        ox, oy = self._origin
+        if colour is None:
+            rect = self._drops.get(place)
+            return None if rect is None else (rect.centerx + ox, rect.centery + oy)
+        for chip in self._chips:
+            if (chip.place, chip.colour, chip.daimyo) == (place, colour, daimyo):
+                return chip.rect.centerx + ox, chip.rect.centery + oy
+        return None
+
     # ------------------------------------------------------------------ the finger
 
     def _local(self, pos: Point) -> Point:
