@@ -192,7 +192,7 @@ def test_the_sightings_adapter_reads_tags_through_the_wiring_and_registry() -> N
     assert seen.sighting() == {"kyoto": frozenset({"red-01"})}
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (720, 1280)])
 def test_every_screen_fits_with_finger_sized_targets(size: tuple[int, int]) -> None:
     app = make(seed=4, size=size)
     bad: list[str] = []

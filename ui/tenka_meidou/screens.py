@@ -281,7 +281,7 @@ class PlayScreen:
             return
         t = canvas.theme
         r = canvas.rect
-        bar = pygame.Rect(0, 0, r.width, t.target)
+        bar = pygame.Rect(0, 0, r.width, t.target * (2 if t.portrait else 1))
         self._status(canvas, bar, v)
         body = pygame.Rect(t.gap, bar.bottom + t.gap, r.width - 2 * t.gap,
                            r.height - bar.bottom - 2 * t.gap)
@@ -300,11 +300,16 @@ class PlayScreen:
         canvas.fill(th.PANEL, rect)
         who = f" · {colour_name(v.current)}'s turn" if v.current is not None else ""
         head = f"{PHASE_NAME[v.phase]}{who}"
-        left = canvas.text(head, (t.gap, rect.centery), size=t.body, bold=True,
+        line = t.target if t.portrait else rect.height
+        left = canvas.text(head, (t.gap, rect.y + line // 2), size=t.body, bold=True,
                            anchor="midleft",
                            colour=TEXT_COLOUR[v.current] if v.current else th.INK)
-        cells = row(pygame.Rect(left.right + 2 * t.gap, rect.y + 2, rect.right - left.right
-                                - 3 * t.gap, rect.height - 4), max(1, len(v.players)), t.gap)
+        if t.portrait:  # the players on a row of their own under the heading
+            area = pygame.Rect(t.gap, rect.y + line + 2, rect.width - 2 * t.gap, line - 4)
+        else:
+            area = pygame.Rect(left.right + 2 * t.gap, rect.y + 2,
+                               rect.right - left.right - 3 * t.gap, rect.height - 4)
+        cells = row(area, max(1, len(v.players)), t.gap)
         for cell, colour in zip(cells, v.players, strict=False):
             left_ = v.reserve.get(colour, 0) + int(v.phase is not Phase.SETUP
                                                    and colour in v.daimyo
