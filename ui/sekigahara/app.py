@@ -30,7 +30,7 @@ from ui.sekigahara.menus import HardwareScreen, RefereeScreen, StartScreen
 from ui.sekigahara.parts import victory_points
 from ui.sekigahara.play import PlayScreen
 from ui.sekigahara.virtual_table import VirtualTable
-from ui.shell.app import App
+from ui.shell.app import App, panel_size
 
 log = logging.getLogger(__name__)
 
@@ -57,17 +57,6 @@ class Options:
     """Blocks set down are ruled once they have rested this long (the settle rule)."""
     db: Path | None = None
     """The game database (default: the data directory's games.sqlite)."""
-
-
-def panel_size(screen: tuple[int, int]) -> tuple[int, int]:
-    """The virtual table's size: as large as the desktop allows beside the screen."""
-    try:
-        desktop = pygame.display.get_desktop_sizes()[0]
-    except (pygame.error, IndexError):
-        desktop = (1920, 1080)
-    width = max(640, min(1000, desktop[0] - screen[0] - 40))
-    height = max(screen[1], min(int(width * 0.72), desktop[1] - 80))
-    return width, height
 
 
 class TableApp:

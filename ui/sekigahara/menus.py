@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 
 import pygame
 
@@ -16,7 +15,8 @@ from firmware_bridge.flows import check_report
 from ui.sekigahara.control import TableControl
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
-from ui.shell.canvas import Canvas, column, grid, row
+from ui.shell.canvas import Canvas, column, grid
+from ui.shell.pages import pager
 
 
 @dataclass
@@ -232,15 +232,3 @@ class RefereeScreen:
 
     def _turn(self, page: int) -> None:
         self.page = page
-
-
-def pager(canvas: Canvas, page: int, pages: int, turn: Callable[[int], None], leave_label: str,
-          leave: Callable[[], None]) -> None:
-    """Previous page, next page and a way out, across the bottom of a long screen."""
-    t = canvas.theme
-    r = canvas.rect
-    bar = pygame.Rect(t.gap, r.bottom - t.target - t.gap, r.width - 2 * t.gap, t.target)
-    left, middle, right = row(bar, 3, t.gap)
-    canvas.button(left, "Previous page", partial(turn, page - 1) if page > 0 else None)
-    canvas.button(middle, "Next page", partial(turn, page + 1) if page < pages - 1 else None)
-    canvas.button(right, leave_label, leave)

@@ -8,7 +8,6 @@ session's public lines), never from the game's state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import pygame
 
@@ -20,8 +19,10 @@ from companion.games.sekigahara.engine.views import PublicState
 from companion.games.sekigahara.rulebook import default_rules
 from firmware_bridge.table_session import LogLine
 from ui.sekigahara.control import Snapshot
+from ui.shell import pages
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column, row
+from ui.shell.pages import Detail, split
 
 PHASES = {
     "not_started": "Not started", "setup": "Set-up", "reinforcement": "Reinforcements",
@@ -42,15 +43,6 @@ def side_colour(side: Side) -> th.Colour:
 def rule_text(number: str) -> str:
     """The project's summary of a rule, for the detail page."""
     return default_rules().cite(number)
-
-
-@dataclass(frozen=True)
-class Detail:
-    """A page opened by a tap on a ruling or a number: a title, lines, and the rules cited."""
-
-    title: str
-    lines: tuple[str, ...]
-    rules: tuple[str, ...] = ()
 
 
 def victory_points(view: PublicState) -> dict[Side, int]:
@@ -174,34 +166,8 @@ def _bind2(call: Callable[[int, int], None], a: int, b: int) -> Callable[[], Non
 
 
 def detail_page(canvas: Canvas, detail: Detail, close: Callable[[], None]) -> None:
-    """A full page: the ruling or number, its arithmetic, and the rules it cites."""
-    t = canvas.theme
-    r = canvas.rect
-    canvas.fill(th.PAPER)
-    canvas.text(detail.title, (t.gap * 2, t.gap * 2), size=t.title, bold=True)
-    y = t.gap * 2 + t.title + t.gap
-    width = r.width - 4 * t.gap
-    for line in detail.lines:
-        y = canvas.text(line, (t.gap * 2, y), width=width).bottom + t.gap
-    for number in detail.rules:
-        y += t.gap
-        y = canvas.text(rule_text(number), (t.gap * 2, y), size=t.small, width=width,
-                        max_lines=4).bottom + t.gap
-    canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap, r.bottom - t.target - t.gap,
-                              3 * t.target, t.target), "Back", close)
-
-
-def split(rect: pygame.Rect, portrait: bool, gap: int, first: float = 0.58,
-          top_share: float = 0.42) -> tuple[pygame.Rect, pygame.Rect]:
-    """The screen body as (map or battle, actions and feed): side by side in landscape, one
-    above the other in portrait."""
-    if portrait:
-        top = int(rect.height * top_share)
-        return (pygame.Rect(rect.x, rect.y, rect.width, top),
-                pygame.Rect(rect.x, rect.y + top + gap, rect.width, rect.height - top - gap))
-    left = int(rect.width * first)
-    return (pygame.Rect(rect.x, rect.y, left, rect.height),
-            pygame.Rect(rect.x + left + gap, rect.y, rect.width - left - gap, rect.height))
+    """The shell's detail page with Sekigahara's rule summaries."""
+    pages.detail_page(canvas, detail, close, rule_text)
 
 
 __all__ = ["Detail", "column", "detail_page", "feed", "questions_and_discrepancies",

@@ -36,6 +36,18 @@ POLL_S = 0.01
 """How often an idle app looks for a touch: 10 ms, well under a finger's notice."""
 
 
+def panel_size(screen: tuple[int, int]) -> tuple[int, int]:
+    """A side panel's size (the virtual table): as large as the desktop allows beside the
+    screen."""
+    try:
+        desktop = pygame.display.get_desktop_sizes()[0]
+    except (pygame.error, IndexError):
+        desktop = (1920, 1080)
+    width = max(640, min(1000, desktop[0] - screen[0] - 40))
+    height = max(screen[1], min(int(width * 0.72), desktop[1] - 80))
+    return width, height
+
+
 class Screen(Protocol):
     """One screen of the app."""
 

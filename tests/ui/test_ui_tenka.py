@@ -1,0 +1,293 @@
+"""Tenka Meidou on the touchscreen, driven by simulated touches and pawns moved on the virtual
+table; assertions only on the strings the screens draw."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.games.tenka_meidou.components import Colour, Daimyo, default_components
+from companion.games.tenka_meidou.events import DaimyoPlayed, Deploy
+from companion.games.tenka_meidou.rulebook import default_rules
+from companion.games.tenka_meidou.state import RESERVE, PawnMove, Phase
+from companion.games.tenka_meidou.table import PawnRegistry, default_wiring
+from ui.shell.app import FrameRecorder
+from ui.tenka_meidou.app import TenkaApp, TenkaOptions
+from ui.tenka_meidou.demo import TenkaDemo
+from ui.tenka_meidou.sightings import Sightings
+from ui.tenka_meidou.words import card_name
+
+
+def make(seed: int = 0, size: tuple[int, int] = (800, 480)) -> TenkaApp:
+    return TenkaApp(TenkaOptions(size=size, seed=seed, virtual_table=False))
+
+
+@pytest.fixture
+def tenka() -> Iterator[TenkaApp]:
+    app = make()
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def shown(app: TenkaApp) -> list[str]:
+    app.app.draw()
+    return [text for _screen, text in app.app.drawn]
+
+
+def screen(app: TenkaApp) -> str:
+    app.app.draw()
+    return app.app.painter.screen
+
+
+def test_a_full_demo_game_runs_to_the_final_score(tmp_path: Path) -> None:
+    app = make(seed=5)
+    app.app.recorder = FrameRecorder(tmp_path)
+    try:
+        demo = TenkaDemo(app, seed=5)
+        demo.start(players=4, advanced=True)
+        demo.play()
+        demo.finish()
+        war = demo.state.war
+        assert war is not None
+        assert screen(app) == "score"
+        text = " ".join(shown(app))
+        assert "Final score:" in text and "wins" in text
+        for colour, points in war.scores.items():
+            assert f"{colour.value.title()} {points}" in text
+        assert "Score as the zones are fought" in text  # the plot
+    finally:
+        app.close()
+    lines = [json.loads(line) for line in (tmp_path / "text.jsonl").read_text().splitlines()]
+    screens = {line["screen"] for line in lines}
+    assert {"start", "setup", "daimyo-turn", "daimyo-choice", "board", "dice", "place", "war",
+            "detail", "score"} <= screens
+    assert (tmp_path / "frames" / "00001.png").exists()
+    war_texts = [line["text"] for line in lines if line["screen"] == "detail"]
+    assert any("= power" in t and "(5.II.1)" in t for t in war_texts)  # a zone's arithmetic
+
+
+def test_dice_entry_and_a_wrong_count_deployment_is_flagged(tenka: TenkaApp) -> None:
+    demo = TenkaDemo(tenka, seed=0)
+    demo.start(players=3, advanced=False)
+    state = demo.state
+    colour = state.current
+    assert colour is not None
+    demo.tap("Roll the dice")
+    assert screen(tenka) == "dice"
+    for face in "345":
+        demo.tap(face)
+    zone = next(z for z, v in state.castles.items() if v == 7)
+    options = [s for s in shown(tenka) if s.startswith("Keep ")]
+    assert len(options) == 3
+    assert any(s.startswith("Keep 5 apart: castle 7") and "3 pawns" in s for s in options)
+    demo.tap("Keep 5 apart")
+    assert screen(tenka) == "place"
+    text = " ".join(shown(tenka))
+    assert "(5.I.1)" in text and "Place 3" in text
+    command = Deploy(colour=colour, rolls=((3, 4, 5),), single=5)
+    demo.place(command, soldiers=2)  # one pawn short
+    demo.tap("Done")
+    text = " ".join(shown(tenka))
+    assert "The table differs" in text
+    assert "the dice say " + colour.value.title() + " 3 soldiers from the reserve to " in text
+    assert "the table shows " + colour.value.title() + " 2 soldiers from the reserve" in text
+    assert screen(tenka) == "place"
+    assert len(demo.control.events) == 1  # nothing accepted
+    tenka.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=zone),))
+    demo.tap("Done")
+    assert screen(tenka) == "board"
+    assert any("rolled 3-4-5" in s and "(5.I.1)" in s for s in shown(tenka))
+
+
+def test_pawns_in_the_wrong_zone_are_flagged(tenka: TenkaApp) -> None:
+    demo = TenkaDemo(tenka, seed=1)
+    demo.start(players=2, advanced=False)
+    colour = demo.state.current
+    assert colour is not None
+    demo.roll(((1, 1, 6),))
+    demo.tap("Keep 6 apart")
+    wrong = next(z for z, v in demo.state.castles.items() if v == 12)
+    tenka.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=wrong,
+                                      count=3),))
+    demo.tap("Done")
+    assert any("The table differs" in s for s in shown(tenka))
+    assert len(demo.control.events) == 1
+
+
+def test_a_card_is_rejected_with_its_section(tenka: TenkaApp) -> None:
+    demo = TenkaDemo(tenka, seed=2)
+    demo.start(players=2, advanced=False)
+    colour = demo.state.current
+    assert colour is not None
+    card = demo.state.tactic_offer[0]
+    demo.tap("Play a tactic card")
+    demo.tap(card_name(card))
+    assert screen(tenka) == "card"
+    # nobody has soldiers on the board yet: a pawn from the reserve onto a zone is no card's
+    # full effect (section 7)
+    zone = demo.control.rules.board.zone_ids[0]
+    tenka.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=zone),))
+    demo.tap("Done")
+    text = shown(tenka)
+    refusal = next(s for s in text if s.startswith("Not allowed:"))
+    assert refusal.endswith("(7)") and card_name(card) in refusal
+    assert any(s.startswith("Put back:") for s in text)
+    assert len(demo.control.events) == 1
+    demo.tap("Section 7")
+    assert screen(tenka) == "detail"
+    assert any(s.startswith("7 Tactic cards:") for s in shown(tenka))
+    demo.tap("Back")
+    demo.tap("Cancel")
+    assert any(s.startswith("The table differs from the game. Put back:") for s in shown(tenka))
+
+
+def _daimyo_names() -> dict[Daimyo, set[str]]:
+    return {Daimyo(c.id): {c.en, c.es} for c in default_components().daimyo_cards}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])  # 3, 4 and 2 players; each plays a Daimyo card
+def test_the_face_down_daimyo_is_never_drawn_before_it_is_used(seed: int) -> None:
+    app = make(seed=seed)
+    names = _daimyo_names()
+    leaks: list[str] = []
+    revealed: list[str] = []
+    demo = TenkaDemo(app, seed=seed)
+
+    def scan(_when: float) -> None:
+        state = demo.control.game.state
+        hidden = {n for c, card in state.daimyo.items() if c not in state.daimyo_used
+                  for n in names[card]}
+        shown_now = {n for c in state.daimyo_used for n in names[state.daimyo[c]]}
+        for _screen, text in app.app.drawn:
+            leaks.extend(f"{_screen}: {text}" for n in hidden if n in text)
+            revealed.extend(text for n in shown_now if n in text)
+
+    app.app.on_frame = scan
+    try:
+        demo.player.card_chance = 0.6
+        demo.start(players=2 + seed % 3, advanced=True)
+        demo.play()
+        demo.finish()
+    finally:
+        app.close()
+    assert not leaks
+    assert any(isinstance(e, DaimyoPlayed) for e in demo.control.events)
+    assert revealed  # once used, the card is named
+
+
+def test_the_sightings_adapter_reads_tags_through_the_wiring_and_registry() -> None:
+    registry = PawnRegistry(tags={"0000000000000001": "red-01", "0000000000000002": "red-02"})
+    wiring = default_wiring()
+    seen = Sightings()
+    seen.see_tags(wiring, registry, "hub-1", "A04", ["0000000000000001"])
+    seen.see_tags(wiring, registry, "hub-1", "A05", ["0000000000000002", "00000000000000FF"])
+    assert seen.sighting() == {"kyoto": frozenset({"red-01", "red-02"})}
+    assert seen.unknown_tags == {"00000000000000FF"}
+    seen.see_tags(wiring, registry, "hub-1", "A05", [])
+    assert seen.sighting() == {"kyoto": frozenset({"red-01"})}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (720, 1280)])
+def test_every_screen_fits_with_finger_sized_targets(size: tuple[int, int]) -> None:
+    app = make(seed=4, size=size)
+    bad: list[str] = []
+    target = app.app.theme.target
+    bounds = app.app.window.get_rect()
+
+    def check(_when: float) -> None:
+        for t in app.app.targets:
+            if t.action is None:
+                continue
+            name = app.app.painter.screen
+            if not bounds.contains(t.rect):
+                bad.append(f"{name}: {t.label!r} off the screen")
+            if min(t.rect.size) < target * 2 // 3:  # buttons are never under 9 mm; a feed
+                bad.append(f"{name}: {t.label!r} is {t.rect.size}")  # line at least 6 mm
+
+    app.app.on_frame = check
+    try:
+        demo = TenkaDemo(app, seed=4)
+        demo.start(players=4, advanced=True)
+        demo.play(until_phase=Phase.OVER)
+        demo.finish()
+    finally:
+        app.close()
+    assert not bad, bad[:5]
+
+
+def test_pawns_dragged_on_the_virtual_table_are_what_the_checks_see() -> None:
+    from ui.shell.app import App
+    from ui.tenka_meidou.virtual_table import VirtualTable
+
+    app = App((800, 480), panel_size=(900, 600))
+    try:
+        seen = Sightings()
+        table = VirtualTable(seen)
+        table.lay_out((Colour.RED, Colour.BLUE), 16, True)
+        app.panel = table
+        app.draw()
+        assert seen.sighting()["reserve_red"] == frozenset(
+            [f"red-{i:02d}" for i in range(1, 17)] + ["red-daimyo"])
+        chip = table.drawn_at("reserve_red", Colour.RED)
+        kyoto = table.drawn_at("kyoto")
+        assert chip is not None and kyoto is not None
+        app.touch(chip, kyoto)
+        app.pump()
+        assert seen.sighting()["kyoto"] == frozenset({"red-16"})
+        daimyo = table.drawn_at("reserve_red", Colour.RED, daimyo=True)
+        assert daimyo is not None
+        app.touch(daimyo, kyoto)
+        app.pump()
+        assert seen.sighting()["kyoto"] == frozenset({"red-16", "red-daimyo"})
+        blue = table.drawn_at("reserve_blue", Colour.BLUE)
+        assert blue is not None
+        app.touch(blue, table.drawn_at("reserve_red") or (0, 0))  # not another's reserve
+        app.pump()
+        assert len(seen.sighting()["reserve_blue"]) == 17  # went back: 16 soldiers, Daimyo
+        assert len(seen.sighting()["reserve_red"]) == 15
+        app.draw()
+        assert not any("red-" in text or "blue-" in text for _s, text in app.drawn)  # no ids
+    finally:
+        app.close()
+
+
+def test_the_rules_screen_and_every_cited_section_have_a_summary(tenka: TenkaApp) -> None:
+    demo = TenkaDemo(tenka, seed=6)
+    demo.tap("The rules in short")
+    assert screen(tenka) == "rules"
+    pages = []
+    while True:
+        pages.append(shown(tenka))
+        if not tenka.app.tap("Next page"):
+            break
+        if tenka.app.find("Next page") is None or len(pages) > 10:
+            break
+    text = " ".join(" ".join(p) for p in pages)
+    assert "5.I.1 Rolling the dice:" in text and "TM2 Soldiers run short:" in text
+    demo.tap("Back")
+    demo.start(players=3, advanced=True)
+    demo.play()
+    rules = {line.rule for line in demo.control.feed if line.rule}
+    assert {"3.2", "9", "5.I.1", "5.I", "5.II.1", "6"} <= rules
+    for rule in rules:
+        entry = default_rules().get(rule)
+        assert entry is not None and entry.number == rule
+
+
+def test_companion_run_game_tenka_meidou_headless_demo(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    from companion.cli import main
+
+    code = main(["run", "--game", "tenka-meidou", "--headless", "--demo", "--seed", "7",
+                 "--record", str(tmp_path)])
+    assert code == 0
+    assert "wins" in capsys.readouterr().out
+    assert (tmp_path / "frames" / "00001.png").exists()
+    last = (tmp_path / "text.jsonl").read_text().splitlines()[-1]
+    assert json.loads(last)["screen"] == "score"

@@ -1,0 +1,73 @@
+"""Page layouts every game's screens share: a ruling's detail page, the body split in two, and
+a pager across the bottom of a long screen. Game-neutral: the game passes the function that
+turns a rule number into its summary."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+import pygame
+
+from ui.shell import theme as th
+from ui.shell.canvas import Canvas, row
+
+
+@dataclass(frozen=True)
+class Detail:
+    """A page opened by a tap on a ruling or a number: a title, lines, and the rules cited."""
+
+    title: str
+    lines: tuple[str, ...]
+    rules: tuple[str, ...] = ()
+
+
+def detail_page(canvas: Canvas, detail: Detail, close: Callable[[], None],
+                cite: Callable[[str], str]) -> None:
+    """A full page: the ruling or number, its arithmetic, and the summary of each rule cited
+    (``cite(number)``, the game's rule summaries)."""
+    t = canvas.theme
+    r = canvas.rect
+    canvas.fill(th.PAPER)
+    canvas.text(detail.title, (t.gap * 2, t.gap * 2), size=t.title, bold=True)
+    y = t.gap * 2 + t.title + t.gap
+    width = r.width - 4 * t.gap
+    bottom = r.bottom - t.target - 2 * t.gap
+    for line in detail.lines:
+        if y + t.body > bottom:
+            break
+        y = canvas.text(line, (t.gap * 2, y), width=width).bottom + t.gap
+    for number in detail.rules:
+        y += t.gap
+        if y + t.small > bottom:
+            break
+        y = canvas.text(cite(number), (t.gap * 2, y), size=t.small, width=width,
+                        max_lines=4).bottom + t.gap
+    canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap, r.bottom - t.target - t.gap,
+                              3 * t.target, t.target), "Back", close)
+
+
+def split(rect: pygame.Rect, portrait: bool, gap: int, first: float = 0.58,
+          top_share: float = 0.42) -> tuple[pygame.Rect, pygame.Rect]:
+    """The screen body as (board, actions and feed): side by side in landscape, one above the
+    other in portrait."""
+    if portrait:
+        top = int(rect.height * top_share)
+        return (pygame.Rect(rect.x, rect.y, rect.width, top),
+                pygame.Rect(rect.x, rect.y + top + gap, rect.width, rect.height - top - gap))
+    left = int(rect.width * first)
+    return (pygame.Rect(rect.x, rect.y, left, rect.height),
+            pygame.Rect(rect.x + left + gap, rect.y, rect.width - left - gap, rect.height))
+
+
+def pager(canvas: Canvas, page: int, pages: int, turn: Callable[[int], None], leave_label: str,
+          leave: Callable[[], None]) -> None:
+    """Previous page, next page and a way out, across the bottom of a long screen."""
+    t = canvas.theme
+    r = canvas.rect
+    bar = pygame.Rect(t.gap, r.bottom - t.target - t.gap, r.width - 2 * t.gap, t.target)
+    left, middle, right = row(bar, 3, t.gap)
+    canvas.button(left, "Previous page", partial(turn, page - 1) if page > 0 else None)
+    canvas.button(middle, "Next page", partial(turn, page + 1) if page < pages - 1 else None)
+    canvas.button(right, leave_label, leave)

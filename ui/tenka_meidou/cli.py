@@ -1,0 +1,23 @@
+"""``companion run --game tenka-meidou``: Tenka Meidou's table app (options from :mod:`ui.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ui.tenka_meidou.app import TenkaApp, TenkaOptions
+
+
+def run(args: argparse.Namespace) -> int:
+    options = TenkaOptions(size=args.size, diagonal_in=args.inches, kiosk=args.kiosk,
+                           seed=args.seed, virtual_table=not args.headless)
+    if args.demo:
+        from ui.tenka_meidou.demo import run_demo
+
+        return run_demo(options, seed=args.seed, record=args.record)
+    app = TenkaApp(options)
+    if args.record is not None:
+        from ui.shell.app import FrameRecorder
+
+        app.app.recorder = FrameRecorder(args.record)
+    app.run()
+    return 0

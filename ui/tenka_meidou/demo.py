@@ -1,0 +1,168 @@
+"""``companion run --game tenka-meidou --headless --demo``: a seeded game played on the screens.
+
+The engine's seeded :class:`~companion.games.tenka_meidou.players.RandomPlayer` chooses each
+move; the demo then does it as people at the table would: taps on the screen (the set-up, the
+Daimyo choice, the dice as rolled, the die kept apart, a card), pawns moved on the virtual table
+(read through the same adapter a reader bridge feeds), and "Done". Nothing is submitted to the
+engine directly. It plays to the final score.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from companion.games.tenka_meidou.events import (
+    ChooseDaimyo,
+    Deploy,
+    PlayDaimyo,
+    PlayTactic,
+    TenkaCommand,
+)
+from companion.games.tenka_meidou.players import RandomPlayer, random_start
+from companion.games.tenka_meidou.state import RESERVE, PawnMove, Phase, State
+from ui.shell.app import FrameRecorder
+from ui.tenka_meidou.app import TenkaApp, TenkaOptions
+from ui.tenka_meidou.words import card_name, colour_name
+
+MAX_STEPS = 400
+
+
+class DemoError(RuntimeError):
+    """The screens did not follow what the players did."""
+
+
+class TenkaDemo:
+    def __init__(self, table_app: TenkaApp, seed: int) -> None:
+        self.table_app = table_app
+        self.app = table_app.app
+        self.control = table_app.control
+        self.virtual = table_app.virtual
+        self.rng = random.Random(seed)
+        rules = self.control.rules
+        self.player = RandomPlayer(self.rng, rules.board, rules.components)
+        self.steps = 0
+
+    @property
+    def state(self) -> State:
+        return self.control.game.state
+
+    def tap(self, label: str) -> None:
+        self.app.draw()
+        if not self.app.tap(label):
+            shown = ", ".join(t.label for t in self.app.targets if t.action is not None)
+            where = getattr(self.app.screen, "name", "?")
+            raise DemoError(f"no button {label!r} on the {where} screen (shown: {shown})")
+
+    def start(self, players: int | None = None, advanced: bool | None = None) -> None:
+        """Tap "New game", the colours in seating order, the advanced game if wanted, Start."""
+        start = random_start(self.rng, self.control.rules.board, self.control.rules.components)
+        colours = start.players
+        if players is not None:
+            colours = tuple(self.rng.sample(list(self.control.rules.components.colours),
+                                            players))
+        self.app.draw()
+        self.tap("New game")
+        for colour in colours:
+            self.tap(colour_name(colour))
+        if start.advanced if advanced is None else advanced:
+            self.tap("Advanced game with Daimyo: off")
+        self.tap("Start the game")
+
+    def play(self, until_phase: Phase = Phase.OVER) -> None:
+        while self.state.phase is not until_phase:
+            self.step()
+
+    def step(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise DemoError("the game did not finish")
+        before = len(self.control.events)
+        command = self.player.command(self.state)
+        self.perform(command)
+        if len(self.control.events) == before:
+            last = self.control.feed[-1].text if self.control.feed else "nothing"
+            raise DemoError(f"the screen did not take {command.type}: {last}")
+
+    def perform(self, c: TenkaCommand) -> None:
+        if isinstance(c, ChooseDaimyo):
+            self.tap(f"{colour_name(c.colour)}: show me the Daimyo cards")
+            self.tap(card_name(c.card))
+        elif isinstance(c, Deploy):
+            self.roll(c.rolls)
+            if c.daimyo:
+                self.tap("Daimyo goes too: no")
+            self.tap(f"Keep {c.single} apart")
+            self.place(c)
+            self.tap("Done")
+        elif isinstance(c, PlayTactic):
+            self.tap("Play a tactic card")
+            self.tap(card_name(c.card))
+            self.virtual.carry_out(c.moves)
+            self.tap("Done")
+        elif isinstance(c, PlayDaimyo):
+            self.tap("Play my Daimyo card")
+            self.virtual.carry_out(c.moves)
+            self.tap("Done")
+        else:
+            raise DemoError(f"the demo cannot play {c.type}")
+
+    def roll(self, rolls: tuple[tuple[int, int, int], ...]) -> None:
+        self.tap("Roll the dice")
+        for i, roll in enumerate(rolls):
+            if i:
+                self.tap("Re-roll all three")
+            for die in roll:
+                self.tap(str(die))
+
+    def place(self, c: Deploy, soldiers: int | None = None) -> None:
+        """Put the pawns the plan names on the table (``soldiers``: a wrong count instead)."""
+        plan = self.table_app.play.turn.plan
+        if plan is None:
+            raise DemoError("no plan after the dice")
+        moves = []
+        count = plan.soldiers if soldiers is None else soldiers
+        if count:
+            moves.append(PawnMove(colour=c.colour, origin=RESERVE, destination=plan.zone,
+                                  count=count))
+        if plan.daimyo:
+            moves.append(PawnMove(colour=c.colour, pawn="daimyo", origin=RESERVE,
+                                  destination=plan.zone))
+        self.virtual.carry_out(tuple(moves))
+
+    def finish(self) -> None:
+        """Look at every zone of the War, then the final score."""
+        war = self.state.war
+        assert war is not None
+        for zone in war.zones[:3]:
+            self.tap(f"{zone.value} ")
+            self.tap("Back")
+        self.tap("Final score")
+
+
+def run_demo(options: TenkaOptions, seed: int, record: Path | None) -> int:
+    options.virtual_table = False
+    options.seed = seed
+    table_app = TenkaApp(options)
+    if record is not None:
+        table_app.app.recorder = FrameRecorder(record)
+    try:
+        demo = TenkaDemo(table_app, seed)
+        demo.start()
+        demo.play()
+        demo.finish()
+        war = demo.state.war
+        assert war is not None
+        scores = ", ".join(f"{c.value} {n}" for c, n in war.scores.items())
+        print(f"demo: seed {seed}, {len(demo.state.players)} players, "
+              f"{'advanced' if demo.state.advanced else 'basic'} game, "
+              f"{len(demo.control.events)} events, {demo.steps} turns; {scores}; "
+              f"{war.winner.value} wins")
+        return 0
+    except DemoError as exc:
+        print(f"companion run --demo: error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        table_app.close()
+

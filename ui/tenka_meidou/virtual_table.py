@@ -1,0 +1,198 @@
+"""The virtual table for Tenka Meidou: the board and each player's reserve, beside the screen.
+
+Drag a pawn from a reserve (or a zone) onto a zone as you would at the table: pressing a chip
+takes one pawn of that colour (the Daimyo chip, marked D, takes the Daimyo), releasing puts it
+where the finger is; released anywhere else it goes back. Every change is reported to the
+:class:`~ui.tenka_meidou.sightings.Sightings` adapter as a reader would (place -> pawn ids), so
+the table checks see exactly what was done. Pawns carry ids (``red-03``, ``red-daimyo``) as their
+tags would; the ids are never drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from companion.games.tenka_meidou.components import Colour, default_board
+from companion.games.tenka_meidou.state import RESERVE, PawnMove
+from companion.games.tenka_meidou.table import pawn_kind, reserve_place
+from ui.shell import theme as th
+from ui.shell.canvas import Canvas, DragHandler
+from ui.tenka_meidou.boardview import draw_links, layout, pawn_chip, pawn_rows, zone_box
+from ui.tenka_meidou.control import pawn_ids
+from ui.tenka_meidou.sightings import Sightings
+from ui.tenka_meidou.words import TEXT_COLOUR, colour_name
+
+Point = tuple[int, int]
+HAND = "hand"
+
+
+@dataclass
+class _Chip:
+    place: str
+    colour: Colour
+    daimyo: bool
+    rect: pygame.Rect
+
+
+class VirtualTable(DragHandler):
+    """A :class:`ui.shell.app.Panel` and a drag handler."""
+
+    name = "virtual-table"
+
+    def __init__(self, sightings: Sightings) -> None:
+        self.sightings = sightings
+        self.board = default_board()
+        self.players: tuple[Colour, ...] = ()
+        self._where: dict[str, str] = {}
+        self._chips: list[_Chip] = []
+        self._drops: dict[str, pygame.Rect] = {}
+        self._origin: Point = (0, 0)
+        self._held: str | None = None
+        self._held_from = ""
+        self._pos: Point = (0, 0)
+
+    # ------------------------------------------------------------------ the physical table
+
+    def lay_out(self, players: tuple[Colour, ...], soldiers: int, advanced: bool) -> None:
+        """Every pawn of each player in their reserve; the board empty (section 3.5)."""
+        places = {*self._where.values(), *self.board.zone_ids}
+        self.players = players
+        self._where = {p: reserve_place(c) for c in players
+                       for p in pawn_ids(c, soldiers, advanced)}
+        for place in places | {reserve_place(c) for c in players}:
+            self._report(place)
+
+    def pawns_at(self, place: str) -> list[str]:
+        return sorted(p for p, where in self._where.items() if where == place)
+
+    def where(self, pawn: str) -> str:
+        return self._where[pawn]
+
+    def move(self, pawn: str, place: str) -> None:
+        """Put ``pawn`` on ``place`` (a zone or a reserve tray) from wherever it is."""
+        origin = self._where[pawn]
+        self._where[pawn] = place
+        self._report(origin)
+        self._report(place)
+
+    def take(self, colour: Colour, place: str, daimyo: bool = False) -> str | None:
+        """The pawn a hand picks up: the Daimyo, or a soldier of ``colour`` at ``place``."""
+        for pawn in reversed(self.pawns_at(place)):
+            c, kind = pawn_kind(pawn)
+            if c == colour.value and (kind == "daimyo") == daimyo:
+                return pawn
+        return None
+
+    def carry_out(self, moves: tuple[PawnMove, ...]) -> None:
+        """Move the pawns as ``moves`` say (the demo's hands)."""
+        for m in moves:
+            origin = reserve_place(m.colour) if m.origin == RESERVE else m.origin
+            to = reserve_place(m.colour) if m.destination == RESERVE else m.destination
+            for _ in range(m.count):
+                pawn = self.take(m.colour, origin, daimyo=m.pawn == "daimyo")
+                if pawn is None:
+                    raise ValueError(f"no {m.colour} {m.pawn} at {origin}")
+                self.move(pawn, to)
+
+    def _report(self, place: str) -> None:
+        if place != HAND:
+            self.sightings.see(place, self.pawns_at(place))
+
+    # ------------------------------------------------------------------ drawing
+
+    def tick_ms(self) -> int | None:
+        return None
+
+    def draw(self, canvas: Canvas) -> None:
+        t = canvas.theme
+        r = canvas.rect
+        self._origin = canvas.origin
+        self._chips, self._drops = [], {}
+        canvas.text("The table (drag pawns from a reserve onto a zone)", (t.gap, t.gap // 2),
+                    size=t.small, colour=th.DIM)
+        trays_h = max(2 * t.target, r.height // 5)
+        area = pygame.Rect(t.gap, t.gap + t.small, r.width - 2 * t.gap,
+                           r.height - trays_h - 2 * t.gap - t.small)
+        boxes = layout(area, self.board)
+        draw_links(canvas, boxes, self.board)
+        for zone, box in boxes.items():
+            inner = zone_box(canvas, box, zone, None)
+            self._place_chips(canvas, zone, inner)
+            self._drops[zone] = box
+        trays = pygame.Rect(t.gap, r.bottom - trays_h - t.gap, r.width - 2 * t.gap, trays_h)
+        count = max(1, len(self.players))
+        width = (trays.width - t.gap * (count - 1)) // count
+        for i, colour in enumerate(self.players):
+            tray = pygame.Rect(trays.x + i * (width + t.gap), trays.y, width, trays.height)
+            canvas.fill(th.PANEL, tray, radius=t.gap)
+            canvas.text(f"{colour_name(colour)} reserve", (tray.x + t.gap, tray.y + 2),
+                        size=t.small, colour=TEXT_COLOUR[colour])
+            inner = pygame.Rect(tray.x + 4, tray.y + t.small + 4, tray.width - 8,
+                                tray.height - t.small - 8)
+            self._place_chips(canvas, reserve_place(colour), inner)
+            self._drops[reserve_place(colour)] = tray
+        if self._held is not None:
+            held, kind = pawn_kind(self._held)
+            local = (self._pos[0] - self._origin[0], self._pos[1] - self._origin[1])
+            pawn_chip(canvas, local, 16, Colour(held), "D" if kind == "daimyo" else "1",
+                      kind == "daimyo")
+        canvas.drag_region(r, self)
+
+    def _place_chips(self, canvas: Canvas, place: str, area: pygame.Rect) -> None:
+        counts: dict[Colour, int] = {}
+        daimyo: list[Colour] = []
+        for pawn in self.pawns_at(place):
+            colour, kind = pawn_kind(pawn)
+            if kind == "daimyo":
+                daimyo.append(Colour(colour))
+            elif kind == "soldier":
+                counts[Colour(colour)] = counts.get(Colour(colour), 0) + 1
+        for colour, is_daimyo, rect in pawn_rows(canvas, area, counts, tuple(daimyo)):
+            self._chips.append(_Chip(place, colour, is_daimyo, rect))
+
+    def drawn_at(self, place: str, colour: Colour | None = None,
+                 daimyo: bool = False) -> Point | None:
+        """Where (window pixels) the last frame drew a chip of ``colour`` at ``place``, or the
+        place itself when ``colour`` is None."""
+        ox, oy = self._origin
+        if colour is None:
+            rect = self._drops.get(place)
+            return None if rect is None else (rect.centerx + ox, rect.centery + oy)
+        for chip in self._chips:
+            if (chip.place, chip.colour, chip.daimyo) == (place, colour, daimyo):
+                return chip.rect.centerx + ox, chip.rect.centery + oy
+        return None
+
+    # ------------------------------------------------------------------ the finger
+
+    def _local(self, pos: Point) -> Point:
+        return pos[0] - self._origin[0], pos[1] - self._origin[1]
+
+    def press(self, pos: Point) -> None:
+        local = self._local(pos)
+        for chip in self._chips:
+            if chip.rect.inflate(8, 8).collidepoint(local):
+                pawn = self.take(chip.colour, chip.place, chip.daimyo)
+                if pawn is not None:
+                    self._held, self._held_from, self._pos = pawn, chip.place, pos
+                    self.move(pawn, HAND)
+                return
+
+    def motion(self, pos: Point) -> None:
+        self._pos = pos
+
+    def release(self, pos: Point) -> None:
+        pawn, self._held = self._held, None
+        if pawn is None:
+            return
+        local = self._local(pos)
+        colour, _kind = pawn_kind(pawn)
+        target = self._held_from
+        for place, rect in self._drops.items():
+            if rect.collidepoint(local) and (not place.startswith("reserve_")
+                                             or place == f"reserve_{colour}"):
+                target = place
+                break
+        self.move(pawn, target)
