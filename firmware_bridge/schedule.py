@@ -171,7 +171,5 @@ def placement_geometry(path: Path = PLACEMENT_SHEET) -> dict[str, Spot] | None:
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module  # dataclasses look their module up there
         spec.loader.exec_module(module)
-    from companion.games.sekigahara.components import default_board
-
-    layout = module.layout(default_board())
+    layout = module.layout(module.default_board())  # the sheet lays out its game's board
     return {m.zone: Spot(m.centre[0], m.centre[1], m.diameter) for m in layout.marks}
