@@ -16,6 +16,7 @@ from companion.core.table import GameTable
 from companion.games.tenka_meidou.components import Colour, Tactic
 from companion.games.tenka_meidou.events import Deploy, SoldiersDeployed, StartGame
 from companion.games.tenka_meidou.rules import TenkaRules
+from companion.games.tenka_meidou.simulator import TenkaGame
 from companion.games.tenka_meidou.table import TenkaSessionRules
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.discrepancy import count_pieces
@@ -52,8 +53,8 @@ def bridge(table: SimulatedTable) -> Iterator[Bridge]:
         yield running
 
 
-def _game() -> Game[object, object, object]:
-    game: Game[object, object, object] = Game(TenkaRules())  # type: ignore[arg-type]
+def _game() -> TenkaGame:
+    game: TenkaGame = Game(TenkaRules())
     game.submit(StartGame(players=(R, B), castles=CASTLES, tactic_offer=tuple(list(Tactic)[:3])))
     return game
 
