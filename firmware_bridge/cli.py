@@ -21,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
+from companion.core.table import DEFAULT_GAME, table_names
 from firmware_bridge import protocol as p
 from firmware_bridge.bench import parse_heights, run_bench, verdict
 from firmware_bridge.bridge import Bridge
@@ -33,7 +34,7 @@ from firmware_bridge.simrun import ScriptPlayer, claim_dir, run_script
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.watch import Watcher
 from firmware_bridge.wiring import AntennaKey, WiringMap
-from firmware_bridge.zones import zone_names
+from firmware_bridge.zones import use_table, zone_names
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -48,6 +49,7 @@ def _guarded(name: str, handler: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
         _configure_logging(getattr(args, "verbose", False), getattr(args, "log", None))
         try:
+            use_table(getattr(args, "game", DEFAULT_GAME))
             return handler(args)
         except KeyboardInterrupt:
             return 130
@@ -94,6 +96,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sim.add_argument("--frame-log", type=Path, help="log every SNAP written (for benchmarks)")
     sim.add_argument("--no-prompt", action="store_true", help="read commands without a prompt")
     sim.add_argument("-v", "--verbose", action="store_true")
+    _game_option(sim)
     sim.set_defaults(handler=_guarded("simulate", cmd_simulate))
 
     hw = subparsers.add_parser("hardware", help="reader hubs: check, wiring, tag registration")
@@ -136,7 +139,13 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
+def _game_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=table_names(), default=DEFAULT_GAME,
+                        help=f"the game on the table (default {DEFAULT_GAME})")
+
+
 def _bridge_options(parser: argparse.ArgumentParser) -> None:
+    _game_option(parser)
     parser.add_argument("--port", action="append", help="a hub's serial port (repeatable); "
                         "default: find hubs by USB id")
     parser.add_argument("--usb-id", action="append", default=[], help="extra VID:PID (hex)")

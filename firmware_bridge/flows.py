@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_bridge.bridge import Bridge, HubStatus
-from firmware_bridge.registry import TagRegistry, resolve_block
+from firmware_bridge.registry import TagRegistry, resolve_piece
 from firmware_bridge.wiring import AntennaKey, WiringBuilder, WiringMap
-from firmware_bridge.zones import REGISTRATION, zone_name
+from firmware_bridge.zones import REGISTRATION, active_table, zone_name
 
 Say = Callable[[str], None]
 Ask = Callable[[str], str]
@@ -48,17 +48,18 @@ def register_tags(
     bridge: Bridge, registry: TagRegistry, out: Path, say: Say, ask: Ask,
     should_stop: Callable[[], bool], zone: str = REGISTRATION, poll_s: float = 0.05,
 ) -> RegistrationResult:
-    """Put each block on the registration antenna and say what it is; saves ``out`` each time."""
+    """Put each piece on the registration antenna and say what it is; saves ``out`` each time."""
     if not bridge.wiring.antennas_of(zone):
         raise ValueError(f"the wiring map has no antenna for {zone!r} (companion hardware wiring)")
     count = 0
-    say(f"put one block on {zone_name(zone)} (Ctrl-C to finish)")
+    word = active_table().piece_word
+    say(f"put one {word} on {zone_name(zone)} (Ctrl-C to finish)")
     while not should_stop():
         uids = bridge.view().where
         here = sorted(u for u, z in uids.items() if z == zone)
         if len(here) != 1:
             if len(here) > 1:
-                say(f"{len(here)} tags on {zone_name(zone)}: one block at a time")
+                say(f"{len(here)} tags on {zone_name(zone)}: one {word} at a time")
                 _wait(bridge, lambda: sum(1 for z in bridge.view().where.values() if z == zone)
                       <= 1, should_stop, poll_s)
             time.sleep(poll_s)
@@ -68,8 +69,8 @@ def register_tags(
         if known is None:
             registry, count = _ask_block(registry, uid, out, say, ask, count)
         else:
-            say(f"tag {uid} is already block {known}")
-        say("lift it, then put the next block on")
+            say(f"tag {uid} is already {word} {known}")
+        say(f"lift it, then put the next {word} on")
         _wait(bridge, _lifted(bridge, uid, zone), should_stop, poll_s)
         bridge.set_registry(registry)
     return RegistrationResult(registry, count)
@@ -79,19 +80,20 @@ def _ask_block(
     registry: TagRegistry, uid: str, out: Path, say: Say, ask: Ask, count: int
 ) -> tuple[TagRegistry, int]:
     while True:
-        answer = ask(f"tag {uid}: which block is this? (face like 'mori 3', or id; "
+        table = active_table()
+        answer = ask(f"tag {uid}: which {table.piece_word} is this? ({table.piece_hint}; "
                      "empty to skip) ")
         if not answer.strip():
             return registry, count
         try:
-            block = resolve_block(answer, registry)
+            piece = resolve_piece(answer, registry)
         except ValueError as exc:
             say(str(exc))
             continue
-        registry = registry.with_tag(uid, block.id)
+        registry = registry.with_tag(uid, piece)
         registry.save(out)
-        say(f"registered {block.id} ({block.face.describe()}); "
-            f"{len(registry.unregistered_blocks())} blocks to go")
+        say(f"registered {piece} ({table.describe_piece(piece)}); "
+            f"{len(registry.unregistered(table))} {table.piece_word}s to go")
         return registry, count + 1
 
 

@@ -194,9 +194,7 @@ def placement_geometry(path: Path = PLACEMENT_SHEET) -> dict[str, Spot] | None:
     module = _tool(path)
     if module is None:
         return None
-    from companion.games.sekigahara.components import default_board
-
-    layout = module.layout(default_board())
+    layout = module.layout(module.default_board())  # the sheet lays out its game's board
     return {m.zone: Spot(m.centre[0], m.centre[1], m.diameter) for m in layout.marks}
 
 

@@ -1,8 +1,10 @@
-"""A whole simulated table: virtual hubs wired to every zone, and a tag in every block.
+"""A whole simulated table: virtual hubs wired to every zone, and a tag in every piece.
 
-:func:`default_wiring` spreads the zones (board locations, boxes, trays, pads, the
-registration antenna) over ``hubs`` hubs of ``antennas`` antennas; :func:`default_registry`
-gives block number *n* the tag ``E0040150000000nn``-style uid. :class:`SimulatedTable` moves
+The table is the served game's (:func:`firmware_bridge.zones.active_table`, or the ``table``
+given). :func:`default_wiring` spreads its zones (board locations, boxes, trays, pads, the
+registration antenna) over ``hubs`` hubs of ``antennas`` antennas (for Sekigahara the build
+guide's wiring, when it fits); :func:`default_registry` gives piece number *n* of the game's
+manifest the tag ``E0040150000000nn``-style uid. :class:`SimulatedTable` moves
 blocks by block id and zone, and :meth:`SimulatedTable.execute` runs the console / script
 commands (``help`` lists them), so the same words drive ``companion simulate`` interactively and
 from a replay file.
@@ -16,13 +18,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.games.sekigahara.components import default_blocks, default_board
+from companion.core.table import GameTable, PlaceKind
+from firmware_bridge.files import ConfigFileError
 from firmware_bridge.protocol import antenna_name
 from firmware_bridge.readmodel import Posture, ReadModel
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simulator import FrameObserver, VirtualHub
 from firmware_bridge.wiring import AntennaKey, WiringMap
-from firmware_bridge.zones import zone_names
+from firmware_bridge.zones import active_table, zone_names
 
 HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are ids like I07):
   put BLOCK ZONE         put a block (or a raw 16-hex-digit tag uid) on a zone
@@ -30,7 +33,7 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   move ZONE ZONE         move every block from one zone to another
   stack ZONE POSTURE BLOCK...  pile blocks (bottom first) upright or face-up on a zone; each
                          is read with the chance readmodel.py gives (a model)
-  populate               deal all 96 blocks round the map's locations
+  populate               deal every piece round the map's locations
   show                   list the occupied zones
   flicker HUB P          each present tag is missed with probability P (0..1)
   crosstalk ZONE ZONE    the second zone's antenna also hears the first's tags (any hubs)
@@ -50,7 +53,8 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
 
 
 DEFAULT_WIRING_FILE = Path(__file__).resolve().parents[1] / "hardware" / "wiring.default.yaml"
-"""The wiring the build guide ships (hardware/tools/placement_sheet.py writes it)."""
+"""The wiring the build guide ships for the Sekigahara board (hardware/tools/placement_sheet.py
+writes it); used when its zones are the served game's."""
 
 
 def _fits(wiring: WiringMap, hubs: int, antennas: int) -> bool:
@@ -60,14 +64,24 @@ def _fits(wiring: WiringMap, hubs: int, antennas: int) -> bool:
     )
 
 
+def _shipped() -> WiringMap | None:
+    """The build guide's wiring, if it wires the served game's zones."""
+    if not DEFAULT_WIRING_FILE.exists():
+        return None
+    try:
+        return WiringMap.load(DEFAULT_WIRING_FILE)
+    except ConfigFileError:  # another game's zones
+        return None
+
+
 def default_wiring(hubs: int = 5, antennas: int = 16) -> WiringMap:
-    """The build guide's wiring (``hardware/wiring.default.yaml``) when it fits ``hubs`` hubs
-    of ``antennas`` antennas (it does for the defaults); otherwise every zone in order."""
-    if DEFAULT_WIRING_FILE.exists():
-        shipped = WiringMap.load(DEFAULT_WIRING_FILE)
-        if _fits(shipped, hubs, antennas):
-            return WiringMap(hubs={f"hub-{h + 1}": dict(shipped.hubs.get(f"hub-{h + 1}", {}))
-                                   for h in range(hubs)})
+    """The build guide's wiring (``hardware/wiring.default.yaml``) when it wires the served
+    game and fits ``hubs`` hubs of ``antennas`` antennas (it does for Sekigahara and the
+    defaults); otherwise every zone in order."""
+    shipped = _shipped()
+    if shipped is not None and _fits(shipped, hubs, antennas):
+        return WiringMap(hubs={f"hub-{h + 1}": dict(shipped.hubs.get(f"hub-{h + 1}", {}))
+                               for h in range(hubs)})
     zones = list(zone_names())
     if len(zones) > hubs * antennas:
         raise ValueError(f"{len(zones)} zones need more than {hubs} hubs of {antennas} antennas")
@@ -81,9 +95,9 @@ def default_uid(index: int) -> str:
     return f"E00401500000{index:04X}"
 
 
-def default_registry() -> TagRegistry:
-    blocks = default_blocks().blocks
-    return TagRegistry(tags={default_uid(i + 1): b.id for i, b in enumerate(blocks)})
+def default_registry(table: GameTable | None = None) -> TagRegistry:
+    pieces = (table or active_table()).pieces()
+    return TagRegistry(tags={default_uid(i + 1): p.id for i, p in enumerate(pieces)})
 
 
 @dataclass
@@ -93,7 +107,7 @@ class SimulatedTable:
     hubs: dict[str, VirtualHub]
     wiring: WiringMap
     registry: TagRegistry
-
+    table: GameTable
     @classmethod
     def create(
         cls,
@@ -104,6 +118,8 @@ class SimulatedTable:
         seed: int | None = None,
         on_frame: FrameObserver | None = None,
     ) -> SimulatedTable:
+        """Virtual hubs for the served game (:func:`firmware_bridge.zones.use_table`)."""
+        table = active_table()
         link_dir.mkdir(parents=True, exist_ok=True)
         wiring = default_wiring(hubs, antennas)
         virtual = {
@@ -111,7 +127,7 @@ class SimulatedTable:
                             seed=None if seed is None else seed + n, on_frame=on_frame)
             for n, hub in enumerate(wiring.hubs)
         }
-        return cls(virtual, wiring, default_registry())
+        return cls(virtual, wiring, default_registry(table), table)
 
     def start(self) -> SimulatedTable:
         for hub in self.hubs.values():
@@ -153,7 +169,7 @@ class SimulatedTable:
     def uid(self, block_or_uid: str) -> str:
         if len(block_or_uid) == 16 and block_or_uid.upper().startswith("E0"):
             return block_or_uid.upper()
-        uid = self.registry.uid_of(block_or_uid.upper())
+        uid = self.registry.uid_of(block_or_uid) or self.registry.uid_of(block_or_uid.upper())
         if uid is None:
             raise ValueError(f"unknown block {block_or_uid!r}")
         return uid
@@ -196,10 +212,10 @@ class SimulatedTable:
             self.put(block, destination)
 
     def populate(self) -> None:
-        """Every block on the map, every location occupied (blocks dealt round the locations)."""
-        locations = list(default_board().locations)
-        for i, block in enumerate(default_blocks().blocks):
-            self.put(block.id, locations[i % len(locations)])
+        """Every piece on the map, every location occupied (pieces dealt round the locations)."""
+        locations = [p.id for p in self.table.places().values() if p.kind is PlaceKind.LOCATION]
+        for i, piece in enumerate(self.table.pieces()):
+            self.put(piece.id, locations[i % len(locations)])
 
     def occupied(self) -> Iterator[tuple[str, list[str]]]:
         """(zone, its blocks) for every zone with a block, a zone of several antennas once."""

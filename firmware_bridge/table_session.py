@@ -1,12 +1,15 @@
 """Following a game at the table: the bridge's observations become the engine's commands.
 
 :class:`TableSession` joins a running :class:`~firmware_bridge.bridge.Bridge` and a live game
-(the composition: the only module that imports both). On every tracking event, once no block is
-in hand, it reconciles the table with
-:class:`~companion.games.sekigahara.engine.table.TableRules` and every observation ends as one of:
+(:class:`companion.core.game.Game`) of any game: the game's
+:class:`~companion.core.table.GameTable` gives its :class:`~companion.core.table.SessionRules`
+(for Sekigahara :class:`~companion.games.sekigahara.engine.table.TableRules`), which say what a
+change on the table means; this module holds the loop (settling, retries, LEDs, the log, the
+corrections) and imports no game. On every tracking event, once no piece is in hand, it
+reconciles the table with those rules and every observation ends as one of:
 
-* a **command** submitted to the engine (a stack move, a muster, a draw, a deployment, losses,
-  a retreat) when the change means exactly one thing;
+* a **command** submitted to the engine (for Sekigahara a stack move, a muster, a draw, a
+  deployment, losses, a retreat) when the change means exactly one thing;
 * a **question** held open for the touchscreen ("which route?", "which card was played?",
   "option A or B?"); :meth:`TableSession.answer` submits the chosen option;
 * a **discrepancy** with a fix, its zones blinking (see :mod:`firmware_bridge.discrepancy`);
@@ -18,8 +21,9 @@ CorrectionLog`): :meth:`accept_table` (keep playing with the table as it is: the
 dismissed while it stays the same) and :meth:`trust_engine` (the engine is right: blocks whose
 tags cannot be read are declared where the engine has them; others must be put back).
 
-LEDs: discrepancy zones BLINK, the battle site FAST while a combat is pending (8.1), legal
-destinations ON while :meth:`show_destinations` asks for them (7.3).
+LEDs: discrepancy zones BLINK, the places the rules flash FAST (Sekigahara: the battle site
+while a combat is pending, 8.1), legal destinations ON while :meth:`show_destinations` asks for
+them (7.3).
 
 Threads: the bridge calls back from its reader threads; the session's lock is always taken
 before the bridge's, never inside it (so do not call the session from a ``bridge.wait_for``
@@ -31,24 +35,20 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from companion.core.game import Accepted, Rejection
+from companion.core.events import Command, Event
+from companion.core.game import Accepted, Game, Rejection
 from companion.core.store import CorrectionRecorder, StoreError
-from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.data import side_of
-from companion.games.sekigahara.engine.feed import feed_line
-from companion.games.sekigahara.engine.game import SekigaharaGame
-from companion.games.sekigahara.engine.table import Hold, Question, Ready, TableRules
+from companion.core.table import GameTable, Hold, Question, Ready
 from firmware_bridge.bridge import Bridge
-from firmware_bridge.discrepancy import Discrepancy, ProposedMove, Reconciliation, count_blocks
+from firmware_bridge.discrepancy import Discrepancy, ProposedMove, Reconciliation, count_pieces
 from firmware_bridge.protocol import LedMode
 from firmware_bridge.tracking import TrackEvent
 from firmware_bridge.waiting import wait_until
-from firmware_bridge.zones import CASUALTIES, zone_name
+from firmware_bridge.zones import active_table, zone_name
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -76,14 +76,15 @@ class TableSession:
     """Bridge + game: see the module docstring. ``start()``/``stop()`` or a context manager."""
 
     def __init__(
-        self, bridge: Bridge, game: SekigaharaGame,
-        records: CorrectionRecorder | None = None,
+        self, bridge: Bridge, game: Game[Any, Any, Any],
+        records: CorrectionRecorder | None = None, table: GameTable | None = None,
     ) -> None:
         self.bridge = bridge
         self.game = game
         self.records = records
         """Where corrections are stored with who and why (the game store), before they act."""
-        self.rules = TableRules(game)
+        self.table = table or active_table()
+        self.rules = self.table.session_rules(game)
         self.log: list[LogLine] = []
         self.discrepancies: tuple[Discrepancy, ...] = ()
         self._questions: dict[tuple[str, str, tuple[str, ...]], OpenQuestion] = {}
@@ -139,8 +140,7 @@ class TableSession:
             for _ in range(MAX_STEPS):
                 held = self.bridge.holding()
                 if held:
-                    self._note("ignored", f"waiting: {count_blocks_of(held)} in hand",
-                               standing)
+                    self._note("ignored", f"waiting: {self._count(held)} in hand", standing)
                     break
                 if self.bridge.settling():  # judged once they rest (scan-rate independent)
                     break
@@ -155,28 +155,26 @@ class TableSession:
     def _step(self, result: Reconciliation, standing: set[str]) -> bool:
         """Handle the legal moves; True if a command changed the game (reconcile again)."""
         seen: set[tuple[str, str, tuple[str, ...]]] = set()
-        for move in merge_casualties(result.legal_moves):
+        for move in self.rules.group(result.legal_moves):
             key = (move.origin, move.destination, move.block_ids)
             seen.add(key)
             outcome = self.rules.commands_for(move)
             if isinstance(outcome, Hold):
-                self._note("ignored", f"{_seen(move)}: {outcome.reason}", standing)
-            elif isinstance(outcome, Question):
-                if key not in self._questions:
-                    self._questions[key] = OpenQuestion(self._next_id, outcome)
-                    self._next_id += 1
-                    self._note("question", f"{_seen(move)}: {outcome.text}")
-            elif isinstance(outcome, Ready) and self._submit(
-                outcome.commands, _seen(move), standing
-            ):
-                self._questions = {k: q for k, q in self._questions.items() if k != key}
-                return True
+                self._note("ignored", f"{self._seen(move)}: {outcome.reason}", standing)
+            elif isinstance(outcome, Ready):
+                if self._submit(outcome.commands, self._seen(move), standing):
+                    self._questions = {k: q for k, q in self._questions.items() if k != key}
+                    return True
+            elif key not in self._questions:  # a Question
+                self._questions[key] = OpenQuestion(self._next_id, outcome)
+                self._next_id += 1
+                self._note("question", f"{self._seen(move)}: {outcome.text}")
         for key in [k for k in self._questions if k not in seen]:
             self._note("ignored", f"question withdrawn: {self._questions.pop(key).question.text}"
                        " (the table changed)")
         return False
 
-    def _submit(self, commands: Sequence[cm.Command], what: str, standing: set[str]) -> bool:
+    def _submit(self, commands: Sequence[Command], what: str, standing: set[str]) -> bool:
         for command in commands:
             try:
                 result = self._ruled(command, f"{what}: ", standing=standing)
@@ -189,8 +187,8 @@ class TableSession:
                 return False
         return True
 
-    def _ruled(self, command: cm.Command, what: str = "", by: str | None = None,
-               standing: set[str] | None = None) -> Accepted[ev.Event] | Rejection:
+    def _ruled(self, command: Command, what: str = "", by: str | None = None,
+               standing: set[str] | None = None) -> Accepted[Event] | Rejection:
         """Submit one command and log its ruling: each event's feed line, or the refusal
         (``what`` says what was seen or tapped). StoreError passes through: nothing applied."""
         result = self.game.submit(command, by)
@@ -198,7 +196,7 @@ class TableSession:
             self._note("rejected", f"{what}{result}", standing)
         else:
             for event in result.events:
-                self._note("command", feed_line(event))
+                self._note("command", self.rules.describe(event))
         return result
 
     def _settle(self, result: Reconciliation, standing: set[str]) -> None:
@@ -208,9 +206,8 @@ class TableSession:
 
     def _lights(self) -> dict[str, LedMode]:
         modes = dict(self._shown)
-        site = self.rules.battle_site()
-        if site is not None:
-            modes[site] = LedMode.FAST
+        for place in self.rules.flashing():
+            modes[place] = LedMode.FAST
         return modes
 
     def _note(self, kind: str, text: str, standing: set[str] | None = None) -> None:
@@ -230,7 +227,7 @@ class TableSession:
         with self._lock:
             return sorted(self._questions.values(), key=lambda q: q.id)
 
-    def answer(self, question_id: int, choice: int) -> Accepted[ev.Event] | Rejection:
+    def answer(self, question_id: int, choice: int) -> Accepted[Event] | Rejection:
         """Submit option ``choice`` of an open question. ValueError for an unknown question or
         choice; a Rejection (nothing changed, the question stays open) if the engine refuses."""
         with self._lock:
@@ -242,7 +239,7 @@ class TableSession:
                 raise ValueError(f"no open question {question_id}")
             commands = open_q.question.answer(choice)
             label = open_q.question.options[choice].label
-            events: list[ev.Event] = []
+            events: list[Event] = []
             for command in commands:
                 result = self._ruled(command, f"answer {label!r}: ")
                 if isinstance(result, Rejection):
@@ -253,7 +250,7 @@ class TableSession:
         self.refresh()
         return Accepted(tuple(events))
 
-    def submit(self, command: cm.Command, by: str | None = None) -> Accepted[ev.Event] | Rejection:
+    def submit(self, command: Command, by: str | None = None) -> Accepted[Event] | Rejection:
         """Submit a command tapped on the touchscreen (a bid, a level of movement, a combat
         declared, a Loyalty Challenge...) by the side ``by`` (C18): logged like the readers'
         commands, then the table is reconciled again with the new state."""
@@ -307,31 +304,18 @@ class TableSession:
                 "key": discrepancy.key, "kind": discrepancy.kind, "text": discrepancy.text,
                 "blocks": list(discrepancy.block_ids)})
 
+    # ------------------------------------------------------------------ wording
+
+    def _seen(self, move: ProposedMove) -> str:
+        return (f"{self._count(move.block_ids)} from {zone_name(move.origin, self.table)} to "
+                f"{zone_name(move.destination, self.table)}")
+
+    def _count(self, pieces: Iterable[str]) -> str:
+        """"two gold blocks" for these piece ids (their side's colour only, 3.1)."""
+        return count_pieces(pieces, self.table)
+
     # ------------------------------------------------------------------ waiting
 
     def wait_for(self, condition: Callable[[TableSession], T | None], timeout: float) -> T:
         """Wait until ``condition(session)`` is truthy (checked after each refresh)."""
         return wait_until(self._changed, lambda: condition(self), timeout, "table session")
-
-
-def merge_casualties(moves: Sequence[ProposedMove]) -> list[ProposedMove]:
-    """Losses reach the casualty tray from the battle site and the deployment trays (8.7.2):
-    judge them as one choice, from the first origin."""
-    lost = [m for m in moves if m.destination == CASUALTIES]
-    rest = [m for m in moves if m.destination != CASUALTIES]
-    if len(lost) > 1:
-        blocks = tuple(sorted(b for m in lost for b in m.block_ids))
-        rest.append(ProposedMove(lost[0].origin, CASUALTIES, blocks))
-    else:
-        rest += lost
-    return rest
-
-
-def _seen(move: ProposedMove) -> str:
-    return (f"{count_blocks_of(dict.fromkeys(move.block_ids, ''))} from "
-            f"{zone_name(move.origin)} to {zone_name(move.destination)}")
-
-
-def count_blocks_of(blocks: dict[str, str]) -> str:
-    """"two gold blocks" for these block ids (their colour only, 3.1)."""
-    return count_blocks(side_of(b) for b in blocks)

@@ -1,7 +1,8 @@
 """``companion hardware watch``: moves and discrepancies as they happen, without the engine.
 
-The rules are :class:`~firmware_bridge.adjacency.AdjacencyRules` for every block of the game
-(those not on the table at the start are in their side's bag). Each pass prints only what
+The rules are the served game's watch rules (:meth:`companion.core.table.GameTable.watch_rules`:
+for Sekigahara, moves along one road, with every block not on the table at the start in its
+side's bag). Each pass prints only what
 changed: a discrepancy when it appears (``!``) and when it is gone (``ok``), never the whole
 list again; and a warning when no hub answers, or when every hub was lost.
 """
@@ -11,12 +12,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from companion.games.sekigahara.components import default_blocks
-from firmware_bridge.adjacency import AdjacencyRules
+from companion.core.table import GameTable
 from firmware_bridge.bridge import Bridge
-from firmware_bridge.discrepancy import count_blocks
+from firmware_bridge.discrepancy import count_pieces
 from firmware_bridge.tracking import BlocksMissing, StackMoved, TrackEvent
-from firmware_bridge.zones import zone_name
+from firmware_bridge.zones import active_table, zone_name
 
 Say = Callable[[str], None]
 
@@ -24,40 +24,40 @@ NO_HUB = ("warning: no hub answers (is it plugged in? name its port with --port,
           "companion hardware check)")
 
 
-def describe_event(event: TrackEvent) -> str | None:
+def describe_event(event: TrackEvent, table: GameTable | None = None) -> str | None:
     """Player-safe text for a tracking event (no identities)."""
-    sides = {b.id: b.side for b in default_blocks().blocks}
+    table = table or active_table()
     if isinstance(event, StackMoved):
-        what = count_blocks(sides[b] for b in event.block_ids)
+        what = count_pieces(event.block_ids, table)
         if event.origin is None:
-            return f"{what} placed on {zone_name(event.destination)}"
-        return f"{what} moved from {zone_name(event.origin)} to {zone_name(event.destination)}"
+            return f"{what} placed on {zone_name(event.destination, table)}"
+        return (f"{what} moved from {zone_name(event.origin, table)} to "
+                f"{zone_name(event.destination, table)}")
     if isinstance(event, BlocksMissing):
-        what = count_blocks(sides[b] for b in event.block_ids)
-        return f"{what} lifted from {zone_name(event.origin)} and not put down"
+        what = count_pieces(event.block_ids, table)
+        return f"{what} lifted from {zone_name(event.origin, table)} and not put down"
     return None
 
 
 class Watcher:
     """One reconcile pass at a time (:meth:`step`), printing the differences from the last."""
 
-    def __init__(self, bridge: Bridge, say: Say) -> None:
+    def __init__(self, bridge: Bridge, say: Say, table: GameTable | None = None) -> None:
         self.bridge = bridge
         self.say = say
-        self.rules = AdjacencyRules.for_game(bridge.placements())
+        self.table = table or active_table()
+        self.rules = self.table.watch_rules(bridge.placements())
         self.shown: dict[str, str] = {}
         self._hubs_seen = bool(bridge.hubs())
         if not self._hubs_seen:
             say(NO_HUB)
 
     def start(self) -> None:
-        on_table = sum(1 for z in self.rules.positions.values() if not z.endswith("_bag"))
-        self.say(f"watching {len(self.rules.positions)} blocks in play ({on_table} on the "
-                 "table, the rest in the bags); moves along one road are accepted")
+        self.say(self.rules.summary())
         self.bridge.subscribe(self._event)
 
     def _event(self, event: TrackEvent) -> None:
-        text = describe_event(event)
+        text = describe_event(event, self.table)
         if text:
             self.say(text)
 

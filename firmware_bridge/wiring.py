@@ -10,8 +10,9 @@ A user edits it as YAML::
         A00: ishida_deployment
 
 or builds it with ``companion hardware wiring`` (:class:`WiringBuilder`), which asks for a tagged
-block on each location in turn. A board location is watched by at most one antenna; an off-map
-zone (a tray, a box) may span several.
+piece on each location in turn. Zones are the places of the game being served
+(:mod:`firmware_bridge.zones`). A map location is watched by at most one antenna; an off-map
+zone (a tray, a box) or a wide zone may span several.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from firmware_bridge.files import load_model, save_yaml
 from firmware_bridge.protocol import MAX_ANTENNAS, antenna_name
-from firmware_bridge.zones import is_board_location, zone_name, zone_names
+from firmware_bridge.zones import one_antenna, zone_name, zone_names
 
 _HUB_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 _ANTENNA = re.compile(r"A([0-9]{2,3})")
@@ -64,7 +65,7 @@ class WiringMap(BaseModel):
                 if zone not in known:
                     raise ValueError(f"{hub}.{antenna}: unknown zone {zone!r}")
                 here = f"{hub}.{antenna}"
-                if is_board_location(zone) and zone in seen:
+                if one_antenna(zone) and zone in seen:
                     raise ValueError(f"{here}: {zone} is already watched by {seen[zone]}")
                 seen[zone] = here
         return hubs

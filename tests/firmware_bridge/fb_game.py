@@ -11,9 +11,9 @@ from companion.games.sekigahara.engine.game import SekigaharaGame
 from companion.games.sekigahara.engine.players import play_until
 from companion.games.sekigahara.engine.state import Level, Phase
 from companion.games.sekigahara.engine.table import TableRules
+from companion.games.sekigahara.table import is_bag
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.simtable import SimulatedTable
-from firmware_bridge.zones import is_bag
 
 
 def seeded_movement(seed: int = 5) -> SekigaharaGame:

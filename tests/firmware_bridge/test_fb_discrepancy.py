@@ -10,7 +10,7 @@ from pathlib import Path
 from fb_helpers import WAIT_S, placed
 
 from companion.games.sekigahara.components import Clan, default_blocks
-from firmware_bridge.adjacency import AdjacencyRules
+from companion.games.sekigahara.table import AdjacencyRules
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.discrepancy import MoveRules, Reconciliation, count_blocks
 from firmware_bridge.protocol import LedMode

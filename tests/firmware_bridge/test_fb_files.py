@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.sekigahara.table import resolve_block
 from firmware_bridge.files import ConfigFileError
-from firmware_bridge.registry import TagRegistry, resolve_block
+from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simtable import default_registry, default_wiring
 from firmware_bridge.wiring import AntennaKey, WiringBuilder, WiringMap
 
@@ -75,15 +76,15 @@ def test_one_location_one_antenna_but_trays_may_span_several() -> None:
 
 def test_registration_understands_faces() -> None:
     registry = TagRegistry()
-    assert resolve_block("ishida leader", registry).face.is_protagonist
-    first = resolve_block("mori 3", registry)
+    assert resolve_block("ishida leader", registry.tags.values()).face.is_protagonist
+    first = resolve_block("mori 3", registry.tags.values())
     registry = registry.with_tag("E004015000000001", first.id)
-    second = resolve_block("mori 3", registry)
+    second = resolve_block("mori 3", registry.tags.values())
     assert second.id != first.id and second.face == first.face
     with pytest.raises(ValueError, match="fits several faces"):
-        resolve_block("tokugawa", registry)
+        resolve_block("tokugawa", registry.tags.values())
     with pytest.raises(ValueError, match="say a block id"):
-        resolve_block("the big one", registry)
+        resolve_block("the big one", registry.tags.values())
 
 
 def test_wiring_builder_assigns_one_antenna_per_zone() -> None:

@@ -34,7 +34,7 @@ from companion.games.sekigahara.engine.queries import (
     retreat_options,
 )
 from companion.games.sekigahara.engine.state import BAG, RECRUITMENT, Phase, Stage
-from companion.games.sekigahara.engine.table import recruitment_zone, zone_label
+from companion.games.sekigahara.engine.table import Question, recruitment_zone, zone_label
 from companion.games.sekigahara.engine.views import (
     PublicState,
     RefereeState,
@@ -271,6 +271,7 @@ class TableControl:
     @staticmethod
     def _question(q: OpenQuestion) -> QuestionShown:
         question = q.question
+        assert isinstance(question, Question)  # Sekigahara's session rules ask these
         return QuestionShown(q.id, question.side, question.text,
                              tuple(o.label for o in question.options))
 

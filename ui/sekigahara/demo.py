@@ -25,7 +25,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
 from companion.games.sekigahara.engine.players import RandomPlayer, Table
 from companion.games.sekigahara.engine.state import RECRUITMENT, Level, Phase, State
-from companion.games.sekigahara.engine.table import recruitment_zone
+from companion.games.sekigahara.engine.table import Option, recruitment_zone
 from ui.sekigahara.app import Options, TableApp
 from ui.sekigahara.control import bid_cards
 from ui.sekigahara.parts import side_name
@@ -284,7 +284,8 @@ class Demo:
             return False
         q = snap.questions[0]
         options = self.control.session.questions[0].question.options  # the same question
-        choice = next((i for i, o in enumerate(options) if _means(c, o.commands)), 0)
+        choice = next((i for i, o in enumerate(options)
+                       if isinstance(o, Option) and _means(c, o.commands)), 0)
         wanted = q.options[choice]
         self.tap(wanted)
         self.answered.append(f"{q.text} {wanted}")

@@ -20,8 +20,8 @@ from functools import partial
 import pygame
 
 from companion.games.sekigahara.components import Block, Board, Side, default_blocks
+from companion.games.sekigahara.table import bag, card_pad, deployment_tray, zone_name, zone_names
 from firmware_bridge.simtable import SimulatedTable
-from firmware_bridge.zones import bag, card_pad, deployment_tray, zone_name, zone_names
 from ui.sekigahara.mapview import MapLayout, draw_map
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, DragHandler

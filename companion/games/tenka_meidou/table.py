@@ -1,26 +1,40 @@
-"""At the table: the wiring map and tag registry for this board, and pure checks that compare
-what the readers saw with what the rules expect.
+"""At the table: the wiring map and tag registry for this board, pure checks that compare
+what the readers saw with what the rules expect, and the game's
+:class:`~companion.core.table.GameTable` (:data:`TABLE`) through which the bridge serves it.
 
 The readers report, for each place (a zone, a colour's reserve tray), the pawns whose tags they
 see. A deployment is checked from the change between two sightings against the dice entered on
 the touchscreen (right zone, right count, section 5.I.1); a card against the pawns that moved
 (sections 7 and 10). Nothing here does I/O: the bridge feeds the sightings in.
+
+The bridge's table session follows deployments (:class:`TenkaSessionRules`): the dice are
+entered first (:meth:`TenkaSessionRules.enter_dice`), then the pawns the readers see leave the
+reserve are checked with :func:`check_deployment`, and the deployment is submitted once all of
+them stand in the zone the dice name. Pawns of one colour are interchangeable, so the session
+gives them identities from the game state when it starts (a game resumed mid-way assumes the
+lowest numbers are on the board); cards, reinforcements and the War phase are not followed on
+the table yet.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from companion.core.datafiles import DataFileError, describe_validation_error, parse_yaml
+from companion.core.events import Event
+from companion.core.game import Game
 from companion.core.rules import RuleViolation
+from companion.core.table import Hold, Outcome, Piece, Place, PlaceKind, ProposedMove, Ready
 from companion.games.tenka_meidou.components import Colour, default_board
-from companion.games.tenka_meidou.events import Deploy
+from companion.games.tenka_meidou.events import Deploy, SoldiersDeployed
 from companion.games.tenka_meidou.moves import normalise
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, State
@@ -169,3 +183,211 @@ def check_card(expected: tuple[PawnMove, ...], before: Sighting, after: Sighting
     if Counter(seen) != Counter(want):
         problems.append(f"the card moves {_describe(want)}; the readers saw {_describe(seen)}")
     return problems
+
+
+# --------------------------------------------------------------------------- the bridge's table
+
+SOLDIERS = 18
+REINFORCEMENTS = 30
+
+
+def pawn_ids() -> tuple[str, ...]:
+    """Every pawn: each colour's soldiers and Daimyo pawn, then the white reinforcements."""
+    coloured = (f"{c.value}-{n}" for c in Colour
+                for n in (*(f"{i:02d}" for i in range(1, SOLDIERS + 1)), "daimyo"))
+    return (*coloured, *(f"white-{i:02d}" for i in range(1, REINFORCEMENTS + 1)))
+
+
+@cache
+def _places() -> dict[str, Place]:
+    found = {z.id: Place(z.id, z.name, PlaceKind.LOCATION, wide=True)
+             for z in default_board().zones}
+    found.update({reserve_place(c): Place(reserve_place(c), f"{c.value.capitalize()}'s reserve",
+                                          PlaceKind.TRAY) for c in Colour})
+    found[SUPPLY] = Place(SUPPLY, "the reinforcement supply", PlaceKind.TRAY)
+    found[REGISTRATION] = Place(REGISTRATION, "the registration pad", PlaceKind.REGISTRATION)
+    return found
+
+
+def _sighting(positions: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for pawn, place in positions.items():
+        found.setdefault(place, set()).add(pawn)
+    return {place: frozenset(pawns) for place, pawns in found.items()}
+
+
+def _moved(positions: Mapping[str, str], destination: str, pawns: Sequence[str]
+           ) -> dict[str, str]:
+    return {**positions, **dict.fromkeys(pawns, destination)}
+
+
+@dataclass
+class PawnWatch:
+    """Watch rules without the engine: pawns go anywhere but another colour's reserve."""
+
+    positions: dict[str, str]
+
+    def expected_positions(self) -> Mapping[str, str]:
+        return self.positions
+
+    def summary(self) -> str:
+        return (f"watching {len(self.positions)} pawns on the table; a pawn may go anywhere "
+                "but another colour's reserve")
+
+    def explain_move(self, origin: str, destination: str, block_ids: Sequence[str]
+                     ) -> RuleViolation | None:
+        before = _sighting({p: self.positions[p] for p in block_ids if p in self.positions})
+        after = _sighting(dict.fromkeys(block_ids, destination))
+        problems = [p for p in observed_moves(before, after)[1] if "reserve" in p]
+        return RuleViolation("5.I.1", "; ".join(problems)) if problems else None
+
+    def apply(self, move: ProposedMove) -> None:
+        self.positions.update(dict.fromkeys(move.block_ids, move.destination))
+
+
+def _initial_positions(state: State) -> dict[str, str]:
+    """Identities for the pawns the state counts: the lowest numbers on the board, zone by
+    zone, the rest in the colour's reserve (pawns of one colour are interchangeable)."""
+    found: dict[str, str] = {}
+    for colour in state.players:
+        ids = [f"{colour.value}-{i:02d}" for i in range(1, SOLDIERS + 1)]
+        places = [z for z, counts in state.soldiers.items() for _ in range(counts.get(colour, 0))]
+        places += [reserve_place(colour)] * state.reserve.get(colour, 0)
+        found.update(zip(ids, places, strict=False))
+        if state.advanced:
+            found[f"{colour.value}-daimyo"] = state.daimyo_at.get(colour, reserve_place(colour))
+    return found
+
+
+@dataclass
+class TenkaSessionRules:
+    """A running Tenka Meidou game as the bridge's table session follows it (see the module
+    docstring): deployments, checked against the dice entered."""
+
+    game: Game[State, Any, Any]
+    rules: TenkaRules = field(default_factory=TenkaRules)
+    positions: dict[str, str] = field(default_factory=dict)
+    dice: Deploy | None = None
+    """The dice entered for the deployment being made, until it is accepted."""
+    _submitted: tuple[int, ProposedMove] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.positions:
+            self.positions = _initial_positions(self.game.state)
+
+    def enter_dice(self, dice: Deploy) -> SoldiersDeployed:
+        """The dice as rolled, entered on the touchscreen: the pawns to expect (RuleViolation
+        if the dice or the turn are wrong)."""
+        event = self.rules.deploy(self.game.state, dice)
+        self.dice, self._submitted = dice, None
+        return event
+
+    def _sync(self) -> None:
+        """Once the deployment submitted is accepted, its pawns are where the rules have them."""
+        if self._submitted is not None and len(self.game.events) > self._submitted[0]:
+            move = self._submitted[1]
+            self.positions = _moved(self.positions, move.destination, move.block_ids)
+            self.dice, self._submitted = None, None
+
+    def expected_positions(self) -> Mapping[str, str]:
+        self._sync()
+        return self.positions
+
+    def _judge(self, origin: str, destination: str, pawns: Sequence[str]
+               ) -> Outcome | RuleViolation:
+        self._sync()
+        if self.dice is None:
+            return RuleViolation("5.I.1", "enter the dice on the touchscreen, then place the pawns")
+        before = _sighting(self.positions)
+        after = _sighting(_moved(self.positions, destination, pawns))
+        problems = check_deployment(self.rules, self.game.state, self.dice, before, after)
+        if not problems:
+            return Ready((self.dice,))
+        event = self.rules.deploy(self.game.state, self.dice)
+        seen, odd = observed_moves(before, after)
+        wanted = event.soldiers + int(event.daimyo)
+        if not odd and all(m.colour is event.colour and m.destination == event.zone
+                           and m.origin == RESERVE for m in seen) and len(pawns) < wanted:
+            return Hold(f"{len(pawns)} of {wanted} pawns placed")
+        return RuleViolation("5.I.1", "; ".join(problems))
+
+    def explain_move(self, origin: str, destination: str, block_ids: Sequence[str]
+                     ) -> RuleViolation | None:
+        verdict = self._judge(origin, destination, block_ids)
+        return verdict if isinstance(verdict, RuleViolation) else None
+
+    def commands_for(self, move: ProposedMove) -> Outcome:
+        verdict = self._judge(move.origin, move.destination, move.block_ids)
+        if isinstance(verdict, RuleViolation):
+            raise ValueError(str(verdict))
+        if isinstance(verdict, Ready):
+            self._submitted = (len(self.game.events), move)
+        return verdict
+
+    def group(self, moves: Sequence[ProposedMove]) -> list[ProposedMove]:
+        return list(moves)
+
+    def destinations(self, origin: str, block_ids: Sequence[str]) -> list[str]:
+        return self.flashing() if self.dice and origin == reserve_place(self.dice.colour) else []
+
+    def flashing(self) -> list[str]:
+        """The zone the dice entered name."""
+        if self.dice is None:
+            return []
+        try:
+            return [self.rules.deploy(self.game.state, self.dice).zone]
+        except RuleViolation:
+            return []
+
+    def describe(self, event: Event) -> str:
+        if isinstance(event, SoldiersDeployed):
+            daimyo = " and the Daimyo" if event.daimyo else ""
+            return (f"{event.colour} deployed {event.soldiers} soldier(s){daimyo} to "
+                    f"{_places()[event.zone].label} (castle {sum(event.pair)}, 5.I.1)")
+        data = event.model_dump(mode="json")
+        data.pop("card", None)  # a Daimyo chosen stays hidden
+        return f"{data.pop('type', 'event')}: {data}"
+
+
+class TenkaTable:
+    """Tenka Meidou as the bridge serves it."""
+
+    name = "tenka_meidou"
+    piece_word = "pawn"
+    piece_hint = "colour like 'red', 'red daimyo', 'white', or id like 'red-07'"
+    sides: Mapping[str, str] = {**{c.value: c.value for c in Colour}, "white": "white"}
+
+    def places(self) -> Mapping[str, Place]:
+        return _places()
+
+    def pieces(self) -> Sequence[Piece]:
+        return tuple(Piece(p, pawn_kind(p)[0]) for p in pawn_ids())
+
+    def resolve_piece(self, answer: str, taken: Collection[str]) -> str:
+        text = answer.strip().lower()
+        if _PAWN.fullmatch(text):
+            return text
+        words = text.split()
+        colour = next((w for w in words if w in self.sides), None)
+        if colour is None:
+            raise ValueError(f"{answer!r}: say a colour (red, blue, yellow, black, white), "
+                             "'red daimyo', or a pawn id (red-07)")
+        kind = ("reinforcement" if colour == "white" else
+                "daimyo" if "daimyo" in words else "soldier")
+        free = [p for p in pawn_ids() if p not in taken and pawn_kind(p) == (colour, kind)]
+        if not free:
+            raise ValueError(f"every {colour} {kind} has a tag already")
+        return free[0]
+
+    def describe_piece(self, piece: str) -> str:
+        colour, kind = pawn_kind(piece)
+        return f"{colour} {kind}"
+
+    def watch_rules(self, on_table: Mapping[str, str]) -> PawnWatch:
+        return PawnWatch(dict(on_table))
+
+    def session_rules(self, game: Any) -> TenkaSessionRules:
+        return TenkaSessionRules(game)
+
+
+TABLE = TenkaTable()

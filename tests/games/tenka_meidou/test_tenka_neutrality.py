@@ -1,7 +1,7 @@
-"""The core imports no game, and Tenka Meidou imports nothing from Sekigahara.
-
-firmware_bridge/ is left out for now: it is being made game-neutral separately (issue 10).
-"""
+"""The core, the hardware bridge and the app shell import no game (issue 11), and Tenka Meidou
+imports nothing from Sekigahara. Every import counts, function-local ones included (the scan
+walks the whole syntax tree); the bridge finds the game it serves through
+:func:`companion.core.table.game_table`."""
 
 from __future__ import annotations
 
@@ -29,6 +29,34 @@ def test_the_core_imports_neither_game() -> None:
     assert not bad
 
 
+def test_the_bridge_imports_neither_game() -> None:
+    bridge = ROOT / "firmware_bridge"
+    imports = _imports(bridge)
+    assert any(m.startswith("companion.core") for _, m in imports)  # the scan sees imports
+    bad = {(f, m) for f, m in imports if m.startswith(("companion.games", "ui"))}
+    assert not bad
+
+
+def test_the_scan_sees_function_local_imports(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "m.py").write_text("def f():\n    from companion.games.sekigahara import x\n")
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        assert ("pkg/m.py", "companion.games.sekigahara") in _imports(package)
+    finally:
+        ROOT = saved
+
+
+def test_the_games_are_found_through_the_core_registry() -> None:
+    from companion.core.table import game_table, table_names
+
+    assert {"sekigahara", "tenka_meidou"} <= set(table_names())
+    assert game_table("sekigahara").piece_word == "block"
+    assert game_table("tenka_meidou").piece_word == "pawn"
+
+
 def test_tenka_meidou_imports_nothing_from_sekigahara() -> None:
     package = ROOT / "companion" / "games" / "tenka_meidou"
     imports = _imports(package)
@@ -42,5 +70,6 @@ def test_the_app_shell_imports_neither_game_nor_the_bridge() -> None:
     imports = _imports(shell)
     assert any(m.startswith("pygame") for _, m in imports)  # the scan sees imports
     bad = {(f, m) for f, m in imports
-           if m.startswith(("companion.games", "firmware_bridge", "ui.sekigahara"))}
+           if m.startswith(("companion.games", "firmware_bridge", "ui.sekigahara",
+                            "ui.tenka_meidou"))}
     assert not bad

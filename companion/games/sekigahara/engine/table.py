@@ -2,9 +2,10 @@
 
 The bridge (``firmware_bridge``) sees blocks on zones; this module says, from the engine's state
 and queries alone, where every block should be and whether a change it saw is legal now. It
-satisfies ``firmware_bridge.discrepancy.MoveRules`` structurally (the engine never imports the
-bridge) and adds :meth:`TableRules.commands_for`, which turns a legal change into commands, a
-:class:`Question` for the players, or a :class:`Hold` (part of an action seen, the rest to come).
+is the game's :class:`companion.core.table.SessionRules` (the engine never imports the bridge):
+:meth:`TableRules.commands_for` turns a legal change into commands
+(:class:`~companion.core.table.Ready`), a :class:`Question` for the players, or a
+:class:`~companion.core.table.Hold` (part of an action seen, the rest to come).
 
 Zones, as the bridge names them: board location ids, ``mori_box``, ``<side>_recruitment``, the
 casualty tray ``casualties`` (eliminated blocks, 7.4, 8.7.2), and ``<side>_deployment`` for the
@@ -25,7 +26,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from companion.core.events import Event
 from companion.core.rules import RuleViolation
+from companion.core.table import Hold, ProposedMove, Ready
 from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import CardKind, Side
 from companion.games.sekigahara.engine import commands as cm
@@ -98,7 +101,7 @@ def _engine_zone(zone: str) -> str:
 
 
 class TableMove(Protocol):
-    """A change the readers saw (``firmware_bridge.discrepancy.ProposedMove`` fits)."""
+    """A change the readers saw (:class:`companion.core.table.ProposedMove` fits)."""
 
     @property
     def origin(self) -> str: ...
@@ -148,21 +151,20 @@ class Question:
         return self.options[choice].commands
 
 
-@dataclass(frozen=True)
-class Ready:
-    """The change means exactly these commands."""
-
-    commands: tuple[cm.Command, ...]
-
-
-@dataclass(frozen=True)
-class Hold:
-    """Part of a legal action is on the table; the rest is awaited (``reason`` is public)."""
-
-    reason: str
-
-
 Outcome = Ready | Question | Hold
+
+
+def merge_casualties(moves: Sequence[ProposedMove]) -> list[ProposedMove]:
+    """Losses reach the casualty tray from the battle site and the deployment trays (8.7.2):
+    judge them as one choice, from the first origin."""
+    lost = [m for m in moves if m.destination == CASUALTIES]
+    rest = [m for m in moves if m.destination != CASUALTIES]
+    if len(lost) > 1:
+        blocks = tuple(sorted(b for m in lost for b in m.block_ids))
+        rest.append(ProposedMove(lost[0].origin, CASUALTIES, blocks))
+    else:
+        rest += lost
+    return rest
 
 _RULES = SekigaharaRules()
 
@@ -190,7 +192,7 @@ def _route_label(route: Route, *, leader: bool = False) -> str:
 
 @dataclass
 class TableRules:
-    """A live game as the bridge's ``MoveRules``; re-reads ``game.state`` on every call."""
+    """A live game as the bridge's ``SessionRules``; re-reads ``game.state`` on every call."""
 
     game: SekigaharaGame
 
@@ -264,6 +266,24 @@ class TableRules:
         """The location of the combat in progress (8.1), if any."""
         p = self.state.pending
         return p.location if p is not None else None
+
+    # ---------------------------------------------------------------- the table session
+
+    def flashing(self) -> list[str]:
+        """The battle site flashes while a combat is pending (8.1)."""
+        site = self.battle_site()
+        return [] if site is None else [site]
+
+    def group(self, moves: Sequence[ProposedMove]) -> list[ProposedMove]:
+        """Losses reach the casualty tray from the battle site and the deployment trays (8.7.2):
+        judge them as one choice, from the first origin."""
+        return merge_casualties(moves)
+
+    def describe(self, event: Event) -> str:
+        """The event's line in the shared feed."""
+        from companion.games.sekigahara.engine.feed import feed_line  # feed reads zone_label
+
+        return feed_line(event)
 
     # ---------------------------------------------------------------- judging
 

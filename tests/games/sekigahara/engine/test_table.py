@@ -32,8 +32,8 @@ from companion.games.sekigahara.engine.table import (
     bag_zone,
     deployment_zone,
 )
+from companion.games.sekigahara.table import bag, deployment_tray, zone_names
 from firmware_bridge.discrepancy import MoveRules, ProposedMove
-from firmware_bridge.zones import bag, deployment_tray, zone_names
 
 BLOCK_ID = re.compile(r"\b[IT]\d\d\b")
 FACE = re.compile(  # a clan that is not also a side's name, or a face's symbol (3.2)
