@@ -141,6 +141,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def _game_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=table_names(), default=DEFAULT_GAME,
+                        type=lambda name: name.replace("_", "-"),
                         help=f"the game on the table (default {DEFAULT_GAME})")
 
 

@@ -2,7 +2,7 @@
 
 The bridge knows no game: places come from a :class:`~companion.core.table.GameTable` found in
 the core's registry. One game is served per process: :func:`active_table` (Sekigahara unless
-:func:`use_table` chose another, e.g. ``companion hardware --game tenka_meidou``). Every function
+:func:`use_table` chose another, e.g. ``companion hardware --game tenka-meidou``). Every function
 here takes an explicit ``table`` too. Zone ids are plain strings; player-facing text uses
 :func:`zone_name`.
 """

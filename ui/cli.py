@@ -37,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "simulator and shows a virtual table beside the screen, where pieces are dragged as on "
         "the real board.")
     parser.add_argument("--game", choices=GAMES, default="sekigahara",
+                        type=lambda name: name.replace("_", "-"),
                         help="which game (default sekigahara)")
     parser.add_argument("--hubs", nargs="+", default=["auto"], metavar="auto|sim|PORT",
                         help="auto (default): real hubs if any answer, else the simulator; "

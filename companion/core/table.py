@@ -43,7 +43,7 @@ DEFAULT_GAME = "sekigahara"
 
 BUILTIN_TABLES: dict[str, str] = {
     "sekigahara": "companion.games.sekigahara.table:TABLE",
-    "tenka_meidou": "companion.games.tenka_meidou.table:TABLE",
+    "tenka-meidou": "companion.games.tenka_meidou.table:TABLE",
 }
 """The shipped games' tables, as ``module:attribute`` (imported only when asked for)."""
 
@@ -249,7 +249,9 @@ def table_names() -> list[str]:
 
 @cache
 def game_table(name: str = DEFAULT_GAME) -> GameTable:
-    """The table of the game ``name``; KeyError if no installed game has that name."""
+    """The table of the game ``name`` (``tenka_meidou`` is read as ``tenka-meidou``); KeyError
+    if no installed game has that name."""
+    name = name.replace("_", "-")
     found = {e.name: e.value for e in entry_points(group="companion.tables")}
     target = found.get(name) or BUILTIN_TABLES.get(name)
     if target is None:

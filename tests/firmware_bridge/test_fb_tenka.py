@@ -34,7 +34,7 @@ DICE = Deploy(colour=R, rolls=((3, 4, 5),), single=4)  # 3+5: castle 8, kasugaya
 @pytest.fixture
 def tenka() -> Iterator[GameTable]:
     before = active_table()
-    yield use_table("tenka_meidou")
+    yield use_table("tenka-meidou")
     use_table(before)
 
 

@@ -352,7 +352,7 @@ class TenkaSessionRules:
 class TenkaTable:
     """Tenka Meidou as the bridge serves it."""
 
-    name = "tenka_meidou"
+    name = "tenka-meidou"
     piece_word = "pawn"
     piece_hint = "colour like 'red', 'red daimyo', 'white', or id like 'red-07'"
     sides: Mapping[str, str] = {**{c.value: c.value for c in Colour}, "white": "white"}

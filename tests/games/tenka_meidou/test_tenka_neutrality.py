@@ -52,9 +52,9 @@ def test_the_scan_sees_function_local_imports(tmp_path: Path) -> None:
 def test_the_games_are_found_through_the_core_registry() -> None:
     from companion.core.table import game_table, table_names
 
-    assert {"sekigahara", "tenka_meidou"} <= set(table_names())
+    assert {"sekigahara", "tenka-meidou"} <= set(table_names())
     assert game_table("sekigahara").piece_word == "block"
-    assert game_table("tenka_meidou").piece_word == "pawn"
+    assert game_table("tenka-meidou").piece_word == "pawn"
 
 
 def test_tenka_meidou_imports_nothing_from_sekigahara() -> None:
