@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+
+Model = TypeVar("Model", bound=BaseModel)
 
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's C loader when PyYAML was built with it (several times faster at start-up)."""
@@ -41,3 +44,20 @@ def parse_yaml(text: str, name: str, error: type[DataFileError] = DataFileError)
         return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         raise error(f"{name} is not valid YAML: {exc}") from None
+
+
+def validate(
+    model: type[Model], data: Any, name: str, error: type[DataFileError] = DataFileError
+) -> Model:
+    """``data`` (parsed from ``name``) as a ``model``; raise ``error`` naming the file and the
+    first field that is wrong if it is not one."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise error(f"{name}: {describe_validation_error(exc)}") from None
+
+
+def load_packaged(package: str, name: str, model: type[Model]) -> Model:
+    """The data file ``data/<name>`` shipped inside ``package``, parsed and validated."""
+    text = resources.files(package).joinpath("data", name).read_text("utf-8")
+    return validate(model, parse_yaml(text, name), name)

@@ -23,6 +23,7 @@ from companion.core.datafiles import (
     describe_validation_error,
     parse_yaml,
     read_yaml,
+    validate,
 )
 
 
@@ -481,10 +482,7 @@ def _read_yaml(path: Path | None, default_name: str) -> tuple[Any, str]:
 
 def load_board(path: Path | None = None) -> Board:
     raw, name = _read_yaml(path, "board.yaml")
-    try:
-        return Board.model_validate(raw)
-    except ValidationError as exc:
-        raise DataFileError(f"{name}: {describe_validation_error(exc)}") from None
+    return validate(Board, raw, name)
 
 
 def load_decks(path: Path | None = None) -> dict[Side, Deck]:

@@ -16,13 +16,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from companion.core.datafiles import (
     DataFileError,
-    describe_validation_error,
     parse_yaml,
     read_yaml,
+    validate,
 )
 
 
@@ -204,10 +204,7 @@ class Components(_Frozen):
 
 
 def _load(model: type[Any], data: Any, name: str) -> Any:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise DataFileError(f"{name}: {describe_validation_error(exc)}") from None
+    return validate(model, data, name)
 
 
 def load_board(path: Path | None = None) -> Board:

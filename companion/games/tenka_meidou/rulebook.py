@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
-from companion.core.datafiles import DataFileError, describe_validation_error, parse_yaml
+from companion.core.datafiles import (
+    load_packaged,
+)
 
 RULE_NUMBER = re.compile(r"[1-9][0-9]*(?:\.(?:I|II))?(?:\.[1-9])?|TM[1-9][0-9]*")
 """A section (``5``, ``5.I``, ``5.II.3``, ``3.2``) or a clarification (``TM2``)."""
@@ -67,11 +68,7 @@ class Rulebook(BaseModel):
 
 @cache
 def default_rules() -> Rulebook:
-    text = resources.files(__package__).joinpath("data", "rules.yaml").read_text("utf-8")
-    try:
-        return Rulebook.model_validate(parse_yaml(text, "rules.yaml"))
-    except ValidationError as exc:
-        raise DataFileError(f"rules.yaml: {describe_validation_error(exc)}") from None
+    return load_packaged(__package__, "rules.yaml", Rulebook)
 
 
 def cite(number: str) -> str:

@@ -23,12 +23,13 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
-from companion.core.datafiles import DataFileError, describe_validation_error, parse_yaml
+from companion.core.datafiles import (
+    load_packaged,
+)
 from companion.core.events import Event
 from companion.core.game import Game
 from companion.core.rules import RuleViolation
@@ -102,11 +103,7 @@ class PawnRegistry(BaseModel):
 
 @cache
 def default_wiring() -> TableWiring:
-    text = resources.files(__package__).joinpath("data", "wiring.default.yaml").read_text("utf-8")
-    try:
-        return TableWiring.model_validate(parse_yaml(text, "wiring.default.yaml"))
-    except ValidationError as exc:
-        raise DataFileError(f"wiring.default.yaml: {describe_validation_error(exc)}") from None
+    return load_packaged(__package__, "wiring.default.yaml", TableWiring)
 
 
 def pawn_kind(pawn: str) -> tuple[str, str]:
