@@ -71,6 +71,8 @@ def test_documented_examples_decode() -> None:
         b"LED 3 A05 BLINK *3D3A\r\n",
         b"FAULT 4 HUB OVERHEAT temp 85C *16B6\n",
         b"TEST 9 A02 FAIL NO_READER *D95D\n",
+        b"SCHED 12 5 120,40,60,20,20 2 0,1,0,2,3,4,1,0,2,0,1,3,4,0,1,2 *3B56\n",
+        b"SYNC 13 1 17 *E6FD\n",
     ):
         decode_line(line)
 
