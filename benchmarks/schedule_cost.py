@@ -6,8 +6,8 @@ reuses), the real hub firmware (``sekihub.hub.Hub``: its slot clock, the PN5180 
 inventory) runs under CPython against ``tests/hardware/hw_fakes.FakePN5180``, whose clock
 advances by the ISO/IEC 15693 air time, the SPI transfers and *estimated* MicroPython and BUSY
 costs. The slot table is the host's (``firmware_bridge.schedule.plan_schedule`` over the
-placement sheet's layout and the default wiring); the adaptive slot length is what the host
-would choose for the stacks (``needed_period_ms``, from the per-read model of
+placement sheet's layout and the default wiring); the adaptive slot lengths are what the host
+would choose for the stacks (``needed_slot_ms``, from the per-read model of
 ``hardware/tools/airtime.py``).
 
 For each position (an empty board, the set-up position of rule 5.2, and a crowded board: the
@@ -19,9 +19,14 @@ board (hubs run in parallel: the slowest hub), for three ways of running the hub
   hubs may transmit together);
 * ``fixed``: the schedule with the default 50 ms slot (a read longer than what is left of a
   window waits for the next cycle; a read longer than the window overruns it);
-* ``adaptive``: the schedule with the slot the host sizes for the stacks.
+* ``adaptive``: every slot as long as the host sizes the busiest one for the stacks (protocol
+  1.1, or 1.2 with a 1.1 hub on the table);
+* ``per_slot``: each slot as long as its busiest hub needs (protocol 1.2): the cycle is the
+  sum of the slots' lengths.
 
-A scheduled sweep counts from the start of slot 0 (the SYNC). Usage:
+A scheduled sweep counts from the start of slot 0 (the SYNC), with a cold hub: no antenna read
+yet, so each counts as half its slot until read (``sekihub.slots``), and a slot full of such
+antennas may leave some to the next cycle. Usage:
 ``.venv/bin/python benchmarks/schedule_cost.py [--runs 5] [--positions empty,setup,crowded]``
 """
 
@@ -49,7 +54,7 @@ from firmware_bridge import protocol as p  # noqa: E402
 from firmware_bridge.schedule import (  # noqa: E402
     SLOT_MS,
     ScanSchedule,
-    needed_period_ms,
+    needed_slot_ms,
     placement_geometry,
     plan_schedule,
 )
@@ -116,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
+    per_slot_rng = random.Random(args.seed + 1)  # its own draws: the other columns stay as
+    # they were before it was added
     board = default_board()
     lay = placement_sheet.layout(board)
     wiring = {AntennaKey(lay.hub_id(m.hub), m.antenna): m.zone for m in lay.marks}
@@ -125,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     positions = {"empty": {}, "setup": setup_position(board), "crowded": dict(SCENARIO)}
     print(f"source=computed(time model) firmware on tests/hardware/hw_fakes.FakePN5180, not "
           f"measured: SPI {args.spi_hz / 1e6:g} MHz, {args.call_us} us per SPI call "
-          f"(estimate), noise {args.noise:g}; adaptive slot from hardware/tools/airtime.py; "
+          f"(estimate), noise {args.noise:g}; adaptive and per-slot lengths from "
+          f"hardware/tools/airtime.py; "
           f"{plan.count} slots, {len(plan.pairs)} neighbour pairs; median of {args.runs}")
     for name in args.positions.split(","):
         position = positions[name]
@@ -136,28 +144,27 @@ def main(argv: list[str] | None = None) -> int:
                   for h, ms in members.items()}
         tables = {hub: plan.for_hub(hub, len(c)).slots for hub, c in counts.items()}
         by_key = {AntennaKey(hub, a): n for hub, c in counts.items() for a, n in enumerate(c)}
-        adaptive = needed_period_ms(tables, by_key, plan.guard_ms)
+        lengths = needed_slot_ms(tables, by_key, plan.count, plan.guard_ms)
+        adaptive = max(lengths)
         ways: dict[str, ScanSchedule | None] = {
-            "unscheduled": None, "fixed": plan, "adaptive": _with_period(plan, adaptive)}
+            "unscheduled": None, "fixed": plan, "adaptive": plan.with_lengths(
+                (adaptive,) * plan.count), "per_slot": plan.with_lengths(lengths)}
         print(f"position={name} blocks={sum(position.values())} fixed_slot_ms={SLOT_MS} "
-              f"adaptive_slot_ms={adaptive}")
-        print("   hub     antennas  tags  unscheduled_ms  fixed_ms  adaptive_ms")
+              f"adaptive_slot_ms={adaptive} per_slot_ms={'/'.join(map(str, lengths))}")
+        print("   hub     antennas  tags  unscheduled_ms  fixed_ms  adaptive_ms  per_slot_ms")
         board_ms = dict.fromkeys(ways, 0.0)
         for hub, c in counts.items():
             row = {}
             for way, schedule in ways.items():
                 table = None if schedule is None else schedule.for_hub(hub, len(c))
-                row[way] = sweep_ms(c, table, args, rng)
+                row[way] = sweep_ms(c, table, args, per_slot_rng if way == "per_slot" else rng)
                 board_ms[way] = max(board_ms[way], row[way])
             print(f"   {hub:7s} {len(c):8d}  {sum(c):4d}  {row['unscheduled']:14.1f}  "
-                  f"{row['fixed']:8.1f}  {row['adaptive']:11.1f}")
+                  f"{row['fixed']:8.1f}  {row['adaptive']:11.1f}  {row['per_slot']:11.1f}")
         print(f"board position={name} unscheduled_ms={board_ms['unscheduled']:.0f} "
-              f"fixed_ms={board_ms['fixed']:.0f} adaptive_ms={board_ms['adaptive']:.0f}")
+              f"fixed_ms={board_ms['fixed']:.0f} adaptive_ms={board_ms['adaptive']:.0f} "
+              f"per_slot_ms={board_ms['per_slot']:.0f}")
     return 0
-
-
-def _with_period(plan: ScanSchedule, period_ms: int) -> ScanSchedule:
-    return ScanSchedule(plan.count, plan.slots, plan.pairs, period_ms, plan.guard_ms)
 
 
 if __name__ == "__main__":

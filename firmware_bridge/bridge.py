@@ -11,7 +11,6 @@ subscribers - no queue in between, so a placement is available as soon as its fr
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import os
 import threading
@@ -33,8 +32,8 @@ from firmware_bridge.registry import TagRegistry
 from firmware_bridge.schedule import (
     SHRINK_AFTER_S,
     ScanSchedule,
-    SlotSizer,
-    needed_period_ms,
+    SlotLengths,
+    needed_slot_ms,
     placement_geometry,
     plan_schedule,
 )
@@ -87,6 +86,11 @@ class HubStatus:
     scheduled: bool = False
     """The hub was sent its slot table (protocol 1.1) and is kept in step with SYNC."""
 
+    @property
+    def per_slot(self) -> bool:
+        """The hub takes one length per slot (protocol 1.2)."""
+        return self.hello.protocol >= p.PER_SLOT_LENGTHS
+
 
 class Bridge:
     """Hubs -> observations -> placements. Use as a context manager or start()/stop()."""
@@ -127,9 +131,13 @@ class Bridge:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._schedule = schedule
+        """The schedule in force: what the scheduled hubs were told, and the host's slot clock."""
+        self._wanted = schedule
+        """The schedule with the slot lengths the stacks call for; in force unless a scheduled
+        hub speaks protocol 1.1 (then every hub gets its longest slot for every slot)."""
         self._auto_schedule = auto_schedule and schedule is None
         self._adaptive = adaptive_slots
-        self._sizer: SlotSizer | None = None
+        self._sizer: SlotLengths | None = None
         self._slot_shrink_s = slot_shrink_s
         self._epoch = time.monotonic()
         self._last_sync = 0.0
@@ -245,21 +253,59 @@ class Bridge:
             log.exception("no scan schedule: the antenna layout could not be computed")
             return
         with self._lock:
-            self._schedule = planned
+            self._schedule = self._wanted = planned
             waiting = [h for h in self._hubs.values()
                        if h.connected and h.link is not None and not h.scheduled]
         for status in waiting:
             assert status.link is not None
             self._send_schedule(status, status.link)
 
+    def _scheduled_hubs(self) -> list[HubStatus]:
+        return [h for h in self._hubs.values()
+                if h.scheduled and h.connected and h.link is not None]
+
+    def _in_force(self, hubs: Iterable[HubStatus]) -> list[tuple[HubLink, p.Schedule]]:
+        """Under the lock: put the wanted schedule in force for ``hubs`` (the scheduled ones),
+        with per-slot lengths only if every one of them speaks protocol 1.2 (all hubs must
+        agree where each slot begins; a 1.1 hub has one length for all). If that changes the
+        slot lengths, the host's slot clock is re-based to the start of its current cycle,
+        where a hub's clock carries a mid-run SCHED over to (docs/protocol.md 5.1), and every
+        one of ``hubs`` is to be sent its new SCHED: returned, to send outside the lock."""
+        hubs = list(hubs)
+        old, wanted = self._schedule, self._wanted
+        if old is None or wanted is None:
+            return []
+        new = wanted if all(h.per_slot for h in hubs) else wanted.uniform()
+        if new.slot_ms == old.slot_ms:
+            self._schedule = new
+            return []
+        elapsed_ms = int((time.monotonic() - self._epoch) * 1000)
+        self._epoch += (elapsed_ms // old.cycle_ms) * old.cycle_ms / 1000
+        self._schedule = new
+        log.info("scan slots %s ms -> %s ms%s", "/".join(map(str, old.slot_ms)),
+                 "/".join(map(str, new.slot_ms)),
+                 "" if new.per_slot or not wanted.per_slot else
+                 " (one length for all: a scheduled hub speaks protocol 1.1)")
+        return [(h.link, new.for_hub(h.hub_id, h.hello.antennas))
+                for h in hubs if h.link is not None]
+
     def _send_schedule(self, status: HubStatus, link: HubLink) -> None:
-        """Protocol 1.1 hubs get their slot table and a SYNC; a 1.0 hub runs unscheduled."""
+        """Protocol 1.1 hubs get their slot table and a SYNC; a 1.0 hub runs unscheduled. A
+        1.1 hub joining 1.2 hubs that run per-slot lengths puts every hub on one length (the
+        other hubs are sent their new SCHED and a SYNC first)."""
         status.scheduled = False
         if status.hello.protocol < (1, 1):
             return
-        schedule = self.schedule()
+        with self._lock:
+            others = [h for h in self._scheduled_hubs() if h is not status]
+            sends = self._in_force([*others, status])
+            schedule = self._schedule
         if schedule is None:
             return
+        for other, command in sends:
+            if other is not link:
+                other.send(command)
+                self._sync(other, schedule)
         link.send(schedule.for_hub(status.hub_id, status.hello.antennas))
         status.scheduled = True
         self._sync(link, schedule)
@@ -267,56 +313,44 @@ class Bridge:
     def _sync(self, link: HubLink, schedule: ScanSchedule) -> None:
         """SYNC: where the host's slot clock (from the bridge's start) is right now."""
         now_ms = int((time.monotonic() - self._epoch) * 1000)
-        within = now_ms % (schedule.count * schedule.period_ms)
-        link.send(p.Sync(within // schedule.period_ms, within % schedule.period_ms))
+        link.send(p.Sync(*schedule.position(now_ms)))
 
     def _resize_slots(self) -> None:
-        """Adaptive slot length: size the slots for the stacks the scheduled hubs last read
-        (:func:`needed_period_ms`, with hysteresis) and, when that changes, send every scheduled
-        hub its new SCHED. The host's slot clock is re-based to the start of the current cycle,
-        where a 1.1 hub's clock carries a mid-run SCHED over to (docs/protocol.md 5.1), so the
-        hubs stay in step even before the SYNC that follows."""
-        if not self._adaptive:
-            return
+        """Adaptive slot lengths: size each slot for the stacks the scheduled hubs last read
+        (:func:`needed_slot_ms`, with hysteresis slot by slot) and, when the lengths in force
+        change, send every scheduled hub its new SCHED (:meth:`_in_force`: per-slot lengths if
+        every scheduled hub speaks 1.2, else the longest for every slot). Also run when the
+        slots are not adaptive: a 1.1 hub that left may let the others have per-slot lengths."""
         with self._lock:
-            schedule = self._schedule
-            hubs = [h for h in self._hubs.values()
-                    if h.scheduled and h.connected and h.link is not None]
+            schedule = self._wanted
+            hubs = self._scheduled_hubs()
             if schedule is None or not hubs:
                 return
             tables = {h.hub_id: schedule.for_hub(h.hub_id, h.hello.antennas).slots for h in hubs}
             counts = {AntennaKey(h.hub_id, a): s.tags for h in hubs
                       for a, s in h.antennas.items()}
-        try:
-            needed = needed_period_ms(tables, counts, schedule.guard_ms)
-        except ValueError as exc:  # no read-time model installed: keep the slot as it is
-            log.warning("fixed scan slot: %s", exc)
-            self._adaptive = False
-            return
+        needed: tuple[int, ...] | None = None
+        if self._adaptive:
+            try:
+                needed = needed_slot_ms(tables, counts, schedule.count, schedule.guard_ms)
+            except ValueError as exc:  # no read-time model installed: keep the slots as they are
+                log.warning("fixed scan slots: %s", exc)
+                self._adaptive = False
         with self._lock:
-            if self._schedule is not schedule:
+            if self._wanted is not schedule:
                 return  # replaced meanwhile: size it next time
-            sizer = self._sizer or SlotSizer(schedule.period_ms,
-                                               shrink_after_s=self._slot_shrink_s)
-            self._sizer = sizer = sizer.update(needed, time.monotonic())
-            if sizer.period_ms == schedule.period_ms:
-                return
-            cycle_ms = schedule.count * schedule.period_ms
-            elapsed_ms = int((time.monotonic() - self._epoch) * 1000)
-            self._epoch += (elapsed_ms // cycle_ms) * cycle_ms / 1000
-            self._schedule = dataclasses.replace(schedule, period_ms=sizer.period_ms)
-            sends = [(h.link, self._schedule.for_hub(h.hub_id, h.hello.antennas)) for h in hubs]
-        log.info("scan slot %d ms -> %d ms (the stacks need %d ms)", schedule.period_ms,
-                 sizer.period_ms, needed)
+            if needed is not None:
+                sizer = self._sizer or SlotLengths.start(schedule.slot_ms, self._slot_shrink_s)
+                self._sizer = sizer = sizer.update(needed, time.monotonic())
+                self._wanted = schedule.with_lengths(sizer.lengths)
+            sends = self._in_force(self._scheduled_hubs())
         for link, command in sends:
-            assert link is not None
             link.send(command)
 
     def _sync_all(self) -> None:
         with self._lock:
             schedule = self._schedule
-            links = [h.link for h in self._hubs.values()
-                     if h.scheduled and h.connected and h.link is not None]
+            links = [h.link for h in self._scheduled_hubs() if h.link is not None]
         if schedule is not None:
             for link in links:
                 self._sync(link, schedule)
@@ -520,7 +554,7 @@ class Bridge:
         A scheduled hub tests each antenna in its own slot: allow a whole cycle more."""
         schedule = self.schedule()
         if schedule is not None:
-            timeout = max(timeout, schedule.count * schedule.period_ms / 1000 + 1.0)
+            timeout = max(timeout, schedule.cycle_ms / 1000 + 1.0)
         with self._lock:
             hubs = [h for h in self._hubs.values() if h.connected and h.link is not None]
             for hub in hubs:

@@ -183,7 +183,14 @@ def _schedule_state(bridge: Bridge, hub: HubStatus) -> str:
         return f"unscheduled (it refused its slot table: {refused})"
     if hub.scheduled:
         s = bridge.schedule()
-        return f"scan slots: {s.count} of {s.period_ms} ms" if s else "scan slots"
+        if s is None:
+            return "scan slots"
+        if s.per_slot:
+            return (f"scan slots: {s.count} of {'/'.join(map(str, s.slot_ms))} ms "
+                    f"(cycle {s.cycle_ms} ms)")
+        if not hub.per_slot:
+            return f"scan slots: {s.count} of {s.period_ms} ms (one length: protocol 1.1)"
+        return f"scan slots: {s.count} of {s.period_ms} ms"
     if hub.hello.protocol < (1, 1):
         return "unscheduled (protocol 1.0)"
     return "unscheduled (no antenna layout)"

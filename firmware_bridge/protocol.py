@@ -1,4 +1,4 @@
-"""The hub <-> host line protocol, version 1.1: the one encoder and decoder (docs/protocol.md).
+"""The hub <-> host line protocol, version 1.2: the one encoder and decoder (docs/protocol.md).
 
 Every frame is one ASCII line::
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 1
+PROTOCOL_MINOR = 2
 MAX_LINE_BYTES = 512
 """The longest frame, newline included. A longer line is discarded up to its newline."""
 MAX_UIDS_PER_FRAME = 24
@@ -36,6 +36,9 @@ MAX_SLOTS = 16
 """The most slots a scan schedule (SCHED, protocol 1.1) may have."""
 MIN_SLOT_MS = 5
 MAX_SLOT_MS = 1000
+PER_SLOT_LENGTHS = (1, 2)
+"""The first protocol version whose hubs take one length per slot in ``SCHED`` (section 5.1);
+an older scheduled hub only takes one length for every slot."""
 
 UID_PATTERN = re.compile(r"[0-9A-F]{16}")
 _TOKEN = re.compile(r"[!-)+-~]{1,64}")  # printable ASCII without space and '*'
@@ -191,19 +194,45 @@ class SelfTest:
 
 @dataclass(frozen=True, slots=True)
 class Schedule:
-    """Protocol 1.1: scan antenna ``a`` only in slot ``slots[a]`` of a cycle of ``count`` slots
-    of ``period_ms`` each, keeping ``guard_ms`` clear at both ends of every slot. Slot times
-    count from the last :class:`Sync`."""
+    """Scan antenna ``a`` only in slot ``slots[a]`` of a cycle of ``count`` slots, keeping
+    ``guard_ms`` clear at both ends of every slot. Slot times count from the last
+    :class:`Sync`.
+
+    ``period_ms`` is one length for every slot (protocol 1.1) or, from protocol 1.2, a tuple of
+    ``count`` lengths, slot 0's first; the cycle lasts their sum. A tuple whose lengths are all
+    equal is the same schedule as that one number and is stored (and sent) as it, so what a
+    1.1 hub can take never goes out as a list."""
 
     count: int
-    period_ms: int
+    period_ms: int | tuple[int, ...]
     guard_ms: int
     slots: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.period_ms, tuple) and len(set(self.period_ms)) == 1:
+            object.__setattr__(self, "period_ms", self.period_ms[0])
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        """The length of each slot (ms), slot 0's first."""
+        if isinstance(self.period_ms, tuple):
+            return self.period_ms
+        return (self.period_ms,) * self.count
+
+    @property
+    def per_slot(self) -> bool:
+        """Whether the slots have different lengths (only a 1.2 hub takes that)."""
+        return isinstance(self.period_ms, tuple)
+
+    @property
+    def cycle_ms(self) -> int:
+        return sum(self.lengths)
 
 
 @dataclass(frozen=True, slots=True)
 class Sync:
-    """Protocol 1.1: slot ``slot`` of the schedule began ``offset_ms`` ago (when sent)."""
+    """Protocol 1.1: slot ``slot`` of the schedule began ``offset_ms`` ago (when sent), whatever
+    the slots' lengths (1.2)."""
 
     slot: int
     offset_ms: int
@@ -259,7 +288,11 @@ def _fields(message: Message) -> tuple[str, list[str]]:
         case SelfTest():
             return "SELFTEST", []
         case Schedule(count, period_ms, guard_ms, slots):
-            return "SCHED", [str(count), str(period_ms), str(guard_ms),
+            if isinstance(period_ms, tuple) and len(period_ms) != count:
+                raise ValueError(f"{len(period_ms)} slot lengths for {count} slots")
+            lengths = (",".join(str(n) for n in period_ms) if isinstance(period_ms, tuple)
+                       else str(period_ms))
+            return "SCHED", [str(count), lengths, str(guard_ms),
                              ",".join(str(s) for s in slots)]
         case Sync(slot, offset_ms):
             return "SYNC", [str(slot), str(offset_ms)]
@@ -409,13 +442,16 @@ def _message(kind: str, f: list[str]) -> Message:
 def _schedule(f: list[str]) -> Schedule:
     _arity("SCHED", f, 4)
     count = _number(f[0], 1, MAX_SLOTS, "slot count")
-    period = _number(f[1], MIN_SLOT_MS, MAX_SLOT_MS, "slot period")
-    guard = _number(f[2], 0, (period - 1) // 2, "guard")
+    items = f[1].split(",")
+    if len(items) > 1 and len(items) != count:  # 1.2: one length per slot
+        raise ProtocolError("bad_field", f"{len(items)} slot lengths for {count} slots")
+    lengths = tuple(_number(item, MIN_SLOT_MS, MAX_SLOT_MS, "slot length") for item in items)
+    guard = _number(f[2], 0, (min(lengths) - 1) // 2, "guard")
     items = f[3].split(",")
     if len(items) > MAX_ANTENNAS:
         raise ProtocolError("bad_field", f"{len(items)} antennas in a schedule")
     slots = tuple(_number(item, 0, count - 1, "slot") for item in items)
-    return Schedule(count, period, guard, slots)
+    return Schedule(count, lengths if len(lengths) > 1 else lengths[0], guard, slots)
 
 
 def decode_line(line: bytes) -> Frame:

@@ -9,9 +9,12 @@ and colours that graph (:func:`plan_schedule`): neighbours, on one hub or on two
 the same slot. Each hub is then given its slot table (``SCHED``, protocol 1.1, see
 docs/protocol.md section 5.1) and kept in step with ``SYNC``.
 
-The slot length follows the stacks the hubs read (:func:`needed_period_ms`,
-:class:`SlotSizer`): each slot must hold the reads of the antennas a hub has in it, timed with
-the one per-read model of ``hardware/tools/airtime.py`` (computed, not measured).
+The slot lengths follow the stacks the hubs read (:func:`needed_slot_ms`, :class:`SlotSizer`,
+:class:`SlotLengths`): each slot must hold the reads of the antennas every hub has in it, timed
+with the one per-read model of ``hardware/tools/airtime.py`` (computed, not measured). From
+protocol 1.2 every slot has its own length (slot k as long as slot k's busiest hub needs); a
+1.1 hub takes one length for every slot, so while one is scheduled every hub gets the longest
+(:meth:`ScanSchedule.uniform`): all hubs must agree where each slot begins.
 
 Everything here is pure: geometry, wiring and tag counts in, a :class:`ScanSchedule` and a slot
 length out.
@@ -77,15 +80,54 @@ class NeighbourPair:
 
 @dataclass(frozen=True)
 class ScanSchedule:
-    """Slot of every placed antenna, ``count`` slots, and the neighbour pairs it keeps apart."""
+    """Slot of every placed antenna, ``count`` slots, and the neighbour pairs it keeps apart.
+
+    Every slot lasts ``period_ms``, unless ``lengths`` gives each its own (protocol 1.2; then
+    ``period_ms`` is the longest of them). Build those with :meth:`with_lengths`."""
 
     count: int
     slots: dict[AntennaKey, int]
     pairs: tuple[NeighbourPair, ...]
     period_ms: int = SLOT_MS
     guard_ms: int = GUARD_MS
+    lengths: tuple[int, ...] = ()
     _by_key: dict[AntennaKey, list[tuple[AntennaKey, float]]] = field(
         default_factory=dict, repr=False, compare=False)
+
+    @property
+    def slot_ms(self) -> tuple[int, ...]:
+        """The length of each slot (ms), slot 0's first."""
+        return self.lengths or (self.period_ms,) * self.count
+
+    @property
+    def per_slot(self) -> bool:
+        """Whether the slots have different lengths (only protocol 1.2 hubs can keep them)."""
+        return bool(self.lengths)
+
+    @property
+    def cycle_ms(self) -> int:
+        return sum(self.slot_ms)
+
+    def with_lengths(self, lengths: Sequence[int]) -> ScanSchedule:
+        """This schedule with slot ``k`` lasting ``lengths[k]`` ms (all equal: one length)."""
+        if len(lengths) != self.count:
+            raise ValueError(f"{len(lengths)} slot lengths for {self.count} slots")
+        if len(set(lengths)) == 1:
+            return dataclasses.replace(self, period_ms=lengths[0], lengths=())
+        return dataclasses.replace(self, period_ms=max(lengths), lengths=tuple(lengths))
+
+    def uniform(self) -> ScanSchedule:
+        """Every slot as long as the longest: what a protocol 1.1 hub can keep."""
+        return dataclasses.replace(self, lengths=())
+
+    def position(self, ms: int) -> tuple[int, int]:
+        """``(slot, ms into it)`` of a slot clock ``ms`` after the start of a cycle."""
+        within = ms % self.cycle_ms
+        for slot, length in enumerate(self.slot_ms):
+            if within < length:
+                return slot, within
+            within -= length
+        raise AssertionError("unreachable: within < cycle")
 
     def neighbours_of(self, key: AntennaKey) -> list[tuple[AntennaKey, float]]:
         """The antennas neighbouring ``key`` and their gaps (mm), closest first."""
@@ -111,7 +153,8 @@ class ScanSchedule:
                 s = min(range(self.count), key=lambda k: (load[k], k))
                 load[s] += 1
             slots.append(s)
-        return p.Schedule(self.count, self.period_ms, self.guard_ms, tuple(slots))
+        period: int | tuple[int, ...] = self.lengths or self.period_ms
+        return p.Schedule(self.count, period, self.guard_ms, tuple(slots))
 
 
 def neighbour_pairs(
@@ -218,24 +261,36 @@ def clamp_period(ms: float, guard_ms: int = GUARD_MS, step_ms: int = PERIOD_STEP
     return max(p.MIN_SLOT_MS, 2 * guard_ms + 1, min(p.MAX_SLOT_MS, rounded))
 
 
+def needed_slot_ms(
+    tables: Mapping[str, Sequence[int]], counts: Mapping[AntennaKey, int], count: int,
+    guard_ms: int = GUARD_MS, read: Callable[[int], float] = read_ms,
+) -> tuple[int, ...]:
+    """How long each of the ``count`` slots must be for every hub's reads, from the tag counts
+    its antennas last saw (protocol 1.2: per-slot lengths).
+
+    ``tables`` is each hub's slot table (``ScanSchedule.for_hub(...).slots``), ``counts`` the
+    tags each antenna read (absent: 0). A hub reads a slot's antennas one after another, so
+    slot ``k`` on a hub needs the sum of their reads plus a guard at each end; slot ``k`` must
+    be as long as the longest of those over the hubs, rounded up by :func:`clamp_period` (a
+    slot no hub has an antenna in gets its two guards, rounded up).
+    """
+    longest = [0.0] * count
+    for hub, slots in tables.items():
+        need = [0.0] * count
+        for antenna, slot in enumerate(slots):
+            need[slot] += read(counts.get(AntennaKey(hub, antenna), 0))
+        longest = [max(a, b) for a, b in zip(longest, need, strict=True)]
+    return tuple(clamp_period(ms + 2 * guard_ms, guard_ms) for ms in longest)
+
+
 def needed_period_ms(
     tables: Mapping[str, Sequence[int]], counts: Mapping[AntennaKey, int],
     guard_ms: int = GUARD_MS, read: Callable[[int], float] = read_ms,
 ) -> int:
-    """The slot length every hub's reads fit in, from the tag counts its antennas last saw.
-
-    ``tables`` is each hub's slot table (``ScanSchedule.for_hub(...).slots``), ``counts`` the
-    tags each antenna read (absent: 0). A hub reads a slot's antennas one after another, so a
-    slot on a hub needs the sum of their reads plus a guard at each end; the answer is the
-    longest of those over every slot and hub, rounded up by :func:`clamp_period`.
-    """
-    longest = 0.0
-    for hub, slots in tables.items():
-        need: dict[int, float] = {}
-        for antenna, slot in enumerate(slots):
-            need[slot] = need.get(slot, 0.0) + read(counts.get(AntennaKey(hub, antenna), 0))
-        longest = max([longest, *need.values()])
-    return clamp_period(longest + 2 * guard_ms, guard_ms)
+    """The one slot length every hub's reads fit in (protocol 1.1: every slot this long): the
+    longest of :func:`needed_slot_ms`."""
+    count = max((s + 1 for slots in tables.values() for s in slots), default=1)
+    return max(needed_slot_ms(tables, counts, count, guard_ms, read))
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,3 +319,26 @@ class SlotSizer:
             return dataclasses.replace(self, period_ms=peak, smaller_since=None,
                                        smaller_peak_ms=0)
         return dataclasses.replace(self, smaller_since=since, smaller_peak_ms=peak)
+
+
+@dataclass(frozen=True, slots=True)
+class SlotLengths:
+    """One :class:`SlotSizer` per slot: each slot grows at once and shrinks after its own calm
+    spell (the same hysteresis, slot by slot). :meth:`update` is pure."""
+
+    sizers: tuple[SlotSizer, ...]
+
+    @classmethod
+    def start(cls, lengths: Sequence[int], shrink_after_s: float = SHRINK_AFTER_S) -> SlotLengths:
+        return cls(tuple(SlotSizer(n, shrink_after_s=shrink_after_s) for n in lengths))
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(s.period_ms for s in self.sizers)
+
+    def update(self, needed_ms: Sequence[int], now: float) -> SlotLengths:
+        """The state after the stacks were found to need ``needed_ms[k]`` in slot ``k``."""
+        if len(needed_ms) != len(self.sizers):
+            raise ValueError(f"{len(needed_ms)} needs for {len(self.sizers)} slots")
+        return SlotLengths(tuple(s.update(n, now)
+                                 for s, n in zip(self.sizers, needed_ms, strict=True)))

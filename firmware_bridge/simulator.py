@@ -273,7 +273,9 @@ class VirtualHub:
         if isinstance(msg, p.SetLed) and msg.antenna is not None and msg.antenna >= self.antennas:
             self._send(p.Nak(frame.seq, "BAD_ANTENNA"))
             return
-        if isinstance(msg, p.Schedule) and len(msg.slots) != self.antennas:
+        if isinstance(msg, p.Schedule) and (
+                len(msg.slots) != self.antennas
+                or (msg.per_slot and self.protocol < p.PER_SLOT_LENGTHS)):  # 1.1: one length
             self._send(p.Nak(frame.seq, "BAD_VALUE"))
             return
         self._send(p.Ack(frame.seq))

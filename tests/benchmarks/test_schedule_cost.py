@@ -1,5 +1,6 @@
 """A short run of the schedule-cost benchmark: its output says it is computed and has one row
-per hub and one board line per position, and a schedule never makes a sweep faster."""
+per hub and one board line per position, a schedule never makes a sweep faster, and per-slot
+lengths (protocol 1.2) make it faster than one length for every slot."""
 
 from __future__ import annotations
 
@@ -20,19 +21,26 @@ def test_schedule_cost_prints_computed_sweeps_per_hub_and_board() -> None:
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
     assert lines[0].startswith("source=computed(time model) ")
-    heads = [re.fullmatch(r"position=(\w+) blocks=(\d+) fixed_slot_ms=50 adaptive_slot_ms=(\d+)",
-                          line) for line in lines if line.startswith("position=")]
+    heads = [re.fullmatch(r"position=(\w+) blocks=(\d+) fixed_slot_ms=50 adaptive_slot_ms=(\d+) "
+                          r"per_slot_ms=([\d/]+)", line)
+             for line in lines if line.startswith("position=")]
     assert [(h.group(1), h.group(2)) for h in heads if h] == [("empty", "0"), ("crowded", "96")]
     slots = {h.group(1): int(h.group(3)) for h in heads if h}
     assert 50 < slots["empty"] < slots["crowded"] <= 1000
+    for head in heads:
+        assert head is not None
+        lengths = [int(n) for n in head.group(4).split("/")]
+        assert len(lengths) == 5 and max(lengths) == int(head.group(3))  # the busiest slot
+        assert min(lengths) < max(lengths)
     rows = [line for line in lines if re.fullmatch(
-        r"   hub-\d +\d+ +\d+ +[\d.]+ +[\d.]+ +[\d.]+", line)]
+        r"   hub-\d +\d+ +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+", line)]
     assert len(rows) == 10  # five hubs, two positions
     boards = [re.fullmatch(r"board position=(\w+) unscheduled_ms=(\d+) fixed_ms=(\d+) "
-                           r"adaptive_ms=(\d+)", line) for line in lines
+                           r"adaptive_ms=(\d+) per_slot_ms=(\d+)", line) for line in lines
               if line.startswith("board ")]
     assert len(boards) == 2 and all(boards)
     for board in boards:
         assert board is not None
-        unscheduled, fixed, adaptive = (int(board.group(i)) for i in (2, 3, 4))
+        unscheduled, fixed, adaptive, per_slot = (int(board.group(i)) for i in (2, 3, 4, 5))
         assert 0 < unscheduled <= fixed and unscheduled <= adaptive
+        assert unscheduled <= per_slot < adaptive

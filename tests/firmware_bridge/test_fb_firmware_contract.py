@@ -65,8 +65,30 @@ def test_schedule_commands_parse_on_the_hub(wire: ModuleType) -> None:
     sched = p.Schedule(3, 50, 2, (0, 2, 1, 0))
     seq, kind, fields = wire.parse_line(p.encode(sched, 7))
     assert (seq, kind) == (7, "SCHED")
-    assert wire.parse_schedule(fields, 4) == (3, 50, 2, [0, 2, 1, 0])
+    assert wire.parse_schedule(fields, 4) == (3, [50, 50, 50], 2, [0, 2, 1, 0])
     seq, kind, fields = wire.parse_line(p.encode(p.Sync(2, 17), 8))
     assert (seq, kind, wire.parse_sync(fields, 3)) == (8, "SYNC", (2, 17))
     assert p.decode_line(p.encode(sched, 7)).message == sched
     assert f"{p.PROTOCOL_MAJOR}.{p.PROTOCOL_MINOR}" == wire.PROTOCOL_VERSION
+
+
+def test_per_slot_lengths_parse_alike_on_the_hub_and_the_host(wire: ModuleType) -> None:
+    """Protocol 1.2: PERIOD_MS may be one length per slot; both sides take it, and both refuse
+    the same malformed lists (the hub with NAK BAD_VALUE, the host decoder as bad_field)."""
+    sched = p.Schedule(3, (120, 40, 75), 2, (0, 2, 1, 0))
+    line = p.encode(sched, 9)
+    assert b" 3 120,40,75 2 0,2,1,0 *" in line
+    _, _, fields = wire.parse_line(line)
+    assert wire.parse_schedule(fields, 4) == (3, [120, 40, 75], 2, [0, 2, 1, 0])
+    assert p.decode_line(line).message == sched
+    for lengths, guard in (("120,40", "2"), ("120,40,75,60", "2"), ("120,,75", "2"),
+                           ("120,40,", "2"), ("120,4,75", "2"), ("120,1001,75", "2"),
+                           ("120,9,75", "5"), ("120,x,75", "2")):
+        fields = ["3", lengths, guard, "0,2,1,0"]
+        with pytest.raises(wire.WireError) as err:
+            wire.parse_schedule(fields, 4)
+        assert err.value.reason == "BAD_VALUE", lengths
+        body = " ".join(["SCHED", "4", *fields]).encode()
+        with pytest.raises(p.ProtocolError) as bad:
+            p.decode_line(body + b" *%04X\n" % p.crc16(body))
+        assert bad.value.reason == "bad_field", lengths

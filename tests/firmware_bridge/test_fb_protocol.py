@@ -16,10 +16,12 @@ from firmware_bridge.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Schedule,
     SelfTest,
     SetLed,
     SetRate,
     Snapshot,
+    Sync,
     TestResult,
     Who,
     crc16,
@@ -69,6 +71,8 @@ def test_documented_examples_decode() -> None:
         b"LED 3 A05 BLINK *3D3A\r\n",
         b"FAULT 4 HUB OVERHEAT temp 85C *16B6\n",
         b"TEST 9 A02 FAIL NO_READER *D95D\n",
+        b"SCHED 12 5 120,40,60,20,20 2 0,1,0,2,3,4,1,0,2,0,1,3,4,0,1,2 *3B56\n",
+        b"SYNC 13 1 17 *E6FD\n",
     ):
         decode_line(line)
 
@@ -120,6 +124,18 @@ def _signed(body: str) -> bytes:
         ("RATE 1 99", "bad_field"),
         ("LED 1 A01 PURPLE", "bad_field"),
         ("ACK 1", "bad_field"),
+        # SCHED, protocol 1.2 per-slot lengths (PERIOD_MS a list of COUNT lengths)
+        ("SCHED 1 3 50,60 2 0,1,2", "bad_field"),  # 2 lengths for 3 slots
+        ("SCHED 1 2 50,60,70 2 0,1", "bad_field"),  # 3 lengths for 2 slots
+        ("SCHED 1 2 50,60, 2 0,1", "bad_field"),  # a trailing comma
+        ("SCHED 1 3 50,,60 2 0,1,2", "bad_field"),  # an empty length
+        ("SCHED 1 2 50,4 2 0,1", "bad_field"),  # under MIN_SLOT_MS
+        ("SCHED 1 2 50,1001 2 0,1", "bad_field"),  # over MAX_SLOT_MS
+        ("SCHED 1 2 50,-6 2 0,1", "bad_field"),
+        ("SCHED 1 2 50,9 5 0,1", "bad_field"),  # the guards do not fit the shortest slot
+        ("SCHED 1 2 50 25 0,1", "bad_field"),  # nor a uniform one
+        ("SCHED 1 2 50,60 2 0,2", "bad_field"),  # antenna in slot 2 of 2
+        ("SYNC 1 0 1000", "bad_field"),
     ],
 )
 def test_field_rejections(body: str, reason: str) -> None:
@@ -136,3 +152,44 @@ def test_splitter_cuts_lines_and_flags_overlong() -> None:
     assert out == [b"cde\n", b""]
     out = list(splitter.feed(b"y" * 100 + b"\nok\n"))
     assert out == [b"ok\n"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Schedule(5, 50, 2, (0, 1, 2, 3, 4, 0)),
+        Schedule(5, (120, 40, 5, 1000, 60), 2, (0, 1, 2, 3, 4, 0)),
+        Schedule(2, (9, 10), 4, (1, 0)),
+        Sync(4, 999),
+    ],
+)
+def test_schedules_round_trip(message: Schedule | Sync) -> None:
+    frame = decode_line(encode(message, 65535))
+    assert frame.message == message and frame.seq == 65535
+
+
+def test_equal_slot_lengths_are_one_length_on_the_wire() -> None:
+    """A 1.1 hub takes one length only: a list of equal ones is that length, stored and sent."""
+    sched = Schedule(3, (80, 80, 80), 2, (0, 1, 2))
+    assert sched == Schedule(3, 80, 2, (0, 1, 2)) and not sched.per_slot
+    assert b"SCHED 1 3 80 2 0,1,2 *" in encode(sched, 1)
+    assert Schedule(1, (70,), 2, (0,)).period_ms == 70
+    listed = decode_line(_signed("SCHED 1 3 80,80,80 2 0,1,2")).message
+    assert listed == sched
+    per_slot = Schedule(3, (80, 20, 30), 2, (0, 1, 2))
+    assert per_slot.per_slot and per_slot.lengths == (80, 20, 30) and per_slot.cycle_ms == 130
+    assert sched.lengths == (80, 80, 80) and sched.cycle_ms == 240
+
+
+def test_a_schedule_with_the_wrong_number_of_lengths_is_not_encoded() -> None:
+    with pytest.raises(ValueError, match="2 slot lengths for 3 slots"):
+        encode(Schedule(3, (80, 20), 2, (0, 1, 2)), 1)
+
+
+def test_the_longest_schedule_fits_in_a_line() -> None:
+    """16 slots of 4-digit lengths and 128 antennas of 2-digit slots: still under 512 bytes."""
+    sched = Schedule(16, tuple(1000 - k for k in range(16)), 492,
+                     tuple(10 + a % 6 for a in range(128)))
+    line = encode(sched, 65535)
+    assert len(line) <= MAX_LINE_BYTES
+    assert decode_line(line).message == sched

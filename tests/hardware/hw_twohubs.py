@@ -47,12 +47,16 @@ class Table:
     """Two hubs; always the one whose clock is behind runs next, so when a chip switches its
     field on, the other hub's field history up to that moment is known."""
 
-    def __init__(self, skew_us: int = 0) -> None:
+    def __init__(self, skew_us: int = 0, lengths: tuple[int, ...] | None = None) -> None:
         self.sides = [Side("hub-1", FakeClock()), Side("hub-2", FakeClock())]
         self.sides[1].clock.us = skew_us  # hub-2's clock reads ahead of true time by skew
         self.skew = [0, skew_us]
         self.plan = plan_schedule(WIRING, SPOTS, period_ms=100)  # a 3-tag read fits (~52 ms)
+        if lengths is not None:  # protocol 1.2: a length per slot
+            self.plan = self.plan.with_lengths(lengths)
+        self.sync_epoch_us = 0  # true time of a start of cycle on the host's slot clock
         self.sync_due: list[int | None] = [None, None]  # true us of a host SYNC still to read
+        self.sched_due: list[int | None] = [None, None]  # ... of a new SCHED
         for (ha, aa), (hb, ab) in NEIGHBOURS:
             self._couple(ha, aa, hb, ab)
             self._couple(hb, ab, ha, aa)
@@ -89,15 +93,29 @@ class Table:
         self.sync_epoch_us = true_ms * 1000
         self.sync_due = [true_ms * 1000, true_ms * 1000]
 
+    def resize_at(self, true_ms: int, lengths: tuple[int, ...]) -> None:
+        """The host changes the slot lengths at true time ``true_ms``, as the bridge does: it
+        re-bases its slot clock to the start of its current cycle and sends each hub the new
+        SCHED, then a SYNC; each hub reads them at its first step from then on."""
+        at = true_ms * 1000
+        cycle_us = self.plan.cycle_ms * 1000
+        self.sync_epoch_us += (at - self.sync_epoch_us) // cycle_us * cycle_us
+        self.plan = self.plan.with_lengths(lengths)
+        self.sched_due = [at, at]
+        self.sync_due = [at, at]
+
     def _deliver_sync(self, h: int) -> None:
+        sched = self.sched_due[h]
+        if sched is not None and self.true_us(h) >= sched:
+            self.sched_due[h] = None
+            side = self.sides[h]
+            side.command(self.plan.for_hub(side.hub.hub_id, ANTENNAS))
         due = self.sync_due[h]
         if due is None or self.true_us(h) < due:
             return
         self.sync_due[h] = None
-        within = (self.true_us(h) - self.sync_epoch_us) // 1000 % (
-            self.plan.count * self.plan.period_ms)
         side = self.sides[h]
-        side.command(p.Sync(within // self.plan.period_ms, within % self.plan.period_ms))
+        side.command(p.Sync(*self.plan.position((self.true_us(h) - self.sync_epoch_us) // 1000)))
         side.hub.service_host()
 
     def overlaps(self) -> int:

@@ -52,6 +52,70 @@ def test_scheduled_neighbours_on_two_hubs_never_transmit_together(skew_us: int) 
         assert seen == set(range(ANTENNAS))  # every antenna is still read
 
 
+@pytest.mark.parametrize("skew_us", [0, 3000, -3000])
+@pytest.mark.parametrize("lengths", [(250, 130), (130, 70)])
+def test_per_slot_lengths_keep_neighbours_on_two_hubs_apart(
+    lengths: tuple[int, int], skew_us: int
+) -> None:
+    """Protocol 1.2: slot 0 (hub-1's four reads, hub-2's two) longer than slot 1 (hub-2's
+    two), each read about 59 ms on the fake chip (computed). Both hubs keep the same unequal
+    slot boundaries, so neighbours never transmit together, with the clocks up to 3 ms apart,
+    and every antenna is read; (130, 70) holds fewer reads a slot than there are: the rest
+    wait for the next cycle."""
+    table = Table(lengths=lengths)
+    table.schedule()
+    sent = [side.port.inbox.decode() for side in table.sides]
+    assert all(f" 2 {lengths[0]},{lengths[1]} 2 " in line for line in sent)
+    if skew_us:
+        table.sides[1].hub.start()
+        table.sides[1].hub.service_host()
+        table.sides[1].hub.schedule.sync_at -= skew_us // 1000
+    table.run(1500)
+    assert table.collisions() == 0 and table.overlaps() == 0
+    for side in table.sides:
+        assert side.hub.schedule.lengths == list(lengths)
+        seen = {m.antenna for m in side.messages() if isinstance(m, p.Snapshot)}
+        assert seen == set(range(ANTENNAS))
+
+
+def test_slot_lengths_changed_mid_run_keep_neighbours_apart() -> None:
+    """The host resizes the slots twice (uniform 100 ms -> 250/130 -> 130/70), re-basing its
+    slot clock and sending SCHED and SYNC; each hub reads them between two reads of its own,
+    so for a moment one hub still runs the old table: no neighbour overlap throughout."""
+    table = Table()
+    table.schedule()
+    table.run(730)
+    table.resize_at(730, (250, 130))
+    table.run(2100)
+    assert table.sides[0].hub.schedule.lengths == [250, 130]
+    table.resize_at(2100, (130, 70))
+    table.run(3000)
+    for side in table.sides:
+        assert side.hub.schedule.lengths == [130, 70]
+        side.messages()
+    assert table.collisions() == 0 and table.overlaps() == 0
+    table.run(4000)
+    assert table.collisions() == 0 and table.overlaps() == 0
+    for side in table.sides:
+        seen = {m.antenna for m in side.messages() if isinstance(m, p.Snapshot)}
+        assert seen == set(range(ANTENNAS))
+
+
+@pytest.mark.parametrize("lengths", [(250, 130), (130, 70)])
+def test_hubs_that_disagree_on_slot_lengths_collide(lengths: tuple[int, int]) -> None:
+    """Why a 1.1 hub puts every hub on one length: were hub-2 (1.1) to run every slot at the
+    longest while hub-1 (1.2) ran the per-slot lengths, their slot boundaries would part after
+    the first slot and neighbours' fields meet (refused by the collision check, reads lost)."""
+    table = Table(lengths=lengths)
+    table.schedule()
+    side = table.sides[1]
+    side.port.inbox, side.seq = b"", 0
+    side.command(table.plan.uniform().for_hub("hub-2", ANTENNAS))
+    side.command(p.Sync(0, 0))
+    table.run(5000)
+    assert table.collisions() > 0
+
+
 def test_a_sync_read_after_an_inventory_is_acknowledged_but_not_used() -> None:
     table = Table()
     table.schedule()

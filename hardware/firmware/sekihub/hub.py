@@ -81,7 +81,7 @@ class Hub:
         self.last_sent_ms = None
         self.was_connected = None
         self.started = False
-        self.schedule = None  # a SlotClock once the host sent SCHED (protocol 1.1)
+        self.schedule = None  # a SlotClock once the host sent SCHED (protocol 1.1, 1.2)
         self.scanning = False  # inside an inventory: a SYNC read now is stale
         self.syncs_late = 0  # SYNCs read too late to time slots by (acknowledged, not used)
 
@@ -352,9 +352,9 @@ class Hub:
                 self.schedule.set_rate(self.rate_hz)
             self.send("ACK", ack)
         elif kind == "SCHED":
-            count, period, guard, slots = parse_schedule(fields, len(self.antennas))
+            count, lengths, guard, slots = parse_schedule(fields, len(self.antennas))
             old = self.schedule
-            self.schedule = SlotClock(self.clock, count, period, guard, slots)
+            self.schedule = SlotClock(self.clock, count, lengths, guard, slots)
             if old is not None and old.synced:  # a new table mid-run keeps the slot clock
                 self.schedule.follow(old)
             self.schedule.set_rate(self.rate_hz)

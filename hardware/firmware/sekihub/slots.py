@@ -1,9 +1,10 @@
 """Slot keeping for a scan schedule (protocol 1.1 ``SCHED`` and ``SYNC``, docs/protocol.md 5.1).
 
-The host gives the hub a slot for each antenna, the number of slots and their length. Slot
-times run on the hub's own clock from the last ``SYNC`` ("slot S began OFFSET ms ago"). An
-antenna is scanned only inside its slot's window: the slot less ``guard`` ms at each end, so
-two hubs whose clocks are up to 2 x guard apart still never have neighbours on together.
+The host gives the hub a slot for each antenna, the number of slots and the length of each
+(one for all in 1.1; from 1.2 each slot its own, the cycle lasting their sum). Slot times run on
+the hub's own clock from the last ``SYNC`` ("slot S began OFFSET ms ago"). An antenna is scanned
+only inside its slot's window: the slot less ``guard`` ms at each end, so two hubs whose clocks
+are up to 2 x guard apart still never have neighbours on together.
 
 Within its slot a hub scans that slot's antennas one after another. It starts the next one
 only if its last inventory took no longer than what is left of the window. The first one of
@@ -21,10 +22,18 @@ Wrap-safe: only ``clock.ticks_diff`` of two readings is used.
 
 
 class SlotClock:
-    def __init__(self, clock, count, period_ms, guard_ms, slots):
+    """``lengths`` is the length (ms) of each of the ``count`` slots, or one number for all."""
+
+    def __init__(self, clock, count, lengths, guard_ms, slots):
         self.clock = clock
         self.count = count
-        self.period_ms = period_ms
+        if isinstance(lengths, int):
+            lengths = [lengths] * count
+        self.lengths = list(lengths)
+        self.starts = [0] * count  # ms into the cycle where each slot begins
+        for k in range(1, count):
+            self.starts[k] = self.starts[k - 1] + self.lengths[k - 1]
+        self.cycle = self.starts[-1] + self.lengths[-1]
         self.guard_ms = guard_ms
         self.slots = slots
         self.order = [[i for i, s in enumerate(slots) if s == k] for k in range(count)]
@@ -40,30 +49,33 @@ class SlotClock:
         return self.sync_at is not None
 
     def cycle_ms(self):
-        return self.count * self.period_ms
+        return self.cycle
 
     def set_rate(self, rate_hz):
         """Scan at most ``rate_hz`` cycles a second: every cycle, or every n-th one."""
         want = 1000 // rate_hz
-        self.skip = max(1, (want + self.cycle_ms() - 1) // self.cycle_ms())
+        self.skip = max(1, (want + self.cycle - 1) // self.cycle)
 
     def sync(self, slot, offset_ms):
+        """Slot ``slot`` began ``offset_ms`` ago."""
         self.sync_at = self.clock.ticks_ms()
-        self.sync_pos = slot * self.period_ms + offset_ms
+        self.sync_pos = self.starts[slot] + offset_ms
 
     def follow(self, old):
         """Take over the timing of ``old`` (a synced SlotClock this one replaces): this
         table's cycle starts where ``old``'s current cycle began."""
         _, slot, into = old.position()
         self.sync_at = self.clock.ticks_ms()
-        self.sync_pos = slot * old.period_ms + into
+        self.sync_pos = old.starts[slot] + into
 
     def position(self):
         """``(cycle number since the sync, slot, ms into the slot)`` now."""
         t = self.sync_pos + self.clock.ticks_diff(self.clock.ticks_ms(), self.sync_at)
-        cycle = self.cycle_ms()
-        within = t % cycle
-        return t // cycle, within // self.period_ms, within % self.period_ms
+        within = t % self.cycle
+        slot = self.count - 1
+        while self.starts[slot] > within:
+            slot -= 1
+        return t // self.cycle, slot, within - self.starts[slot]
 
     def fits(self, index, need_ms):
         """Whether antenna ``index`` may switch its field on now for ``need_ms`` (a self-test):
@@ -72,8 +84,9 @@ class SlotClock:
         _, slot, into = self.position()
         if slot != self.slots[index] or into < self.guard_ms:
             return False
-        need = min(need_ms, self.period_ms - 2 * self.guard_ms)
-        return self.period_ms - self.guard_ms - into >= need
+        length = self.lengths[slot]
+        need = min(need_ms, length - 2 * self.guard_ms)
+        return length - self.guard_ms - into >= need
 
     def pick(self, scan_ms):
         """The antenna to scan now, or None (outside the window, slot done, or the next one's
@@ -86,12 +99,13 @@ class SlotClock:
             self.started = 0
         if into < self.guard_ms or not self.queue:
             return None
-        left = self.period_ms - self.guard_ms - into
+        length = self.lengths[slot]
+        left = length - self.guard_ms - into
         if left <= 0:
             return None
         index = self.queue[0]
-        fresh = not self.started and into < self.period_ms // 2
-        need = scan_ms[index] or self.period_ms // 2  # never read yet: assume half a slot
+        fresh = not self.started and into < length // 2
+        need = scan_ms[index] or length // 2  # never read yet: assume half a slot
         if not fresh and need > left:
             return None
         return index

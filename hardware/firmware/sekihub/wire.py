@@ -1,11 +1,11 @@
-"""The hub's side of the line protocol (docs/protocol.md, version 1.1).
+"""The hub's side of the line protocol (docs/protocol.md, version 1.2).
 
 Frames are ASCII lines ``TYPE SEQ FIELD ... *CRC\\n``; CRC is CRC-16/CCITT-FALSE of everything
 before the `` *``, four upper-case hex digits. Written for MicroPython: no ``re``, no
 dataclasses, only str and bytes methods.
 """
 
-PROTOCOL_VERSION = "1.1"
+PROTOCOL_VERSION = "1.2"
 MAX_LINE_BYTES = 512
 MAX_UIDS_PER_FRAME = 24
 MAX_PARTS = 8
@@ -148,21 +148,29 @@ def _bounded(text, low, high):
 
 
 def parse_schedule(fields, antennas):
-    """``SCHED`` fields -> ``(count, period_ms, guard_ms, slots)``, one slot per antenna.
+    """``SCHED`` fields -> ``(count, lengths, guard_ms, slots)``: the length of each slot (a
+    list of ``count``) and one slot per antenna.
 
-    WireError BAD_FRAME for the wrong number of fields, BAD_VALUE for a value out of range or a
-    slot table that does not have exactly ``antennas`` entries.
+    ``PERIOD_MS`` is one length for every slot (1.1) or ``count`` lengths joined by ``,`` (1.2).
+    WireError BAD_FRAME for the wrong number of fields, BAD_VALUE for a value out of range, a
+    length list that does not have exactly ``count`` entries, a guard too long for the shortest
+    slot, or a slot table that does not have exactly ``antennas`` entries.
     """
     if len(fields) != 4:
         raise WireError("BAD_FRAME")
     count = _bounded(fields[0], 1, MAX_SLOTS)
-    period = _bounded(fields[1], MIN_SLOT_MS, MAX_SLOT_MS)
-    guard = _bounded(fields[2], 0, (period - 1) // 2)
+    items = fields[1].split(",")
+    if len(items) != 1 and len(items) != count:
+        raise WireError("BAD_VALUE")
+    lengths = [_bounded(item, MIN_SLOT_MS, MAX_SLOT_MS) for item in items]
+    if len(lengths) == 1:
+        lengths = lengths * count
+    guard = _bounded(fields[2], 0, (min(lengths) - 1) // 2)
     items = fields[3].split(",")
     if len(items) != antennas:
         raise WireError("BAD_VALUE")
     slots = [_bounded(item, 0, count - 1) for item in items]
-    return count, period, guard, slots
+    return count, lengths, guard, slots
 
 
 def parse_sync(fields, count):
