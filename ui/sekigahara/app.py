@@ -115,7 +115,7 @@ class TableApp:
         if self.store is None:
             return None
         try:
-            found = self.store.unfinished()
+            found = self.store.unfinished(records.GAME)
         except StoreError as exc:
             self.store_problem = exc.message
             return None
