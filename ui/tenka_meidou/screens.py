@@ -322,6 +322,10 @@ class PlayScreen:
         draw_board(canvas, board, v.castles, v.soldiers, v.daimyo_at, lit=lit,
                    on_zone=self._zone_opener)
         used = self._actions(canvas, side, snap)
+        if snap.unsaved:  # nothing was applied; the app retries every second
+            used = canvas.text(snap.unsaved[:1].upper() + snap.unsaved[1:], (side.x, side.y + used),
+                               size=t.small, colour=th.DANGER, width=side.width,
+                               max_lines=2).bottom - side.y
         feed_rect = pygame.Rect(side.x, side.y + used + t.gap, side.width,
                                 side.bottom - side.y - used - t.gap)
         if feed_rect.height >= t.target:
