@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 from companion.core.events import Command, Event
 from companion.core.game import Accepted, Game, Rejection
 from companion.core.store import CorrectionRecorder, StoreError
-from companion.core.table import GameTable, Hold, Question, Ready
+from companion.core.table import GameTable, Hold, Question, Ready, SessionRules
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.discrepancy import Discrepancy, ProposedMove, Reconciliation, count_pieces
 from firmware_bridge.protocol import LedMode
@@ -99,6 +99,9 @@ class TableSession:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._running = False
+        self.on_refresh: Callable[[], None] | None = None
+        """Called after every refresh, outside the lock (an app redraws: a command the readers
+        caused may have been played)."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -150,7 +153,9 @@ class TableSession:
             if result is not None:
                 self._settle(result, standing)
             self._changed.notify_all()
-            return result
+        if self.on_refresh is not None:
+            self.on_refresh()
+        return result
 
     def _step(self, result: Reconciliation, standing: set[str]) -> bool:
         """Handle the legal moves; True if a command changed the game (reconcile again)."""
@@ -258,6 +263,14 @@ class TableSession:
             result = self._ruled(command, by=by)
             if isinstance(result, Rejection):
                 return result
+        self.refresh()
+        return result
+
+    def tell(self, change: Callable[[SessionRules], T]) -> T:
+        """Tell the game's session rules what was entered on the touchscreen (Tenka Meidou:
+        the dice, a card) under the session's lock, then reconcile again."""
+        with self._lock:
+            result = change(self.rules)
         self.refresh()
         return result
 

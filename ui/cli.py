@@ -1,8 +1,8 @@
 """``companion run``: the table app (the README's run command), for either game.
 
-``--game sekigahara`` (the default) or ``--game tenka-meidou``. With no hub plugged in Sekigahara
-runs on the built-in reader simulator and opens the virtual table beside the screen; Tenka Meidou
-opens its virtual table of pawns. ``--kiosk`` fills the screen (SDL's kmsdrm driver on a
+``--game sekigahara`` (the default) or ``--game tenka-meidou``. With no hub plugged in either game
+runs on the built-in reader simulator and opens the virtual table beside the screen (blocks or
+pawns). ``--kiosk`` fills the screen (SDL's kmsdrm driver on a
 Raspberry Pi with no desktop); ``--headless --demo`` plays a seeded game with no window. Errors
 are one line and a non-zero exit status, never a traceback.
 """
@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="which game (default sekigahara)")
     parser.add_argument("--hubs", nargs="+", default=["auto"], metavar="auto|sim|PORT",
                         help="auto (default): real hubs if any answer, else the simulator; "
-                        "sim: the simulator; or the hubs' serial ports (Sekigahara)")
+                        "sim: the simulator; or the hubs' serial ports")
     parser.add_argument("--size", type=_size, default=(800, 480), metavar="WxH",
                         help="the screen's size in pixels (default 800x480; 1024x600, "
                         "1280x720 and 720x1280 are laid out too)")

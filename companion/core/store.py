@@ -278,16 +278,19 @@ class Store:
         """Every game, newest first."""
         return self._summaries("")
 
-    def unfinished(self) -> list[GameSummary]:
-        """Games not marked finished, newest first: what the start screen offers to resume."""
-        return self._summaries("WHERE g.finished IS NULL")
+    def unfinished(self, game: str | None = None) -> list[GameSummary]:
+        """Games not marked finished (of ``game`` only, when given), newest first: what the
+        start screen offers to resume."""
+        if game is None:
+            return self._summaries("WHERE g.finished IS NULL")
+        return self._summaries("WHERE g.finished IS NULL AND g.game = ?", (game,))
 
-    def _summaries(self, where: str) -> list[GameSummary]:
+    def _summaries(self, where: str, args: tuple[object, ...] = ()) -> list[GameSummary]:
         with self._read() as db:
             rows = db.execute(
                 "SELECT g.id, g.uid, g.game, g.created, g.finished, g.result, "
                 "COUNT(e.seq), MAX(e.at) FROM games g LEFT JOIN entries e ON e.game_id = g.id "
-                f"{where} GROUP BY g.id ORDER BY g.id DESC"
+                f"{where} GROUP BY g.id ORDER BY g.id DESC", args
             ).fetchall()
         return [GameSummary(*row) for row in rows]
 

@@ -1,5 +1,6 @@
 """Tenka Meidou on the touchscreen, driven by simulated touches and pawns moved on the virtual
-table; assertions only on the strings the screens draw."""
+table, read by the simulated hubs through the bridge and the table session (issue 11);
+assertions only on the strings the screens draw."""
 
 from __future__ import annotations
 
@@ -13,21 +14,26 @@ from companion.games.tenka_meidou.components import Colour, Daimyo, default_comp
 from companion.games.tenka_meidou.events import DaimyoPlayed, Deploy
 from companion.games.tenka_meidou.rulebook import default_rules
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, Phase
-from companion.games.tenka_meidou.table import PawnRegistry, default_wiring
 from ui.shell.app import FrameRecorder
 from ui.tenka_meidou.app import TenkaApp, TenkaOptions
-from ui.tenka_meidou.demo import TenkaDemo
-from ui.tenka_meidou.sightings import Sightings
+from ui.tenka_meidou.demo import DEMO_RATE_HZ, DEMO_SETTLE_S, TenkaDemo
 from ui.tenka_meidou.words import card_name
 
 
-def make(seed: int = 0, size: tuple[int, int] = (800, 480)) -> TenkaApp:
-    return TenkaApp(TenkaOptions(size=size, seed=seed, virtual_table=False))
+def options(tmp_path: Path, seed: int = 0, size: tuple[int, int] = (800, 480)) -> TenkaOptions:
+    """The app on the simulator, headless, its files in ``tmp_path``; the demo's short settle."""
+    return TenkaOptions(size=size, seed=seed, virtual_table=False, hubs=["sim"],
+                        rate_hz=DEMO_RATE_HZ, settle_s=DEMO_SETTLE_S,
+                        workdir=tmp_path / "run", db=tmp_path / "games.sqlite")
+
+
+def make(tmp_path: Path, seed: int = 0, size: tuple[int, int] = (800, 480)) -> TenkaApp:
+    return TenkaApp(options(tmp_path, seed, size))
 
 
 @pytest.fixture
-def tenka() -> Iterator[TenkaApp]:
-    app = make()
+def tenka(tmp_path: Path) -> Iterator[TenkaApp]:
+    app = make(tmp_path)
     try:
         yield app
     finally:
@@ -45,7 +51,7 @@ def screen(app: TenkaApp) -> str:
 
 
 def test_a_full_demo_game_runs_to_the_final_score(tmp_path: Path) -> None:
-    app = make(seed=5)
+    app = make(tmp_path, seed=5)
     app.app.recorder = FrameRecorder(tmp_path)
     try:
         demo = TenkaDemo(app, seed=5)
@@ -72,6 +78,8 @@ def test_a_full_demo_game_runs_to_the_final_score(tmp_path: Path) -> None:
 
 
 def test_dice_entry_and_a_wrong_count_deployment_is_flagged(tenka: TenkaApp) -> None:
+    """The readers see one pawn too few in the zone the dice name: "Done" says so from what
+    they saw, and nothing is played; the last pawn set down, the session plays the deployment."""
     demo = TenkaDemo(tenka, seed=0)
     demo.start(players=3, advanced=False)
     state = demo.state
@@ -89,8 +97,16 @@ def test_dice_entry_and_a_wrong_count_deployment_is_flagged(tenka: TenkaApp) -> 
     assert screen(tenka) == "place"
     text = " ".join(shown(tenka))
     assert "(5.I.1)" in text and "Place 3" in text
+    # the zone the dice name flashes on the table
+    sim = tenka.control.readers.simulated
+    assert sim is not None
+    hub, antenna = sim.antenna(zone)
+    demo.wait(lambda: hub.leds.get(antenna) == "FAST", "the zone to flash")
     command = Deploy(colour=colour, rolls=((3, 4, 5),), single=5)
     demo.place(command, soldiers=2)  # one pawn short
+    demo.settled()
+    demo.wait(lambda: any("2 of 3 pawns placed" in s for s in shown(tenka)),
+              "the readers to see two pawns of three")
     demo.tap("Done")
     text = " ".join(shown(tenka))
     assert "The table differs" in text
@@ -98,10 +114,11 @@ def test_dice_entry_and_a_wrong_count_deployment_is_flagged(tenka: TenkaApp) -> 
     assert "the table shows " + colour.value.title() + " 2 soldiers from the reserve" in text
     assert screen(tenka) == "place"
     assert len(demo.control.events) == 1  # nothing accepted
-    tenka.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=zone),))
-    demo.tap("Done")
-    assert screen(tenka) == "board"
+    demo.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=zone),))
+    demo.wait(lambda: screen(tenka) == "board", "the session to play the deployment")
+    assert len(demo.control.events) == 2
     assert any("rolled 3-4-5" in s and "(5.I.1)" in s for s in shown(tenka))
+    assert demo.state.on_board(zone, colour) == 3
 
 
 def test_pawns_in_the_wrong_zone_are_flagged(tenka: TenkaApp) -> None:
@@ -112,9 +129,13 @@ def test_pawns_in_the_wrong_zone_are_flagged(tenka: TenkaApp) -> None:
     demo.roll(((1, 1, 6),))
     demo.tap("Keep 6 apart")
     wrong = next(z for z, v in demo.state.castles.items() if v == 12)
-    tenka.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=wrong,
+    demo.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=wrong,
                                       count=3),))
-    demo.tap("Done")
+    demo.settled()
+    # the session flags it from the readers at once (a discrepancy citing 5.I.1) ...
+    demo.wait(lambda: any(s.startswith("The readers see:") and "5.I.1" in s
+                          for s in shown(tenka)), "the readers to flag the wrong zone")
+    demo.tap("Done")  # ... and "Done" says what the dice wanted
     assert any("The table differs" in s for s in shown(tenka))
     assert len(demo.control.events) == 1
 
@@ -131,7 +152,8 @@ def test_a_card_is_rejected_with_its_section(tenka: TenkaApp) -> None:
     # nobody has soldiers on the board yet: a pawn from the reserve onto a zone is no card's
     # full effect (section 7)
     zone = demo.control.rules.board.zone_ids[0]
-    tenka.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=zone),))
+    demo.virtual.carry_out((PawnMove(colour=colour, origin=RESERVE, destination=zone),))
+    demo.settled()
     demo.tap("Done")
     text = shown(tenka)
     refusal = next(s for s in text if s.startswith("Not allowed:"))
@@ -151,8 +173,9 @@ def _daimyo_names() -> dict[Daimyo, set[str]]:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])  # 3, 4 and 2 players; each plays a Daimyo card
-def test_the_face_down_daimyo_is_never_drawn_before_it_is_used(seed: int) -> None:
-    app = make(seed=seed)
+def test_the_face_down_daimyo_is_never_drawn_before_it_is_used(seed: int, tmp_path: Path
+                                                               ) -> None:
+    app = make(tmp_path, seed=seed)
     names = _daimyo_names()
     leaks: list[str] = []
     revealed: list[str] = []
@@ -180,21 +203,10 @@ def test_the_face_down_daimyo_is_never_drawn_before_it_is_used(seed: int) -> Non
     assert revealed  # once used, the card is named
 
 
-def test_the_sightings_adapter_reads_tags_through_the_wiring_and_registry() -> None:
-    registry = PawnRegistry(tags={"0000000000000001": "red-01", "0000000000000002": "red-02"})
-    wiring = default_wiring()
-    seen = Sightings()
-    seen.see_tags(wiring, registry, "hub-1", "A04", ["0000000000000001"])
-    seen.see_tags(wiring, registry, "hub-1", "A05", ["0000000000000002", "00000000000000FF"])
-    assert seen.sighting() == {"kyoto": frozenset({"red-01", "red-02"})}
-    assert seen.unknown_tags == {"00000000000000FF"}
-    seen.see_tags(wiring, registry, "hub-1", "A05", [])
-    assert seen.sighting() == {"kyoto": frozenset({"red-01"})}
-
-
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720), (720, 1280)])
-def test_every_screen_fits_with_finger_sized_targets(size: tuple[int, int]) -> None:
-    app = make(seed=4, size=size)
+def test_every_screen_fits_with_finger_sized_targets(size: tuple[int, int], tmp_path: Path
+                                                     ) -> None:
+    app = make(tmp_path, seed=4, size=size)
     bad: list[str] = []
     target = app.app.theme.target
     bounds = app.app.window.get_rect()
@@ -220,40 +232,46 @@ def test_every_screen_fits_with_finger_sized_targets(size: tuple[int, int]) -> N
     assert not bad, bad[:5]
 
 
-def test_pawns_dragged_on_the_virtual_table_are_what_the_checks_see() -> None:
+def test_pawns_dragged_on_the_virtual_table_are_what_the_readers_see(tmp_path: Path) -> None:
+    from firmware_bridge.simtable import SimulatedTable
+    from firmware_bridge.zones import active_table, use_table
     from ui.shell.app import App
     from ui.tenka_meidou.virtual_table import VirtualTable
 
+    served = active_table()
+    use_table("tenka-meidou")
+    sim = SimulatedTable.create(tmp_path / "hubs", hubs=2, rate_hz=50).start()
     app = App((800, 480), panel_size=(900, 600))
     try:
-        seen = Sightings()
-        table = VirtualTable(seen)
+        table = VirtualTable(sim)
         table.lay_out((Colour.RED, Colour.BLUE), 16, True)
         app.panel = table
         app.draw()
-        assert seen.sighting()["reserve_red"] == frozenset(
+        assert sim.blocks_on("reserve_red") == sorted(
             [f"red-{i:02d}" for i in range(1, 17)] + ["red-daimyo"])
         chip = table.drawn_at("reserve_red", Colour.RED)
         kyoto = table.drawn_at("kyoto")
         assert chip is not None and kyoto is not None
         app.touch(chip, kyoto)
         app.pump()
-        assert seen.sighting()["kyoto"] == frozenset({"red-16"})
+        assert sim.blocks_on("kyoto") == ["red-16"]
         daimyo = table.drawn_at("reserve_red", Colour.RED, daimyo=True)
         assert daimyo is not None
         app.touch(daimyo, kyoto)
         app.pump()
-        assert seen.sighting()["kyoto"] == frozenset({"red-16", "red-daimyo"})
+        assert sim.blocks_on("kyoto") == ["red-16", "red-daimyo"]
         blue = table.drawn_at("reserve_blue", Colour.BLUE)
         assert blue is not None
         app.touch(blue, table.drawn_at("reserve_red") or (0, 0))  # not another's reserve
         app.pump()
-        assert len(seen.sighting()["reserve_blue"]) == 17  # went back: 16 soldiers, Daimyo
-        assert len(seen.sighting()["reserve_red"]) == 15
+        assert len(sim.blocks_on("reserve_blue")) == 17  # went back: 16 soldiers, Daimyo
+        assert len(sim.blocks_on("reserve_red")) == 15
         app.draw()
         assert not any("red-" in text or "blue-" in text for _s, text in app.drawn)  # no ids
     finally:
         app.close()
+        sim.stop()
+        use_table(served)
 
 
 def test_the_rules_screen_and_every_cited_section_have_a_summary(tenka: TenkaApp) -> None:

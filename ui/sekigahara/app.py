@@ -20,17 +20,20 @@ import pygame
 
 from companion.core.paths import default_pin_path
 from companion.core.pin import RefereePin
-from companion.core.store import CorrectionRecorder, GameSummary, Store, StoreError
+from companion.core.store import CorrectionRecorder, Store, StoreError
 from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side, default_blocks, default_board
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
-from ui.sekigahara.control import TableControl, default_workdir, open_readers, weekly_history
+from firmware_bridge.tablelink import default_workdir, open_readers
+from firmware_bridge.zones import active_table, use_table
+from ui.sekigahara.control import TableControl, weekly_history
 from ui.sekigahara.ending import History, WeekPoint
 from ui.sekigahara.menus import HardwareScreen, RefereeScreen, StartScreen
 from ui.sekigahara.parts import victory_points
 from ui.sekigahara.play import PlayScreen
 from ui.sekigahara.virtual_table import VirtualTable
 from ui.shell.app import App, panel_size
+from ui.shell.saving import SavedGames
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +71,8 @@ class TableApp:
                 "WAYLAND_DISPLAY"):
             os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")  # a Pi with no desktop
         pygame.display.init()
+        self._served = active_table()  # given back on close (tests run both games)
+        use_table("sekigahara")  # the bridge serves this game in this process
         self._own_workdir = options.workdir is None
         workdir = self.workdir = options.workdir or default_workdir()
         readers = open_readers(options.hubs, options.config, workdir, options.rate_hz,
@@ -93,33 +98,20 @@ class TableApp:
         self.pin = RefereePin(options.pin_file)
         self.play = PlayScreen(self.app, self.control, self.show_start, history=self.history,
                                finished=self.finished)
-        self.store: Store | None = None
-        self.store_problem: str | None = None
+        self.saved = SavedGames(options.db, records.GAME)
         self.game_id: int | None = None
-        self.open_store()
         self.control.start()
         self.show_start()
 
     # ------------------------------------------------------------------ the game store
 
-    def open_store(self) -> None:
-        """The game database (8): every command is committed before the screen shows it."""
-        try:
-            self.store = Store.open(self.options.db)
-            self.store_problem = None
-        except StoreError as exc:
-            self.store, self.store_problem = None, exc.message
+    @property
+    def store(self) -> Store | None:
+        return self.saved.store
 
-    def saved_game(self) -> GameSummary | None:
-        """The newest unfinished game in the store, if any."""
-        if self.store is None:
-            return None
-        try:
-            found = self.store.unfinished()
-        except StoreError as exc:
-            self.store_problem = exc.message
-            return None
-        return found[0] if found else None
+    @property
+    def store_problem(self) -> str | None:
+        return self.saved.problem
 
     def finished(self) -> None:
         """The rules say the game is over: mark it so in the store (2.1, 2.2)."""
@@ -132,10 +124,9 @@ class TableApp:
     # ------------------------------------------------------------------ screens
 
     def show_start(self) -> None:
-        if self.store is None:
-            self.open_store()
+        self.saved.open()
         following = self.control.game.state.phase.value not in ("not_started", "game_over")
-        saved = None if following else self.saved_game()
+        saved = None if following else self.saved.latest()
         resume: Callable[[], None] | None = None
         if following:
             resume = self.back_to_game
@@ -180,7 +171,7 @@ class TableApp:
         try:
             self.game_id, game = records.start(self.store)
         except StoreError as exc:
-            self.store_problem = exc.message
+            self.saved.problem = exc.message
             self.show_start()
             return
         self._begin(game, game.recorder)  # type: ignore[arg-type]
@@ -238,7 +229,7 @@ class TableApp:
     def close(self) -> None:
         self.control.stop()
         self.app.close()
-        if self.store is not None:
-            self.store.close()
+        self.saved.close()
         if self._own_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
+        use_table(self._served)

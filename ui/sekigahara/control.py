@@ -11,14 +11,11 @@ screen alone receives a :class:`~companion.core.views.RefereeView`, behind the P
 from __future__ import annotations
 
 import logging
-import tempfile
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from companion.core.events import Command, Event
 from companion.core.game import Accepted, Rejection
-from companion.core.store import CorrectionRecorder
 from companion.core.views import PublicView, RefereeView
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import commands as cm
@@ -41,13 +38,8 @@ from companion.games.sekigahara.engine.views import (
     public_view,
     referee_view,
 )
-from firmware_bridge.bridge import Bridge
-from firmware_bridge.discovery import hub_ports
-from firmware_bridge.discrepancy import Discrepancy
-from firmware_bridge.registry import TagRegistry
-from firmware_bridge.simtable import SimulatedTable
-from firmware_bridge.table_session import LogLine, OpenQuestion, TableSession
-from firmware_bridge.wiring import WiringMap
+from firmware_bridge.table_session import LogLine, OpenQuestion
+from firmware_bridge.tablelink import TableLink
 
 log = logging.getLogger(__name__)
 
@@ -126,126 +118,16 @@ class Snapshot:
 
 
 @dataclass
-class Readers:
-    """The hubs to read: the built-in simulator or serial ports."""
+class TableControl(TableLink):
+    """The running table: see the module docstring. ``start()`` then ``stop()``; the readers,
+    bridge and session are :class:`~firmware_bridge.tablelink.TableLink`'s."""
 
-    simulated: SimulatedTable | None
-    ports: list[str]
-    wiring: WiringMap
-    registry: TagRegistry
-
-    def describe(self) -> str:
-        if self.simulated is not None:
-            return f"simulated readers ({len(self.ports)} virtual hubs)"
-        return f"{len(self.ports)} reader hub(s): {', '.join(self.ports)}"
-
-
-def open_readers(hubs: Sequence[str], config: Path, workdir: Path, rate_hz: int = 10,
-                 seed: int | None = 0) -> Readers:
-    """``["auto"]``: real hubs if any is plugged in, else the simulator; ``["sim"]``: the
-    simulator; otherwise the serial ports given. Real hubs need the wiring map and tag registry
-    made by ``companion hardware wiring`` and ``register-tags`` (in ``config``)."""
-    choice = list(hubs) or ["auto"]
-    ports: list[str] = []
-    if choice == ["auto"]:
-        ports = [p.device for p in hub_ports()]
-    elif choice != ["sim"]:
-        ports = choice
-    if not ports:
-        table = SimulatedTable.create(workdir / "hubs", hubs=5, rate_hz=rate_hz, seed=seed)
-        table.start()
-        return Readers(table, table.ports, table.wiring, table.registry)
-    for port in ports:
-        if not Path(port).exists():
-            raise ValueError(f"no serial port {port}")
-    wiring_file, tags_file = config / "wiring.yaml", config / "tags.yaml"
-    for path, how in ((wiring_file, "hardware wiring"), (tags_file, "hardware register-tags")):
-        if not path.exists():
-            raise ValueError(f"{path} is missing: run `companion {how}` first")
-    return Readers(None, ports, WiringMap.load(wiring_file), TagRegistry.load(tags_file))
-
-
-@dataclass
-class TableControl:
-    """The running table: see the module docstring. ``start()`` then ``stop()``."""
-
-    readers: Readers
     game: SekigaharaGame = field(default_factory=new_game)
-    debounce_missing_s: float = 10.0
-    settle_s: float = 1.0
-    """How long set-down blocks rest before they are ruled as moved (the settle rule)."""
-    on_change: Callable[[], None] | None = None
-    bridge: Bridge = field(init=False)
-    session: TableSession = field(init=False)
-    _lit: frozenset[str] = field(default=frozenset(), init=False)
-    _held: tuple[str, tuple[str, ...]] | None = field(default=None, init=False)
-    _retrying: bool = field(default=False, init=False)
-    _lock: threading.RLock = field(default_factory=threading.RLock, init=False)
-
-    def start(self) -> TableControl:
-        r = self.readers
-        self.bridge = Bridge(r.ports, wiring=r.wiring, registry=r.registry,
-                             missing_after_s=self.debounce_missing_s, settle_s=self.settle_s)
-        self.bridge.start()
-        self.session = TableSession(self.bridge, self.game)
-        self.bridge.subscribe(lambda _event: self._changed())
-        self.session.start()
-        return self
-
-    def follow(self, game: SekigaharaGame, records: CorrectionRecorder | None = None) -> None:
-        """Follow ``game`` (a new one or one resumed from the store); the old session stops,
-        the readers keep running. ``records`` stores corrections with who and why."""
-        with self._lock:
-            self.session.stop()
-            self.game = game
-            self.session = TableSession(self.bridge, self.game, records)
-            self.session.start()
-
-    def retry_unsaved(self) -> None:
-        """While the store refuses to save (8: never silently), try again every second."""
-        if self.session.unsaved is None or self._retrying:
-            return
-        self._retrying = True
-
-        def retry() -> None:
-            self._retrying = False
-            self.session.refresh()
-            if self.on_change is not None:
-                self.on_change()
-            self.retry_unsaved()
-
-        timer = threading.Timer(1.0, retry)
-        timer.daemon = True
-        timer.start()
-
-    def stop(self) -> None:
-        self.session.stop()
-        self.bridge.stop()
-        if self.readers.simulated is not None:
-            self.readers.simulated.stop()
-
-    def _changed(self) -> None:
-        """From a reader thread: light the legal destinations of a lifted stack (7.3)."""
-        held = self.bridge.holding()
-        origins = set(held.values())
-        key = None
-        if held and len(origins) == 1:
-            key = (next(iter(origins)), tuple(sorted(held)))
-        self.retry_unsaved()
-        if key != self._held:
-            self._held = key
-            if key is None:
-                self._lit = frozenset()
-                self.session.clear_destinations()
-            else:
-                self._lit = frozenset(self.session.show_destinations(key[0], key[1]))
-        if self.on_change is not None:
-            self.on_change()
 
     # ------------------------------------------------------------------ what screens see
 
     def snapshot(self) -> Snapshot:
-        with self._lock:
+        with self.lock:
             state = self.game.state
             view = public_view(state)
             questions = tuple(self._question(q) for q in self.session.questions)
@@ -255,8 +137,8 @@ class TableControl:
             )
             return Snapshot(
                 view=view, prompt=self._prompt(), feed=tuple(self.session.log),
-                questions=questions, discrepancies=found, lit=self._lit,
-                in_hand=len(self.bridge.holding()), settling=len(self.bridge.settling()),
+                questions=questions, discrepancies=found, lit=self.lit,
+                in_hand=self.in_hand, settling=self.settling,
                 readers=self.readers.describe(), unsaved=self.session.unsaved,
             )
 
@@ -317,31 +199,10 @@ class TableControl:
 
     # ------------------------------------------------------------------ touches
 
-    def submit(self, command: cm.Command) -> Accepted[ev.Event] | Rejection:
+    def submit(self, command: Command, by: str | None = None) -> Accepted[Event] | Rejection:
         """A command tapped on the shared screen, bound to the side its button names (C18)."""
         side = getattr(command, "side", None)
-        with self._lock:
-            return self.session.submit(command, side.value if side is not None else None)
-
-    def answer(self, question_id: int, choice: int) -> Accepted[ev.Event] | Rejection:
-        with self._lock:
-            return self.session.answer(question_id, choice)
-
-    def _discrepancy(self, index: int) -> Discrepancy:
-        found = self.session.discrepancies
-        if not 0 <= index < len(found):
-            raise ValueError("that discrepancy has already been resolved")
-        return found[index]
-
-    def accept_table(self, index: int) -> None:
-        """"Accept what is on the table": logged."""
-        with self._lock:
-            self.session.accept_table(self._discrepancy(index), "accepted on the touchscreen")
-
-    def put_back(self, index: int) -> None:
-        """"Put it back": the engine is right; logged."""
-        with self._lock:
-            self.session.trust_engine(self._discrepancy(index), "put back, on the touchscreen")
+        return super().submit(command, by or (side.value if side is not None else None))
 
     def bag_blocks(self, side: Side) -> list[str]:
         """The blocks the rules have in ``side``'s bag (for the virtual table's set-up)."""
@@ -361,10 +222,6 @@ def bid_cards(side: Side) -> list[tuple[str, str]]:
                             card_id)
     ordered = sorted(seen.items(), key=lambda item: (-item[0][2], item[0][0]))
     return [(card_id, card_words(card_id)) for _face, card_id in ordered]
-
-
-def default_workdir() -> Path:
-    return Path(tempfile.mkdtemp(prefix="companion-"))
 
 
 def weekly_history(events: Sequence[ev.Event]) -> list[tuple[int, PublicState]]:

@@ -1,23 +1,40 @@
-"""The Tenka Meidou table app: the game, its screens and (on a desktop) the virtual table.
+"""The Tenka Meidou table app: readers, game, screens and (with the simulator) the virtual table.
 
 The shell (:mod:`ui.shell`) holds the window, the loop, touch and the recorder; this module puts
-Tenka Meidou's parts in it. The pawns' readers are stood in for by the virtual table, which
-reports to the same :class:`~ui.tenka_meidou.sightings.Sightings` adapter a reader bridge will.
+Tenka Meidou's parts in it. The readers are real hubs, or the built-in simulator when none is
+plugged in (``--hubs auto|sim|PORT...``); the bridge serves Tenka Meidou
+(:func:`firmware_bridge.zones.use_table`) and its table session follows the game
+(:class:`~firmware_bridge.tablelink.TableLink`). With the simulator on a desktop, the virtual
+table is drawn beside the screen: pawns dragged there are read by the simulated hubs exactly as
+real pawns would be. Games are saved in the store (``--db``) and resumed from the start screen.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 
 import pygame
 
+from companion.core.game import Game
+from companion.core.store import CommandRecorder, StoreError
+from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.state import Phase
+from firmware_bridge.tablelink import default_workdir, open_readers
+from firmware_bridge.zones import active_table, use_table
 from ui.shell.app import App, panel_size
-from ui.tenka_meidou.control import TenkaControl
+from ui.shell.saving import SavedGames
+from ui.tenka_meidou.control import TenkaControl, TenkaGame
 from ui.tenka_meidou.screens import PlayScreen, RulesScreen, SetupScreen, StartScreen
 from ui.tenka_meidou.virtual_table import VirtualTable
+
+SIM_HUBS = 2
+"""The simulator's hubs for Tenka Meidou: 17 places fit on two 16-antenna hubs."""
 
 
 @dataclass
@@ -26,63 +43,166 @@ class TenkaOptions:
     diagonal_in: float = 7.0
     kiosk: bool = False
     seed: int = 0
-    """Seeds the shuffle of the castle tokens and the card offers."""
+    """Seeds the shuffle of the castle tokens and the card offers (and the simulator)."""
     virtual_table: bool = True
+    """Draw the virtual table beside the screen when the readers are simulated."""
+    hubs: Sequence[str] = ("auto",)
+    config: Path = field(default_factory=lambda: Path.home() / ".config" / "sekigahara-companion")
+    """Where the wiring map and tag registry of real hubs are."""
+    rate_hz: int = 10
+    workdir: Path | None = None
+    settle_s: float = 1.0
+    """Pawns set down are ruled once they have rested this long (the settle rule)."""
+    db: Path | None = None
+    """The game database (default: the data directory's games.sqlite)."""
 
 
 class TenkaApp:
+    """See the module docstring. ``run()`` blocks until the window is closed."""
+
     def __init__(self, options: TenkaOptions) -> None:
         self.options = options
         if options.kiosk and not os.environ.get("DISPLAY") and not os.environ.get(
                 "WAYLAND_DISPLAY"):
             os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
         pygame.display.init()
-        self.control = TenkaControl(seed=options.seed)
-        self.virtual = VirtualTable(self.control.sightings)
-        self.control.on_start = self.virtual.lay_out
+        self._served = active_table()  # given back on close (tests run both games)
+        use_table("tenka-meidou")
+        self._own_workdir = options.workdir is None
+        self.workdir = options.workdir or default_workdir()
+        readers = open_readers(options.hubs, options.config, self.workdir, options.rate_hz,
+                               options.seed, sim_hubs=SIM_HUBS)
+        self.control = TenkaControl(readers, seed=options.seed, settle_s=options.settle_s)
         size = options.size
         if options.kiosk:
             info = pygame.display.Info()
             size = (info.current_w, info.current_h) if info.current_w > 0 else size
-        show_table = options.virtual_table and not options.kiosk
+        simulated = readers.simulated
+        show_table = simulated is not None and options.virtual_table and not options.kiosk
         self.app = App(size, panel_size=panel_size(size) if show_table else None,
                        diagonal_in=options.diagonal_in, fullscreen=options.kiosk,
                        title="Tenka Meidou table companion")
         if options.kiosk:
             pygame.mouse.set_visible(False)
-        if show_table:
-            self.app.panel = self.virtual
-        self.play = PlayScreen(self.control, self.show_start)
+        self.virtual: VirtualTable | None = None
+        if simulated is not None:
+            self.virtual = VirtualTable(simulated)
+            self.control.on_start = self.virtual.lay_out
+            if show_table:
+                self.app.panel = self.virtual
+        self.play = PlayScreen(self.control, self.show_start, finished=self.finished)
+        self.saved = SavedGames(options.db, records.GAME)
+        self.game_id: int | None = None
+        self._saving = True
+        self.control.start(self.app.wake)
         self.show_start()
 
+    # ------------------------------------------------------------------ screens
+
     def show_start(self) -> None:
+        store = self.saved.open()
         phase = self.control.game.state.phase
         under_way = phase not in (Phase.SETUP, Phase.OVER)
-        self.app.show(StartScreen(self.new_game, self.back_to_game if under_way else None,
-                                  self.show_rules))
+        saved = None if under_way else self.saved.latest()
+        resume: Callable[[], None] | None = None
+        if under_way:
+            resume = self.back_to_game
+        elif saved is not None:
+            resume = partial(self.resume, saved.id)
+        self.app.show(StartScreen(
+            self.new_game if store is not None else None, resume, self.show_rules,
+            readers=self.control.readers.describe(), problem=self.saved.problem,
+            retry=self.show_start if store is None else None,
+            without_saving=self.new_game_unsaved if store is None else None))
 
     def show_rules(self) -> None:
         self.app.show(RulesScreen(self.show_start))
 
     def new_game(self) -> None:
+        self._saving = True
         self.app.show(SetupScreen(self.start_game, self.show_start))
 
+    def new_game_unsaved(self) -> None:
+        """Chosen on the start screen when the store cannot be opened: said, never silent."""
+        self._saving = False
+        self.app.show(SetupScreen(self.start_game, self.show_start))
+        self.app.say(f"Not saving this game: {self.saved.problem}")
+
     def start_game(self, players: tuple[Colour, ...], advanced: bool) -> None:
-        rejected = self.control.new_game(players, advanced)
+        """A fresh game, recorded (unless the store cannot be opened and the players chose to
+        play without saving), then its set-up (3)."""
+        game: TenkaGame
+        if self._saving and self.saved.store is not None:
+            try:
+                self.game_id, game = records.start(self.saved.store, self.control.rules)
+            except StoreError as exc:
+                self.saved.problem = exc.message
+                self.show_start()
+                return
+        else:
+            self.game_id, game = None, Game(self.control.rules)
+        self.control.follow(game, _recorder(game))
+        try:
+            rejected = self.control.start_game(players, advanced)
+        except StoreError as exc:
+            self.app.say(f"Not saved: {exc.message}")
+            return
         if rejected is not None:
             self.app.say(f"{rejected.message} ({rejected.rule})")
             return
         self.play.reset()
         self.app.show(self.play)
+        if not self._saving:
+            self.app.say(f"Not saving this game: {self.saved.problem}")
+
+    def resume(self, game_id: int) -> None:
+        """The stored game, re-adjudicated entry by entry; the virtual table is laid out as
+        the rules have it (real hubs show what is really there, and the differences are said)."""
+        store = self.saved.store
+        assert store is not None
+        try:
+            game_id, game = records.resume(store, game_id, self.control.rules)
+        except records.LogRefused as exc:
+            self.app.say(f"That game cannot be resumed: {exc.public()}")
+            return
+        except StoreError as exc:
+            self.app.say(f"That game cannot be read: {exc.message}")
+            return
+        self.game_id = game_id
+        self.control.follow(game, _recorder(game))
+        if self.virtual is not None:
+            self.virtual.arrange(game.state.players,
+                                 dict(self.control.session.expected_positions()))
+        self.play.reset()
+        self.app.show(self.play)
+
+    def finished(self) -> None:
+        """The War is fought and scored: mark the game finished in the store (5.II, 6)."""
+        if self.saved.store is not None and self.game_id is not None:
+            try:
+                records.finish_if_over(self.saved.store, self.game_id, self.control.game)
+            except StoreError as exc:
+                self.app.say(f"Not saved: {exc.message}")
 
     def back_to_game(self) -> None:
         self.app.show(self.play)
+
+    # ------------------------------------------------------------------ running
 
     def run(self) -> None:
         try:
             self.app.run()
         finally:
-            self.app.close()
+            self.close()
 
     def close(self) -> None:
+        self.control.stop()
         self.app.close()
+        self.saved.close()
+        if self._own_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        use_table(self._served)
+
+
+def _recorder(game: TenkaGame) -> CommandRecorder | None:
+    return game.recorder if isinstance(game.recorder, CommandRecorder) else None

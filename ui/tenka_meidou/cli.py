@@ -9,7 +9,10 @@ from ui.tenka_meidou.app import TenkaApp, TenkaOptions
 
 def run(args: argparse.Namespace) -> int:
     options = TenkaOptions(size=args.size, diagonal_in=args.inches, kiosk=args.kiosk,
-                           seed=args.seed, virtual_table=not args.headless)
+                           seed=args.seed, virtual_table=not args.headless, hubs=args.hubs,
+                           rate_hz=args.rate, db=args.db)
+    if args.config is not None:
+        options.config = args.config
     if args.demo:
         from ui.tenka_meidou.demo import run_demo
 

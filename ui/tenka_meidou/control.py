@@ -1,22 +1,28 @@
 """The one part of the Tenka Meidou app that holds the game.
 
 :class:`TenkaControl` runs the core's :class:`~companion.core.game.Game` with
-:class:`~companion.games.tenka_meidou.rules.TenkaRules`, deals what the box would (castle tokens,
-the card offers) from a seeded shuffle, and checks the pawns on the table against each turn with
-:mod:`companion.games.tenka_meidou.table`'s pure checks, fed by :class:`Sightings`. Screens get a
-:class:`Snapshot`: the public view (:func:`~companion.games.tenka_meidou.views.public_view`, so a
-face-down Daimyo card is never in it) and the rulings feed, never the game's state.
+:class:`~companion.games.tenka_meidou.rules.TenkaRules` on the readers (real hubs or the
+built-in simulator) through the game-neutral :class:`~firmware_bridge.tablelink.TableLink`: the
+bridge and its table session follow the game with
+:class:`~companion.games.tenka_meidou.table.TenkaSessionRules`. The dice entered on the screen
+are told to the session, which checks the pawns the readers see leave the reserve against them
+and submits the deployment once they all stand in the zone (5.I.1); a card's pawns are moved,
+then "Done" reads the card's effect from what the readers saw. It deals what the box would
+(castle tokens, the card offers) from a seeded shuffle. Screens get a :class:`Snapshot`: the
+public view (:func:`~companion.games.tenka_meidou.views.public_view`, so a face-down Daimyo card
+is never in it) and the rulings feed, never the game's state.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from companion.core.game import Accepted, Game, Rejection
 from companion.core.rules import RuleViolation
-from companion.games.tenka_meidou import table as checks
+from companion.core.store import CorrectionRecorder
 from companion.games.tenka_meidou.components import Colour, Daimyo, Tactic
 from companion.games.tenka_meidou.events import (
     ChooseDaimyo,
@@ -24,8 +30,6 @@ from companion.games.tenka_meidou.events import (
     DaimyoPlayed,
     Deploy,
     GameStarted,
-    PlayDaimyo,
-    PlayTactic,
     SoldiersDeployed,
     StartGame,
     SwordTaken,
@@ -34,10 +38,12 @@ from companion.games.tenka_meidou.events import (
     TenkaEvent,
     WarFought,
 )
+from companion.games.tenka_meidou.moves import normalise
 from companion.games.tenka_meidou.rules import TenkaRules
-from companion.games.tenka_meidou.state import PawnMove, State
+from companion.games.tenka_meidou.state import RESERVE, PawnMove, State
+from companion.games.tenka_meidou.table import TenkaSessionRules
 from companion.games.tenka_meidou.views import Table, public_view
-from ui.tenka_meidou.sightings import Sightings
+from firmware_bridge.tablelink import Readers, TableLink
 from ui.tenka_meidou.words import card_name, colour_name, describe_move, readable, short_zone
 
 TenkaGame = Game[State, TenkaCommand, TenkaEvent]
@@ -64,6 +70,17 @@ class Plan:
     daimyo: bool
     text: str
 
+    def moves(self, colour: Colour) -> tuple[PawnMove, ...]:
+        """The pawns the dice send from the reserve to the zone."""
+        found = []
+        if self.soldiers:
+            found.append(PawnMove(colour=colour, origin=RESERVE, destination=self.zone,
+                                  count=self.soldiers))
+        if self.daimyo:
+            found.append(PawnMove(colour=colour, pawn="daimyo", origin=RESERVE,
+                                  destination=self.zone))
+        return tuple(found)
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -71,6 +88,13 @@ class Snapshot:
     feed: tuple[FeedLine, ...]
     problems: tuple[str, ...]
     """What the table shows that differs from the turn being checked (empty when it agrees)."""
+    table: tuple[str, ...] = ()
+    """The table session's standing discrepancies, in plain words (colours and counts only)."""
+    waiting: str | None = None
+    """What the session waits for ("2 of 3 pawns placed"), if anything."""
+    readers: str = ""
+    unsaved: str | None = None
+    """Set while the store refuses to save: nothing was applied, the app retries."""
 
 
 def pawn_ids(colour: Colour, soldiers: int, advanced: bool) -> list[str]:
@@ -79,45 +103,104 @@ def pawn_ids(colour: Colour, soldiers: int, advanced: bool) -> list[str]:
     return [*ids, f"{colour.value}-daimyo"] if advanced else ids
 
 
+MOVING = "pawns are still moving: let them rest on the table"
+
+
 class TenkaControl:
-    def __init__(self, seed: int = 0, rules: TenkaRules | None = None) -> None:
+    """See the module docstring. ``start()`` then ``stop()``."""
+
+    def __init__(self, readers: Readers, seed: int = 0, rules: TenkaRules | None = None,
+                 settle_s: float = 1.0, debounce_missing_s: float = 10.0) -> None:
         self.rules = rules or TenkaRules()
         self.rng = random.Random(seed)
-        self.game: TenkaGame = Game(self.rules)
-        self.sightings = Sightings()
-        self.before = self.sightings.sighting()
+        self.link = TableLink(readers, Game(self.rules), debounce_missing_s=debounce_missing_s,
+                              settle_s=settle_s)
         self.feed: list[FeedLine] = []
         self.problems: list[str] = []
+        self._described = 0
+        self._dice_at = 0
+        self._log_at = 0
+        self._lock = threading.RLock()
         self.on_start: Callable[[tuple[Colour, ...], int, bool], None] | None = None
         """Called when a game starts (the virtual table lays out the reserves)."""
 
+    @property
+    def readers(self) -> Readers:
+        return self.link.readers
+
+    @property
+    def game(self) -> TenkaGame:
+        return self.link.game
+
+    @property
+    def session(self) -> TenkaSessionRules:
+        rules = self.link.session.rules
+        assert isinstance(rules, TenkaSessionRules)
+        return rules
+
+    def start(self, on_change: Callable[[], None] | None = None) -> TenkaControl:
+        self.link.on_change = on_change
+        self.link.start()
+        return self
+
+    def stop(self) -> None:
+        self.link.stop()
+
+    def follow(self, game: TenkaGame, records: CorrectionRecorder | None = None) -> None:
+        """Follow ``game`` (a new one or one resumed from the store); the feed starts again."""
+        with self._lock:
+            self.link.follow(game, records)
+            self.feed, self.problems, self._described = [], [], 0
+            self._catch_up()
+
     # ------------------------------------------------------------------ what screens see
 
+    def _catch_up(self) -> None:
+        """Feed lines for the events accepted since (the session submits deployments from the
+        readers' thread)."""
+        events = self.game.events
+        for event in events[self._described:]:
+            self.feed += describe(event)
+        self._described = len(events)
+
     def snapshot(self) -> Snapshot:
-        return Snapshot(public_view(self.game.state).payload, tuple(self.feed),
-                        tuple(self.problems))
+        with self._lock:
+            self._catch_up()
+            session = self.link.session
+            waiting = next((line.text.rsplit(": ", 1)[-1]
+                            for line in reversed(session.log[self._log_at:])
+                            if line.kind == "ignored" and "pawns placed" in line.text), None)
+            return Snapshot(public_view(self.game.state).payload, tuple(self.feed),
+                            tuple(self.problems),
+                            tuple(readable(d.public()) for d in session.discrepancies),
+                            waiting, self.readers.describe(), session.unsaved)
 
     @property
     def events(self) -> tuple[TenkaEvent, ...]:
         return self.game.events
 
+    def moving(self) -> bool:
+        """Pawns in hand or just set down: the readers' view is not final yet."""
+        return bool(self.link.in_hand or self.link.settling)
+
     # ------------------------------------------------------------------ commands
 
     def _submit(self, command: TenkaCommand) -> Rejection | None:
-        result = self.game.submit(command)
-        if isinstance(result, Rejection):
-            self.feed.append(FeedLine("rejected", f"Not allowed: {readable(result.message)} "
-                                      f"({result.rule})", result.rule))
-            return result
-        assert isinstance(result, Accepted)
-        for event in result.events:
-            self.feed += describe(event)
-        self.before = self.sightings.sighting()
-        self.problems = []
-        return None
+        with self._lock:
+            self._catch_up()
+            result = self.link.submit(command)
+            if isinstance(result, Rejection):
+                self.feed.append(FeedLine("rejected", f"Not allowed: {readable(result.message)} "
+                                          f"({result.rule})", result.rule))
+                return result
+            assert isinstance(result, Accepted)
+            self._catch_up()
+            self.problems = []
+            return None
 
-    def new_game(self, players: Sequence[Colour], advanced: bool) -> Rejection | None:
-        """Section 3: the castle tokens shuffled onto the zones, the offers dealt."""
+    def start_game(self, players: Sequence[Colour], advanced: bool) -> Rejection | None:
+        """Section 3: the castle tokens shuffled onto the zones, the offers dealt. The game
+        followed must be new (:meth:`follow`). StoreError if it cannot be saved."""
         rules = self.rules
         values = list(rules.components.large_castle_tokens)
         self.rng.shuffle(values)
@@ -128,12 +211,11 @@ class TenkaControl:
             tactic_offer=tuple(self.rng.sample(list(Tactic), table.tactic_offer if table else 0)),
             daimyo_offer=(tuple(self.rng.sample(list(Daimyo), table.daimyo_offer))
                           if advanced and table else ()))
-        self.game = Game(rules)
-        self.feed, self.problems = [], []
-        if self.on_start is not None and table is not None:
+        rejected = self._submit(command)
+        if rejected is None and self.on_start is not None:
             self.on_start(tuple(players), rules.components.soldiers_per_colour(advanced),
                           advanced)
-        return self._submit(command)
+        return rejected
 
     def daimyo_offer(self, colour: Colour) -> tuple[Daimyo, ...]:
         """The cards ``colour`` may choose from: only for the chooser's own eyes (section 9)."""
@@ -161,57 +243,76 @@ class TenkaControl:
                 f"{'s' if pawns != 1 else ''}) (5.I.1)")
         return Plan(event.zone, value, event.soldiers, event.daimyo, text)
 
+    def enter_dice(self, colour: Colour, rolls: Sequence[Roll], single: int,
+                   daimyo: bool) -> Rejection | None:
+        """The dice as rolled and the die kept apart, told to the table session: the zone
+        flashes, and the deployment is played once the readers see its pawns there (5.I.1)."""
+        command = Deploy(colour=colour, rolls=tuple(rolls), single=single, daimyo=daimyo)
+        try:
+            self.link.session.tell(lambda rules: _rules(rules).enter_dice(command))
+        except RuleViolation as exc:
+            return Rejection(exc.rule, exc.message)
+        self.problems, self._dice_at = [], len(self.events)
+        self._log_at = len(self.link.session.log)
+        return None
+
+    def cancel(self) -> None:
+        """Back from the dice or a card: nothing is expected on the table any more."""
+        self.problems = []
+        self.link.session.tell(lambda rules: _rules(rules).cancel())
+
     def deploy(self, colour: Colour, rolls: Sequence[Roll], single: int,
                daimyo: bool) -> Rejection | list[str] | None:
-        """The turn, once the pawns are on the table: the readers' view is checked against the
-        dice first (right zone, right count); the differences, or the rule refused, or None."""
-        command = Deploy(colour=colour, rolls=tuple(rolls), single=single, daimyo=daimyo)
-        problems = checks.check_deployment(self.rules, self.game.state, command, self.before,
-                                           self.sightings.sighting())
-        if problems:
-            self.problems = self._deployment_problems(colour, rolls, single, daimyo, problems)
+        """"Done": None once the deployment was played (the readers saw its pawns), else what
+        the table shows that differs from the dice, in plain words."""
+        with self._lock:
+            self._catch_up()
+            if any(isinstance(e, SoldiersDeployed) for e in self.events[self._dice_at:]):
+                self.problems = []
+                return None
+            if self.moving():
+                self.problems = [MOVING]
+                return self.problems
+            plan = self.plan(colour, rolls, single, daimyo)
+            if isinstance(plan, Rejection):
+                return plan
+            seen, odd = self.table_moves()
+            if not odd and normalise(seen) == normalise(plan.moves(colour)):
+                self.problems = [MOVING]  # the readers agree; the session rules next
+                return self.problems
+            said = "; ".join(describe_move(m) for m in plan.moves(colour))
+            shown = "; ".join(describe_move(m) for m in seen) or "no pawn moved"
+            self.problems = [f"the dice say {said}, the table shows {shown}",
+                             *(readable(p) for p in odd)]
             self.feed.append(FeedLine("table", f"The table differs: {self.problems[0]} "
                                       "(5.I.1)", "5.I.1"))
             return self.problems
-        return self._submit(command)
-
-    def _deployment_problems(self, colour: Colour, rolls: Sequence[Roll], single: int,
-                             daimyo: bool, problems: list[str]) -> list[str]:
-        """The check's findings in plain words: what the dice say, what the table shows."""
-        plan = self.plan(colour, rolls, single, daimyo)
-        if isinstance(plan, Rejection):
-            return [readable(p) for p in problems]
-        want = []
-        if plan.soldiers:
-            want.append(PawnMove(colour=colour, origin="reserve", destination=plan.zone,
-                                 count=plan.soldiers))
-        if plan.daimyo:
-            want.append(PawnMove(colour=colour, pawn="daimyo", origin="reserve",
-                                 destination=plan.zone))
-        seen, odd = self.table_moves()
-        said = "; ".join(describe_move(m) for m in want)
-        shown = "; ".join(describe_move(m) for m in seen) or "no pawn moved"
-        return [f"the dice say {said}, the table shows {shown}", *(readable(p) for p in odd)]
 
     def table_moves(self) -> tuple[tuple[PawnMove, ...], list[str]]:
-        """The pawns moved on the table since the last accepted turn."""
-        return checks.observed_moves(self.before, self.sightings.sighting())
+        """The pawns the readers see moved from where the rules have them."""
+        return self.session.table_moves(self.link.bridge.placements())
+
+    def enter_card(self, colour: Colour, card: Tactic | None) -> None:
+        """A tactic card (``card``) or one's Daimyo card (None) is being played: its pawns may
+        move until "Done" (sections 7, 10)."""
+        self.problems = []
+        self.link.session.tell(lambda rules: _rules(rules).enter_card(colour, card))
 
     def play_card(self, colour: Colour, card: Tactic | None) -> Rejection | list[str] | None:
-        """A tactic card (``card``) or one's Daimyo card (None), its effect read from the pawns
-        that moved on the table (sections 7, 10)."""
-        moves, problems = self.table_moves()
-        if problems:
+        """"Done" on a card: its effect read from the pawns the readers saw move, judged by the
+        rules (sections 7, 10)."""
+        if self.moving():
+            self.problems = [MOVING]
+            return self.problems
+        seen = self.link.bridge.placements()
+        command, problems = self.link.session.tell(
+            lambda rules: _rules(rules).card_command(seen))
+        if command is None:
             self.problems = [readable(p) for p in problems]
             return self.problems
-        command: TenkaCommand = (PlayTactic(colour=colour, card=card, moves=moves)
-                                 if card is not None else PlayDaimyo(colour=colour, moves=moves))
-        before = self.before
         rejected = self._submit(command)
-        if rejected is None:
-            # the effect was read from the table, so this holds by construction; kept as the
-            # check a bridge-fed table will share
-            assert not checks.check_card(moves, before, self.sightings.sighting())
+        if rejected is not None:  # the card stays entered; nothing moved in the rules
+            self.link.session.tell(lambda rules: _rules(rules).enter_card(colour, card))
         return rejected
 
     def put_back(self) -> list[str]:
@@ -220,6 +321,11 @@ class TenkaControl:
         undo = [PawnMove(colour=m.colour, pawn=m.pawn, origin=m.destination,
                          destination=m.origin, count=m.count) for m in moves]
         return [describe_move(m) for m in undo] + [readable(p) for p in problems]
+
+
+def _rules(rules: object) -> TenkaSessionRules:
+    assert isinstance(rules, TenkaSessionRules)
+    return rules
 
 
 def describe(event: TenkaEvent) -> list[FeedLine]:

@@ -2,15 +2,21 @@
 
 The engine's seeded :class:`~companion.games.tenka_meidou.players.RandomPlayer` chooses each
 move; the demo then does it as people at the table would: taps on the screen (the set-up, the
-Daimyo choice, the dice as rolled, the die kept apart, a card), pawns moved on the virtual table
-(read through the same adapter a reader bridge feeds), and "Done". Nothing is submitted to the
-engine directly. It plays to the final score.
+Daimyo choice, the dice as rolled, the die kept apart, a card) and pawns moved on the virtual
+table, read by the simulated hubs over real pseudo-terminals, then the bridge and the table
+session: a deployment is played when the readers see its pawns in the zone the dice name, a card
+when "Done" is tapped after its pawns moved. Nothing is submitted to the engine directly. It
+plays to the final score.
 """
 
 from __future__ import annotations
 
 import random
+import shutil
 import sys
+import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from companion.games.tenka_meidou.events import (
@@ -27,6 +33,10 @@ from ui.tenka_meidou.app import TenkaApp, TenkaOptions
 from ui.tenka_meidou.words import card_name, colour_name
 
 MAX_STEPS = 400
+STEP_TIMEOUT_S = 20.0
+DEMO_SETTLE_S = 0.1
+"""The demo's hands never pause on the way, so a short settle keeps it quick."""
+DEMO_RATE_HZ = 50
 
 
 class DemoError(RuntimeError):
@@ -34,7 +44,11 @@ class DemoError(RuntimeError):
 
 
 class TenkaDemo:
+    """Plays a seeded game on a :class:`TenkaApp` built on the simulator."""
+
     def __init__(self, table_app: TenkaApp, seed: int) -> None:
+        if table_app.virtual is None:
+            raise DemoError("the demo needs the simulated readers")
         self.table_app = table_app
         self.app = table_app.app
         self.control = table_app.control
@@ -48,7 +62,29 @@ class TenkaDemo:
     def state(self) -> State:
         return self.control.game.state
 
+    def wait(self, done: Callable[[], bool], what: str, timeout: float = STEP_TIMEOUT_S) -> None:
+        """Keep the app running (redraws, recording) until ``done()``."""
+        deadline = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > deadline:
+                snap = self.control.snapshot()
+                said = [*snap.problems, *snap.table, *(line.text for line in snap.feed[-2:])]
+                raise DemoError(f"timed out waiting for {what}: {'; '.join(said) or 'nothing'}")
+            self.app.pump(15)
+        self.app.pump()
+
+    def read(self) -> bool:
+        """The readers (through the bridge) see every pawn where the virtual table has it."""
+        bridge = self.control.link.bridge
+        return (not bridge.holding() and not bridge.settling()
+                and bridge.placements() == self.virtual.on_table())
+
+    def settled(self) -> None:
+        """Wait until the readers have seen what the hands did."""
+        self.wait(self.read, "the readers to see the table")
+
     def tap(self, label: str) -> None:
+        self.app.pump()
         self.app.draw()
         if not self.app.tap(label):
             shown = ", ".join(t.label for t in self.app.targets if t.action is not None)
@@ -69,6 +105,7 @@ class TenkaDemo:
         if start.advanced if advanced is None else advanced:
             self.tap("Advanced game with Daimyo: off")
         self.tap("Start the game")
+        self.settled()
 
     def play(self, until_phase: Phase = Phase.OVER) -> None:
         while self.state.phase is not until_phase:
@@ -94,16 +131,21 @@ class TenkaDemo:
             if c.daimyo:
                 self.tap("Daimyo goes too: no")
             self.tap(f"Keep {c.single} apart")
+            before = len(self.control.events)
             self.place(c)
-            self.tap("Done")
+            self.wait(lambda: len(self.control.events) > before
+                      and self.table_app.play.mode != "place",
+                      "the readers to see the pawns the dice name")
         elif isinstance(c, PlayTactic):
             self.tap("Play a tactic card")
             self.tap(card_name(c.card))
             self.virtual.carry_out(c.moves)
+            self.settled()
             self.tap("Done")
         elif isinstance(c, PlayDaimyo):
             self.tap("Play my Daimyo card")
             self.virtual.carry_out(c.moves)
+            self.settled()
             self.tap("Done")
         else:
             raise DemoError(f"the demo cannot play {c.type}")
@@ -144,6 +186,13 @@ class TenkaDemo:
 def run_demo(options: TenkaOptions, seed: int, record: Path | None) -> int:
     options.virtual_table = False
     options.seed = seed
+    options.hubs = ["sim"]
+    options.rate_hz = DEMO_RATE_HZ
+    options.settle_s = DEMO_SETTLE_S
+    scratch: str | None = None
+    if options.db is None:  # a demo is not a game to keep
+        scratch = tempfile.mkdtemp(prefix="companion-demo-")
+        options.db = Path(scratch) / "games.sqlite"
     table_app = TenkaApp(options)
     if record is not None:
         table_app.app.recorder = FrameRecorder(record)
@@ -165,4 +214,6 @@ def run_demo(options: TenkaOptions, seed: int, record: Path | None) -> int:
         return 1
     finally:
         table_app.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 

@@ -71,9 +71,15 @@ def feed(canvas: Canvas, rect: pygame.Rect, lines: tuple[FeedLine, ...],
 
 @dataclass
 class StartScreen:
-    new_game: Callable[[], None]
+    new_game: Callable[[], None] | None
     resume: Callable[[], None] | None
     rules: Callable[[], None] | None = None
+    readers: str = ""
+    """One line on the readers: the simulator or the hubs found."""
+    problem: str | None = None
+    """Why games cannot be saved now (the store), said on the screen."""
+    retry: Callable[[], None] | None = None
+    without_saving: Callable[[], None] | None = None
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -87,15 +93,29 @@ class StartScreen:
         y = canvas.text("Rumble Nation · 2 to 4 players · pawns, dice and castles",
                         (r.centerx, y + t.gap), size=t.small, colour=th.DIM,
                         anchor="midtop").bottom
+        if self.readers:
+            y = canvas.text(f"Readers: {self.readers}", (r.centerx, y), size=t.small,
+                            colour=th.DIM, anchor="midtop").bottom
+        if self.problem:
+            y = canvas.text(f"Games cannot be saved: {self.problem}", (r.centerx, y),
+                            size=t.small, anchor="midtop", colour=th.WARN,
+                            width=r.width - 4 * t.gap).bottom
         width = min(r.width - 4 * t.gap, 8 * t.target)
         entries: list[tuple[str, Callable[[], None] | None, th.Colour]] = []
         if self.resume is not None:
             entries.append(("Resume the game", self.resume, th.ACCEPT))
-        entries.append(("New game", self.new_game, th.ACCEPT))
+        if self.new_game is not None or self.without_saving is None:
+            entries.append(("New game", self.new_game, th.ACCEPT))
+        if self.retry is not None:
+            entries.append(("Try saving again", self.retry, th.WARN))
+        if self.without_saving is not None:
+            entries.append(("New game without saving", self.without_saving, th.DANGER))
         if self.rules is not None:
             entries.append(("The rules in short", self.rules, th.PANEL_HI))
-        height = int(t.target * 1.4)
-        area = pygame.Rect(r.centerx - width // 2, y + 3 * t.gap, width,
+        top = y + 2 * t.gap
+        height = min(int(t.target * 1.4), (r.bottom - top - t.gap - t.gap * (len(entries) - 1))
+                     // len(entries))
+        area = pygame.Rect(r.centerx - width // 2, top, width,
                            len(entries) * (height + t.gap) - t.gap)
         for cell, (label, action, colour) in zip(column(area, len(entries), t.gap), entries,
                                                  strict=True):
@@ -218,6 +238,8 @@ class Turn:
     card: Tactic | None = None
     daimyo_card: bool = False
     rejection: Rejection | None = None
+    events_at: int = 0
+    """The game's events when the dice were entered: more, and the deployment was played."""
 
     @property
     def rolls(self) -> tuple[Roll, ...]:
@@ -231,6 +253,8 @@ class PlayScreen:
 
     control: TenkaControl
     leave: Callable[[], None]
+    finished: Callable[[], None] | None = None
+    """Called once when the War has been fought (the app marks the stored game finished)."""
     detail: Detail | None = None
     mode: str = "turn"
     """turn, dice, place, tactic, card (deployment); war, score (after the War)."""
@@ -238,6 +262,7 @@ class PlayScreen:
     """The Daimyo offer shown to the chooser alone (section 9)."""
     turn: Turn = field(default_factory=Turn)
     _snap: Snapshot | None = None
+    _over: bool = False
 
     @property
     def name(self) -> str:
@@ -264,11 +289,18 @@ class PlayScreen:
 
     def reset(self) -> None:
         self.mode, self.turn, self.private, self.detail = "turn", Turn(), False, None
+        self._over = self.control.game.state.phase is Phase.OVER
 
     # ------------------------------------------------------------------ drawing
 
     def draw(self, canvas: Canvas) -> None:
         snap = self._snap = self.control.snapshot()
+        if self.mode == "place" and len(self.control.events) > self.turn.events_at:
+            self._back()  # the readers saw the pawns the dice name: the deployment is played
+        if snap.view.phase is Phase.OVER and not self._over:
+            self._over = True
+            if self.finished is not None:
+                self.finished()
         canvas.painter.screen = self.name
         if self.detail is not None:
             detail_page(canvas, self.detail, self.close_detail, cite)
@@ -290,6 +322,10 @@ class PlayScreen:
         draw_board(canvas, board, v.castles, v.soldiers, v.daimyo_at, lit=lit,
                    on_zone=self._zone_opener)
         used = self._actions(canvas, side, snap)
+        if snap.unsaved:  # nothing was applied; the app retries every second
+            used = canvas.text(snap.unsaved[:1].upper() + snap.unsaved[1:], (side.x, side.y + used),
+                               size=t.small, colour=th.DANGER, width=side.width,
+                               max_lines=2).bottom - side.y
         feed_rect = pygame.Rect(side.x, side.y + used + t.gap, side.width,
                                 side.bottom - side.y - used - t.gap)
         if feed_rect.height >= t.target:
@@ -444,8 +480,13 @@ class PlayScreen:
 
     def _to_daimyo(self) -> None:
         self.mode, self.turn = "card", Turn(daimyo_card=True)
+        colour = self._view().current
+        if colour is not None:
+            self.control.enter_card(colour, None)
 
     def _back(self) -> None:
+        if self.mode in ("place", "card"):
+            self.control.cancel()
         self.mode, self.turn = "turn", Turn()
 
     # dice ------------------------------------------------------------------
@@ -523,7 +564,14 @@ class PlayScreen:
         self.turn.daimyo = not self.turn.daimyo
 
     def _pick(self, single: int, plan: Plan) -> None:
-        self.turn.single, self.turn.plan = single, plan
+        colour = self._view().current
+        assert colour is not None
+        turn = self.turn
+        rejected = self.control.enter_dice(colour, turn.rolls, single, turn.daimyo)
+        if rejected is not None:
+            turn.rejection = rejected
+            return
+        turn.single, turn.plan, turn.events_at = single, plan, len(self.control.events)
         self.mode = "place"
 
     # placing the pawns -------------------------------------------------------
@@ -544,11 +592,19 @@ class PlayScreen:
         canvas.tap_area(pygame.Rect(rect.x, rect.y, rect.width, y - rect.y), plan.text,
                         lambda: self.show(Detail("The dice", (plan.text,), ("5.I.1",))))
         y += t.gap // 2
-        problems = self._snap.problems if self._snap else ()
+        snap = self._snap
+        problems = snap.problems if snap else ()
         if problems:
             y = canvas.text(f"The table differs: {'; '.join(problems)} (5.I.1)", (rect.x, y),
                             size=t.small, colour=th.WARN, width=rect.width,
                             max_lines=4).bottom + t.gap // 2
+        elif snap is not None and snap.table:
+            y = canvas.text(f"The readers see: {'; '.join(snap.table)}", (rect.x, y),
+                            size=t.small, colour=th.WARN, width=rect.width,
+                            max_lines=4).bottom + t.gap // 2
+        elif snap is not None and snap.waiting:
+            y = canvas.text(f"The readers see {snap.waiting}", (rect.x, y), size=t.small,
+                            colour=th.DIM, width=rect.width).bottom + t.gap // 2
         left, right = row(pygame.Rect(rect.x, y, rect.width, int(t.target * 1.2)), 2, t.gap)
         canvas.button(left, "Change the dice", self._redo_dice, size=t.small)
         canvas.button(right, "Done: the pawns are placed", self._deploy, colour=th.ACCEPT,
@@ -557,7 +613,7 @@ class PlayScreen:
 
     def _redo_dice(self) -> None:
         self.mode, self.turn.plan = "dice", None
-        self.control.problems = []
+        self.control.cancel()
 
     def _deploy(self) -> None:
         turn = self.turn
@@ -584,6 +640,9 @@ class PlayScreen:
 
     def _pick_card(self, card: Tactic) -> None:
         self.mode, self.turn = "card", Turn(card=card)
+        colour = self._view().current
+        if colour is not None:
+            self.control.enter_card(colour, card)
 
     def _card(self, canvas: Canvas, rect: pygame.Rect, v: Table) -> int:
         t = canvas.theme

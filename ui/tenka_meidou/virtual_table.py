@@ -2,10 +2,11 @@
 
 Drag a pawn from a reserve (or a zone) onto a zone as you would at the table: pressing a chip
 takes one pawn of that colour (the Daimyo chip, marked D, takes the Daimyo), releasing puts it
-where the finger is; released anywhere else it goes back. Every change is reported to the
-:class:`~ui.tenka_meidou.sightings.Sightings` adapter as a reader would (place -> pawn ids), so
-the table checks see exactly what was done. Pawns carry ids (``red-03``, ``red-daimyo``) as their
-tags would; the ids are never drawn.
+where the finger is; released anywhere else it goes back. Every pawn put down or picked up is
+put on or lifted from the :class:`~firmware_bridge.simtable.SimulatedTable`: the simulated hubs
+read its tag over real pseudo-terminals, and the bridge and the table session see exactly what
+was done. Pawns carry ids (``red-03``, ``red-daimyo``) as their tags do; the ids are never
+drawn.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ import pygame
 from companion.games.tenka_meidou.components import Colour, default_board
 from companion.games.tenka_meidou.state import RESERVE, PawnMove
 from companion.games.tenka_meidou.table import pawn_kind, reserve_place
+from firmware_bridge.simtable import SimulatedTable
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, DragHandler
 from ui.tenka_meidou.boardview import draw_links, layout, pawn_chip, pawn_rows, zone_box
 from ui.tenka_meidou.control import pawn_ids
-from ui.tenka_meidou.sightings import Sightings
 from ui.tenka_meidou.words import TEXT_COLOUR, colour_name
 
 Point = tuple[int, int]
@@ -41,8 +42,8 @@ class VirtualTable(DragHandler):
 
     name = "virtual-table"
 
-    def __init__(self, sightings: Sightings) -> None:
-        self.sightings = sightings
+    def __init__(self, table: SimulatedTable) -> None:
+        self.table = table
         self.board = default_board()
         self.players: tuple[Colour, ...] = ()
         self._where: dict[str, str] = {}
@@ -57,12 +58,17 @@ class VirtualTable(DragHandler):
 
     def lay_out(self, players: tuple[Colour, ...], soldiers: int, advanced: bool) -> None:
         """Every pawn of each player in their reserve; the board empty (section 3.5)."""
-        places = {*self._where.values(), *self.board.zone_ids}
+        self.arrange(players, {p: reserve_place(c) for c in players
+                               for p in pawn_ids(c, soldiers, advanced)})
+
+    def arrange(self, players: tuple[Colour, ...], where: dict[str, str]) -> None:
+        """The pawns where ``where`` says (pawn -> place); every other pawn off the table."""
+        for pawn in set(self._where) - set(where):
+            self.table.lift(pawn)
         self.players = players
-        self._where = {p: reserve_place(c) for c in players
-                       for p in pawn_ids(c, soldiers, advanced)}
-        for place in places | {reserve_place(c) for c in players}:
-            self._report(place)
+        self._where = dict(where)
+        for pawn, place in sorted(where.items()):
+            self.table.put(pawn, place)
 
     def pawns_at(self, place: str) -> list[str]:
         return sorted(p for p, where in self._where.items() if where == place)
@@ -71,11 +77,13 @@ class VirtualTable(DragHandler):
         return self._where[pawn]
 
     def move(self, pawn: str, place: str) -> None:
-        """Put ``pawn`` on ``place`` (a zone or a reserve tray) from wherever it is."""
-        origin = self._where[pawn]
+        """Put ``pawn`` on ``place`` (a zone or a reserve tray) from wherever it is; ``hand``
+        lifts it off the table."""
         self._where[pawn] = place
-        self._report(origin)
-        self._report(place)
+        if place == HAND:
+            self.table.lift(pawn)
+        else:
+            self.table.put(pawn, place)
 
     def take(self, colour: Colour, place: str, daimyo: bool = False) -> str | None:
         """The pawn a hand picks up: the Daimyo, or a soldier of ``colour`` at ``place``."""
@@ -96,9 +104,9 @@ class VirtualTable(DragHandler):
                     raise ValueError(f"no {m.colour} {m.pawn} at {origin}")
                 self.move(pawn, to)
 
-    def _report(self, place: str) -> None:
-        if place != HAND:
-            self.sightings.see(place, self.pawns_at(place))
+    def on_table(self) -> dict[str, str]:
+        """pawn -> place of every pawn standing on the table (not in a hand)."""
+        return {p: z for p, z in self._where.items() if z != HAND}
 
     # ------------------------------------------------------------------ drawing
 

@@ -27,15 +27,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from companion.core.chain import ChainBreak, canonical_json, check_chain, entry_hash
-from companion.core.rules import RuleViolation
+from companion.core import records as core_records
+from companion.core.chain import canonical_json
 from companion.core.store import (
     CommandRecorder,
     Entry,
@@ -78,111 +76,29 @@ def new_header() -> dict[str, Any]:
     return {"rules_version": rules_version(), "manifest_hash": manifest_hash()}
 
 
-class LogRefused(Exception):
-    """A stored game that does not hold: ``entry`` is the first entry at fault (0: the
-    header), ``reason`` says why (referee-level: it may name blocks), ``rule`` the rule that
-    refused a command, if any."""
-
-    def __init__(self, entry: int, reason: str, rule: str | None = None) -> None:
-        super().__init__(f"entry {entry}: {reason}" if entry else reason)
-        self.entry = entry
-        self.reason = reason
-        self.rule = rule
-
-    def public(self) -> str:
-        """For the shared screen: the entry and the rule, no hidden detail."""
-        rule = f" (rule {self.rule})" if self.rule else ""
-        return f"the saved game does not hold at entry {self.entry}{rule}"
+Rebuilt = core_records.Rebuilt
+LogRefused = core_records.LogRefused
 
 
 # ---------------------------------------------------------------------- re-adjudication
+# (the game-neutral part is companion.core.records)
 
 
-@dataclass
-class Rebuilt:
-    """A game rebuilt by re-adjudication: its state, events, and per entry the state before."""
-
-    state: State
-    events: list[ev.Event] = field(default_factory=list)
-    commands: int = 0
-
-
-def readjudicate(entries: Iterable[Entry], *, upto: int | None = None) -> Rebuilt:
+def readjudicate(entries: Iterable[Entry], *, upto: int | None = None) -> Rebuilt[State]:
     """Run every stored command (entries 1..``upto``) through the rules from the start and
     require the recorded events; raise :class:`LogRefused` at the first entry that differs."""
-    rules = SekigaharaRules()
-    rebuilt = Rebuilt(rules.initial_state())
-    for entry in entries:
-        if upto is not None and entry.seq > upto:
-            break
-        if entry.kind == "correction":
-            continue
-        if entry.kind != "command":
-            raise LogRefused(entry.seq, f"unknown kind of entry {entry.kind!r}")
-        step(rules, rebuilt, entry)
-    return rebuilt
+    return core_records.readjudicate(SekigaharaRules(), COMMANDS, entries, upto=upto)
 
 
-def step(rules: SekigaharaRules, rebuilt: Rebuilt, entry: Entry) -> list[ev.Event]:
+def step(rules: SekigaharaRules, rebuilt: Rebuilt[State], entry: Entry) -> list[ev.Event]:
     """Re-adjudicate one command entry onto ``rebuilt``; return the events it produced."""
-    n = entry.seq
-    raw = entry.data.get("command") if isinstance(entry.data, dict) else None
-    recorded = entry.data.get("events") if isinstance(entry.data, dict) else None
-    if not isinstance(raw, dict) or not isinstance(recorded, list):
-        raise LogRefused(n, "the entry holds no command and events")
-    try:
-        command = COMMANDS.validate_python(raw)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise LogRefused(n, f"not a valid command: {where}: {first['msg']}") from None
-    state = rebuilt.state
-    try:
-        produced = rules.handle(state, command)
-    except RuleViolation as exc:
-        raise LogRefused(n, f"the rules refuse this {command.type}: {exc}", exc.rule) from None
-    except Exception as exc:  # a state no legal game reaches; never a raw traceback
-        raise LogRefused(n, f"the rules cannot judge this {command.type} "
-                            f"({type(exc).__name__}: {exc})") from None
-    given = [event.model_dump(mode="json") for event in produced]
-    if given != recorded:
-        raise LogRefused(n, _difference(command.type, recorded, given))
-    for event in produced:
-        state = rules.apply(state, event)
-    rebuilt.state = state
-    rebuilt.events.extend(produced)
-    rebuilt.commands += 1
-    return produced
+    return core_records.step(rules, COMMANDS, rebuilt, entry)
 
 
-def _difference(what: str, recorded: list[Any], given: list[dict[str, Any]]) -> str:
-    for k, (r, g) in enumerate(zip(recorded, given, strict=False), start=1):
-        if r != g:
-            keys = sorted(set(r) | set(g)) if isinstance(r, dict) else []
-            fields = [key for key in keys if r.get(key) != g.get(key)]
-            detail = ", ".join(f"{key} recorded {r.get(key)!r}, rules give {g.get(key)!r}"
-                               for key in fields[:3])
-            return f"this {what} was ruled differently: event {k} ({g.get('type')}): {detail}"
-    if len(recorded) > len(given):
-        extra = recorded[len(given)]
-        kind = extra.get("type") if isinstance(extra, dict) else extra
-        return (f"this {what} was ruled differently: {len(recorded)} events recorded, the rules "
-                f"give {len(given)} (an extra {kind!r})")
-    return (f"this {what} was ruled differently: {len(recorded)} events recorded, the rules "
-            f"give {len(given)} (missing {given[len(recorded)].get('type')!r})")
-
-
-def check(log: GameLog, *, count: int | None = None, head: str | None = None) -> Rebuilt:
+def check(log: GameLog, *, count: int | None = None, head: str | None = None) -> Rebuilt[State]:
     """The hash chain, then re-adjudication; LogRefused at the first entry at fault."""
-    header_hash = entry_hash("", log.header)
-    if header_hash != log.header_hash:
-        raise LogRefused(0, "the game's header was edited: its hash does not match")
-    broken: ChainBreak | None = check_chain(header_hash, log.entries, count=count, head=head)
-    if broken is not None:
-        raise LogRefused(broken.entry, broken.reason)
-    if log.header.get("game") != GAME:
-        raise LogRefused(0, f"not a game of Sekigahara ({log.header.get('game')!r})")
-    return readjudicate(log.entries)
+    return core_records.check(log, GAME, "Sekigahara", SekigaharaRules(), COMMANDS,
+                              count=count, head=head)
 
 
 # ---------------------------------------------------------------------- the app's store API

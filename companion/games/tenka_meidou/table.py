@@ -10,10 +10,12 @@ the touchscreen (right zone, right count, section 5.I.1); a card against the paw
 The bridge's table session follows deployments (:class:`TenkaSessionRules`): the dice are
 entered first (:meth:`TenkaSessionRules.enter_dice`), then the pawns the readers see leave the
 reserve are checked with :func:`check_deployment`, and the deployment is submitted once all of
-them stand in the zone the dice name. Pawns of one colour are interchangeable, so the session
-gives them identities from the game state when it starts (a game resumed mid-way assumes the
-lowest numbers are on the board); cards, reinforcements and the War phase are not followed on
-the table yet.
+them stand in the zone the dice name. A card is entered too
+(:meth:`TenkaSessionRules.enter_card`); its pawns are moved, and when the players say they are
+done the pawns that moved are the card's effect (:meth:`TenkaSessionRules.card_command`), judged
+by the rules. Pawns of one colour are interchangeable, so the session gives them identities from
+the game state when it starts (a game resumed mid-way assumes the lowest numbers are on the
+board); reinforcements and the War phase are not followed on the table yet.
 """
 
 from __future__ import annotations
@@ -34,8 +36,13 @@ from companion.core.events import Event
 from companion.core.game import Game
 from companion.core.rules import RuleViolation
 from companion.core.table import Hold, Outcome, Piece, Place, PlaceKind, ProposedMove, Ready
-from companion.games.tenka_meidou.components import Colour, default_board
-from companion.games.tenka_meidou.events import Deploy, SoldiersDeployed
+from companion.games.tenka_meidou.components import Colour, Tactic, default_board
+from companion.games.tenka_meidou.events import (
+    Deploy,
+    PlayDaimyo,
+    PlayTactic,
+    SoldiersDeployed,
+)
 from companion.games.tenka_meidou.moves import normalise
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, State
@@ -259,14 +266,19 @@ def _initial_positions(state: State) -> dict[str, str]:
 @dataclass
 class TenkaSessionRules:
     """A running Tenka Meidou game as the bridge's table session follows it (see the module
-    docstring): deployments, checked against the dice entered."""
+    docstring): deployments checked against the dice entered, and cards whose pawns are moved
+    and then confirmed on the touchscreen."""
 
     game: Game[State, Any, Any]
     rules: TenkaRules = field(default_factory=TenkaRules)
     positions: dict[str, str] = field(default_factory=dict)
     dice: Deploy | None = None
     """The dice entered for the deployment being made, until it is accepted."""
-    _submitted: tuple[int, ProposedMove] | None = None
+    card: tuple[Colour, Tactic | None] | None = None
+    """The card being played (a tactic, or None for one's Daimyo card), until it is accepted:
+    pawns may move anywhere but another colour's reserve; :meth:`card_command` reads them."""
+    _submitted: tuple[int, dict[str, str]] | None = None
+    """(the events before, where the pawns stand once it is accepted) for a command submitted."""
 
     def __post_init__(self) -> None:
         if not self.positions:
@@ -276,15 +288,51 @@ class TenkaSessionRules:
         """The dice as rolled, entered on the touchscreen: the pawns to expect (RuleViolation
         if the dice or the turn are wrong)."""
         event = self.rules.deploy(self.game.state, dice)
-        self.dice, self._submitted = dice, None
+        self.dice, self.card, self._submitted = dice, None, None
         return event
 
+    def enter_card(self, colour: Colour, card: Tactic | None) -> None:
+        """A card is being played (``card`` None: ``colour``'s Daimyo card): its pawns are moved
+        on the table, then :meth:`card_command` reads the effect (sections 7, 10)."""
+        self.dice, self.card, self._submitted = None, (colour, card), None
+
+    def cancel(self) -> None:
+        """Nothing entered: pawns moved now are discrepancies again."""
+        self.dice, self.card, self._submitted = None, None, None
+
+    def table_moves(self, seen: Mapping[str, str]) -> tuple[tuple[PawnMove, ...], list[str]]:
+        """The pawns in play that ``seen`` (pawn -> place, the readers' placements) has moved
+        from where the rules have them, and what cannot be read as a move."""
+        expected = self.expected_positions()
+        return observed_moves(_sighting(expected),
+                              _sighting({p: z for p, z in seen.items() if p in expected}))
+
+    def card_command(self, seen: Mapping[str, str]) -> tuple[PlayTactic | PlayDaimyo | None,
+                                                              list[str]]:
+        """The card entered, its effect read from the pawns ``seen`` moved: the command to
+        submit (the pawns are then where the readers saw them), or the problems."""
+        if self.card is None:
+            return None, ["choose the card on the touchscreen first"]
+        moves, problems = self.table_moves(seen)
+        if problems:
+            return None, problems
+        colour, card = self.card
+        command: PlayTactic | PlayDaimyo = (
+            PlayTactic(colour=colour, card=card, moves=moves) if card is not None
+            else PlayDaimyo(colour=colour, moves=moves))
+        expected = self.expected_positions()
+        moved = {p: z for p, z in seen.items() if p in expected and expected[p] != z}
+        self._submitted = (len(self.game.events), moved)
+        return command, []
+
     def _sync(self) -> None:
-        """Once the deployment submitted is accepted, its pawns are where the rules have them."""
+        """Once the command submitted is accepted, its pawns are where the rules have them; a
+        game started since gives its pawns their places."""
+        if not self.positions and self.game.state.players:
+            self.positions = _initial_positions(self.game.state)
         if self._submitted is not None and len(self.game.events) > self._submitted[0]:
-            move = self._submitted[1]
-            self.positions = _moved(self.positions, move.destination, move.block_ids)
-            self.dice, self._submitted = None, None
+            self.positions = {**self.positions, **self._submitted[1]}
+            self.dice, self.card, self._submitted = None, None, None
 
     def expected_positions(self) -> Mapping[str, str]:
         self._sync()
@@ -293,6 +341,13 @@ class TenkaSessionRules:
     def _judge(self, origin: str, destination: str, pawns: Sequence[str]
                ) -> Outcome | RuleViolation:
         self._sync()
+        if self.card is not None:
+            moved = _sighting(dict.fromkeys(pawns, destination))
+            here = _sighting({p: self.positions[p] for p in pawns if p in self.positions})
+            odd = [p for p in observed_moves(here, moved)[1] if "reserve" in p]
+            if odd:
+                return RuleViolation("7", "; ".join(odd))
+            return Hold("a card: move its pawns, then tap Done")
         if self.dice is None:
             return RuleViolation("5.I.1", "enter the dice on the touchscreen, then place the pawns")
         before = _sighting(self.positions)
@@ -318,7 +373,8 @@ class TenkaSessionRules:
         if isinstance(verdict, RuleViolation):
             raise ValueError(str(verdict))
         if isinstance(verdict, Ready):
-            self._submitted = (len(self.game.events), move)
+            self._submitted = (len(self.game.events),
+                               dict.fromkeys(move.block_ids, move.destination))
         return verdict
 
     def group(self, moves: Sequence[ProposedMove]) -> list[ProposedMove]:

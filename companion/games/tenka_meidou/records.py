@@ -1,0 +1,75 @@
+"""Tenka Meidou game records: start, resume and finish games in the store.
+
+A game in the store (:mod:`companion.core.store`) holds every accepted command with its events;
+resuming re-adjudicates every one of them through :class:`~.rules.TenkaRules`
+(:mod:`companion.core.records`), so a log the rules do not give back is refused naming its entry.
+The header carries the rules version; the store's ``game`` column is ``tenka-meidou``.
+
+For the app::
+
+    game_id, game = start(store)                 # a new game, recording
+    game_id, game = resume(store, game_id)       # LogRefused(entry, reason) if it does not hold
+    game.submit(command)                         # commits first; StoreError -> "not saved"
+    finish_if_over(store, game_id, game)
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from companion.core import records as core_records
+from companion.core.game import Game
+from companion.core.records import LogRefused, Rebuilt
+from companion.core.store import CommandRecorder, GameLog, Store
+from companion.games.tenka_meidou.events import TenkaCommand, TenkaEvent
+from companion.games.tenka_meidou.rules import TenkaRules
+from companion.games.tenka_meidou.state import Phase, State
+
+__all__ = ["GAME", "LogRefused", "check", "finish_if_over", "resume", "start"]
+
+GAME = "tenka-meidou"
+COMMANDS = TypeAdapter[Any](TenkaCommand)
+TenkaGame = Game[State, TenkaCommand, TenkaEvent]
+
+
+def rules_version() -> str:
+    try:
+        return version("sekigahara-companion")
+    except PackageNotFoundError:  # a source tree that is not installed
+        return "unknown"
+
+
+def check(log: GameLog, *, count: int | None = None, head: str | None = None) -> Rebuilt[State]:
+    """The hash chain, then re-adjudication; LogRefused at the first entry at fault."""
+    return core_records.check(log, GAME, "Tenka Meidou", TenkaRules(), COMMANDS, count=count,
+                              head=head)
+
+
+def start(store: Store, rules: TenkaRules | None = None) -> tuple[int, TenkaGame]:
+    """A new game in ``store``, recording every accepted command."""
+    game_id = store.create_game(GAME, {"rules_version": rules_version()})
+    game: TenkaGame = Game(rules or TenkaRules(), recorder=CommandRecorder(store, game_id))
+    return game_id, game
+
+
+def resume(store: Store, game_id: int, rules: TenkaRules | None = None
+           ) -> tuple[int, TenkaGame]:
+    """Rebuild a stored game by re-adjudicating it; recording resumes where it stopped.
+    Raises LogRefused if the log does not hold, StoreError if it cannot be read."""
+    rebuilt = check(store.load(game_id))
+    game: TenkaGame = Game(rules or TenkaRules(), rebuilt.events,
+                           recorder=CommandRecorder(store, game_id))
+    return game_id, game
+
+
+def finish_if_over(store: Store, game_id: int, game: TenkaGame) -> bool:
+    """Mark the game finished once the War is fought and scored (5.II, 6)."""
+    war = game.state.war
+    if game.state.phase is not Phase.OVER or war is None:
+        return False
+    scores = ", ".join(f"{c.value} {n}" for c, n in war.scores.items())
+    store.finish(game_id, f"{war.winner.value} wins ({scores})")
+    return True

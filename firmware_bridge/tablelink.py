@@ -1,0 +1,202 @@
+"""An app's link to the table: the readers (real hubs or the built-in simulator), the bridge and
+the table session following one game. Game-neutral: every table app (``companion run``, for any
+game) opens its readers with :func:`open_readers` and follows its game with a
+:class:`TableLink`; what a change on the table means is the game's ``SessionRules``.
+
+Threads: the bridge calls back from its reader threads; :attr:`TableLink.on_change` is called
+from there (an app wakes its loop with it). Calls from the app take :attr:`TableLink.lock`.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.core.events import Command, Event
+from companion.core.game import Accepted, Game, Rejection
+from companion.core.store import CorrectionRecorder
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.discovery import hub_ports
+from firmware_bridge.discrepancy import Discrepancy
+from firmware_bridge.registry import TagRegistry
+from firmware_bridge.simtable import SimulatedTable
+from firmware_bridge.table_session import TableSession
+from firmware_bridge.wiring import WiringMap
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Readers:
+    """The hubs to read: the built-in simulator or serial ports."""
+
+    simulated: SimulatedTable | None
+    ports: list[str]
+    wiring: WiringMap
+    registry: TagRegistry
+
+    def describe(self) -> str:
+        if self.simulated is not None:
+            return f"simulated readers ({len(self.ports)} virtual hubs)"
+        return f"{len(self.ports)} reader hub(s): {', '.join(self.ports)}"
+
+
+def open_readers(hubs: Sequence[str], config: Path, workdir: Path, rate_hz: int = 10,
+                 seed: int | None = 0, sim_hubs: int = 5) -> Readers:
+    """``["auto"]``: real hubs if any is plugged in, else the simulator; ``["sim"]``: the
+    simulator (``sim_hubs`` virtual hubs for the served game, :func:`~firmware_bridge.zones.
+    use_table`); otherwise the serial ports given. Real hubs need the wiring map and tag
+    registry made by ``companion hardware wiring`` and ``register-tags`` (in ``config``)."""
+    choice = list(hubs) or ["auto"]
+    ports: list[str] = []
+    if choice == ["auto"]:
+        ports = [p.device for p in hub_ports()]
+    elif choice != ["sim"]:
+        ports = choice
+    if not ports:
+        table = SimulatedTable.create(workdir / "hubs", hubs=sim_hubs, rate_hz=rate_hz, seed=seed)
+        table.start()
+        return Readers(table, table.ports, table.wiring, table.registry)
+    for port in ports:
+        if not Path(port).exists():
+            raise ValueError(f"no serial port {port}")
+    wiring_file, tags_file = config / "wiring.yaml", config / "tags.yaml"
+    for path, how in ((wiring_file, "hardware wiring"), (tags_file, "hardware register-tags")):
+        if not path.exists():
+            raise ValueError(f"{path} is missing: run `companion {how}` first")
+    return Readers(None, ports, WiringMap.load(wiring_file), TagRegistry.load(tags_file))
+
+
+def default_workdir() -> Path:
+    """A fresh directory for the simulator's pseudo-terminal links."""
+    return Path(tempfile.mkdtemp(prefix="companion-"))
+
+
+@dataclass
+class TableLink:
+    """The readers, the bridge and a table session on ``game``. ``start()`` then ``stop()``;
+    :meth:`follow` switches to another game (a new one, or one resumed from the store) while
+    the readers keep running."""
+
+    readers: Readers
+    game: Game[Any, Any, Any]
+    debounce_missing_s: float = 10.0
+    settle_s: float = 1.0
+    """How long set-down pieces rest before they are ruled as moved (the settle rule)."""
+    on_change: Callable[[], None] | None = None
+    bridge: Bridge = field(init=False)
+    session: TableSession = field(init=False)
+    lit: frozenset[str] = field(default=frozenset(), init=False)
+    """The legal destinations of the pieces in hand, lit on the table (7.3 for Sekigahara)."""
+    _held: tuple[str, tuple[str, ...]] | None = field(default=None, init=False)
+    _retrying: bool = field(default=False, init=False)
+    lock: threading.RLock = field(default_factory=threading.RLock, init=False)
+
+    def start(self) -> TableLink:
+        r = self.readers
+        self.bridge = Bridge(r.ports, wiring=r.wiring, registry=r.registry,
+                             missing_after_s=self.debounce_missing_s, settle_s=self.settle_s)
+        self.bridge.start()
+        self.session = TableSession(self.bridge, self.game)
+        self.session.on_refresh = self._notify
+        self.bridge.subscribe(lambda _event: self._changed())
+        self.session.start()
+        return self
+
+    def follow(self, game: Game[Any, Any, Any], records: CorrectionRecorder | None = None
+               ) -> None:
+        """Follow ``game``; the old session stops, the readers keep running. ``records``
+        stores corrections with who and why."""
+        with self.lock:
+            self.session.stop()
+            self.game = game
+            self.session = TableSession(self.bridge, self.game, records)
+            self.session.on_refresh = self._notify
+            self.session.start()
+
+    def retry_unsaved(self) -> None:
+        """While the store refuses to save (never silently), try again every second."""
+        if self.session.unsaved is None or self._retrying:
+            return
+        self._retrying = True
+
+        def retry() -> None:
+            self._retrying = False
+            self.session.refresh()
+            self._notify()
+            self.retry_unsaved()
+
+        timer = threading.Timer(1.0, retry)
+        timer.daemon = True
+        timer.start()
+
+    def stop(self) -> None:
+        self.session.stop()
+        self.bridge.stop()
+        if self.readers.simulated is not None:
+            self.readers.simulated.stop()
+
+    def _notify(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def _changed(self) -> None:
+        """From a reader thread: light the legal destinations of a lifted stack."""
+        held = self.bridge.holding()
+        origins = set(held.values())
+        key = None
+        if held and len(origins) == 1:
+            key = (next(iter(origins)), tuple(sorted(held)))
+        self.retry_unsaved()
+        if key != self._held:
+            self._held = key
+            if key is None:
+                self.lit = frozenset()
+                self.session.clear_destinations()
+            else:
+                self.lit = frozenset(self.session.show_destinations(key[0], key[1]))
+        self._notify()
+
+    # ------------------------------------------------------------------ what screens see
+
+    @property
+    def in_hand(self) -> int:
+        """Pieces lifted off the table right now (counted, never named)."""
+        return len(self.bridge.holding())
+
+    @property
+    def settling(self) -> int:
+        """Pieces just set down, ruled once they rest (the settle rule)."""
+        return len(self.bridge.settling())
+
+    # ------------------------------------------------------------------ touches
+
+    def submit(self, command: Command, by: str | None = None) -> Accepted[Event] | Rejection:
+        """A command tapped on the shared screen by ``by`` (a side, a colour)."""
+        with self.lock:
+            return self.session.submit(command, by)
+
+    def answer(self, question_id: int, choice: int) -> Accepted[Event] | Rejection:
+        with self.lock:
+            return self.session.answer(question_id, choice)
+
+    def discrepancy(self, index: int) -> Discrepancy:
+        found = self.session.discrepancies
+        if not 0 <= index < len(found):
+            raise ValueError("that discrepancy has already been resolved")
+        return found[index]
+
+    def accept_table(self, index: int) -> None:
+        """"Accept what is on the table": logged."""
+        with self.lock:
+            self.session.accept_table(self.discrepancy(index), "accepted on the touchscreen")
+
+    def put_back(self, index: int) -> None:
+        """"Put it back": the game is right; logged."""
+        with self.lock:
+            self.session.trust_engine(self.discrepancy(index), "put back, on the touchscreen")
