@@ -3,6 +3,8 @@ the readers saw against the dice (5.I.1), a card against the pawns that moved (7
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from _tenka_kit import B, R, mv, start
 from pydantic import ValidationError
@@ -16,6 +18,7 @@ from companion.games.tenka_meidou.table import (
     check_card,
     check_deployment,
     default_wiring,
+    rebind,
 )
 
 RULES = TenkaRules()
@@ -65,3 +68,21 @@ def test_7_a_cards_effect_against_the_pawns_that_moved() -> None:
     assert "the readers saw" in check_card(decoy, before, half)[0]
     lost = {"kyoto": frozenset(), "oko": frozenset({"red-01", "blue-01"})}
     assert "blue-02 vanished from kyoto" in check_card(decoy, before, lost)
+
+
+def test_interchangeable_pawns_are_rebound_to_what_the_readers_see() -> None:
+    slots = Counter({"kyoto": 2, "reserve": 1})
+    previous = {"red-01": "kyoto", "red-02": "kyoto", "red-03": "reserve"}
+    # other numbers in the right places: bound as seen
+    seen = {"red-03": "kyoto", "red-02": "kyoto", "red-01": "reserve"}
+    assert rebind(slots, ["red-01", "red-02", "red-03"], previous, seen) == seen
+    # a pawn out of its place: bound to the place lacking one (read as a move from there)
+    seen = {"red-01": "kyoto", "red-02": "oko", "red-03": "reserve"}
+    assert rebind(slots, ["red-01", "red-02", "red-03"], previous, seen)["red-02"] == "kyoto"
+    # a pawn no reader sees fills the place lacking one (read as missing there)
+    seen = {"red-01": "kyoto", "red-03": "kyoto"}
+    assert rebind(slots, ["red-01", "red-02", "red-03"], previous, seen) == {
+        "red-01": "kyoto", "red-03": "kyoto", "red-02": "reserve"}
+    # a pawn out of play (an advanced game's 17th soldier) may stand in for one in play
+    seen = {"red-17": "kyoto", "red-02": "kyoto", "red-03": "reserve"}
+    assert rebind(slots, ["red-01", "red-02", "red-03", "red-17"], previous, seen) == seen
