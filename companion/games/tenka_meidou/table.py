@@ -13,9 +13,14 @@ reserve are checked with :func:`check_deployment`, and the deployment is submitt
 them stand in the zone the dice name. A card is entered too
 (:meth:`TenkaSessionRules.enter_card`); its pawns are moved, and when the players say they are
 done the pawns that moved are the card's effect (:meth:`TenkaSessionRules.card_command`), judged
-by the rules. Pawns of one colour are interchangeable, so the session gives them identities from
-the game state when it starts (a game resumed mid-way assumes the lowest numbers are on the
-board); reinforcements and the War phase are not followed on the table yet.
+by the rules. Pawns of one colour are interchangeable: the session gives them identities from
+the game state, then re-binds them to the pawns the readers see
+(:meth:`TenkaSessionRules.observe`, :func:`rebind`), so only the counts of each colour and kind
+per place matter and a game resumed on real pawns with other numbers is accepted as it stands.
+Once the War is fought the session follows it zone by zone (5.II.3): where the zone being
+resolved sends its white pawns is said (:meth:`TenkaSessionRules.war_prompt`) and flashed, and
+the session holds until the readers see them arrive (:func:`war_steps`, :func:`white_counts`).
+Castle tokens are not tagged.
 """
 
 from __future__ import annotations
@@ -366,8 +371,8 @@ def war_prompt(steps: Sequence[WarStep], at: int, supply: int) -> str:
                 "tokens are taken by hand (they are not tagged) (6)")
     step = steps[at]
     label = _places()[step.zone].label
-    text = (f"The War, {label} (castle {step.value}): {step.winner} wins and sends "
-            f"{_listed(step.sends)} white pawn(s) (5.II.3)")
+    text = (f"The War, {label} (castle {step.value}): {step.winner} wins and sends white "
+            f"pawns: {_listed(step.sends)} (5.II.3)")
     if step.from_supply < step.sent:
         left = white_counts(steps, at, supply, {})[SUPPLY]
         text += (f"; the supply has {left} left: take {step.sent - step.from_supply} from "

@@ -13,12 +13,15 @@ from companion.games.tenka_meidou.components import default_board
 from companion.games.tenka_meidou.events import Deploy
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.table import (
+    SUPPLY,
     PawnRegistry,
     TableWiring,
+    WarStep,
     check_card,
     check_deployment,
     default_wiring,
     rebind,
+    white_counts,
 )
 
 RULES = TenkaRules()
@@ -86,3 +89,16 @@ def test_interchangeable_pawns_are_rebound_to_what_the_readers_see() -> None:
     # a pawn out of play (an advanced game's 17th soldier) may stand in for one in play
     seen = {"red-17": "kyoto", "red-02": "kyoto", "red-03": "reserve"}
     assert rebind(slots, ["red-01", "red-02", "red-03", "red-17"], previous, seen) == seen
+
+
+
+def test_5_II_3_white_pawns_per_place_as_the_war_goes_and_when_the_supply_runs_out() -> None:
+    steps = [WarStep("tsutsujigasaki", 2, R, {"oko": 2}, 2),
+             WarStep("oko", 3, R, {"usuki": 2, "kyoto": 1}, 3),
+             WarStep("usuki", 4, B, {"kyoto": 2}, 0)]  # the supply of 5 is out
+    assert white_counts(steps, 0, 5, {}) == Counter({SUPPLY: 5})
+    assert white_counts(steps, 2, 5, {}) == Counter({"oko": 2, "usuki": 2, "kyoto": 1})
+    # usuki's 2 come from zones already resolved, whichever the players took them from
+    for seen, left in (({"oko": 2}, {"oko": 2}), ({"usuki": 2}, {"usuki": 2}),
+                       ({"oko": 1, "usuki": 1}, {"oko": 1, "usuki": 1})):
+        assert white_counts(steps, 3, 5, seen) == Counter({"kyoto": 3, **left})
