@@ -62,7 +62,8 @@ class LogLine:
 
     at: float
     kind: str
-    """command, rejected, question, answer, discrepancy, ignored, correction or unsaved."""
+    """command, rejected, question, answer, discrepancy, ignored, correction, unsaved, or
+    table (a change that is right and means no command: its ``Ready.note``)."""
     text: str
 
 
@@ -147,6 +148,7 @@ class TableSession:
                     break
                 if self.bridge.settling():  # judged once they rest (scan-rate independent)
                     break
+                self.rules.observe(self.bridge.placements())
                 result = self.bridge.reconcile(self.rules, self._lights())
                 if not self._step(result, standing):
                     break
@@ -168,6 +170,8 @@ class TableSession:
                 self._note("ignored", f"{self._seen(move)}: {outcome.reason}", standing)
             elif isinstance(outcome, Ready):
                 if self._submit(outcome.commands, self._seen(move), standing):
+                    if outcome.note:
+                        self._note("table", outcome.note)
                     self._questions = {k: q for k, q in self._questions.items() if k != key}
                     return True
             elif key not in self._questions:  # a Question

@@ -128,9 +128,12 @@ class WatchRules(MoveRules, Protocol):
 
 @dataclass(frozen=True)
 class Ready:
-    """The change means exactly these commands."""
+    """The change means exactly these commands (none: the change is right and means no
+    command, e.g. Tenka Meidou's reinforcements placed in the War; ``note`` then says so)."""
 
     commands: tuple[Command, ...]
+    note: str | None = None
+    """A line for the shared screen's log, if the commands' own lines do not say it all."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,13 @@ class SessionRules(MoveRules, Protocol):
 
     def describe(self, event: Event) -> str:
         """One line for the shared screen about an accepted event."""
+        ...
+
+    def observe(self, seen: Mapping[str, str]) -> None:
+        """The pieces the readers see now (piece -> place), told before every reconciliation
+        once no piece is in hand. A game whose pieces of one side are interchangeable (Tenka
+        Meidou's pawns) re-binds the ids it expects to the ones seen, so that only counts per
+        place matter; a game whose pieces are all different ignores it."""
         ...
 
 

@@ -5,16 +5,26 @@ what it sees to Tenka Meidou's table checks, which verify a deployment against t
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fb_helpers import RATE_HZ, WAIT_S
 
-from companion.core.game import Game
-from companion.core.table import GameTable
-from companion.games.tenka_meidou.components import Colour, Tactic
-from companion.games.tenka_meidou.events import Deploy, SoldiersDeployed, StartGame
+from companion.core.events import Event
+from companion.core.game import Accepted, Game, Rejection
+from companion.core.table import GameTable, SessionRules
+from companion.games.tenka_meidou.components import Colour, Tactic, default_components
+from companion.games.tenka_meidou.events import (
+    Deploy,
+    SoldiersDeployed,
+    StartGame,
+    TacticPlayed,
+    WarFought,
+)
+from companion.games.tenka_meidou.players import RandomPlayer
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.simulator import TenkaGame
 from companion.games.tenka_meidou.table import TenkaSessionRules
@@ -51,6 +61,11 @@ def bridge(table: SimulatedTable) -> Iterator[Bridge]:
                 missing_after_s=0.5) as running:
         running.wait_for(lambda b: len(b.hubs()) == 2, WAIT_S)
         yield running
+
+
+def _tenka(rules: SessionRules) -> TenkaSessionRules:
+    assert isinstance(rules, TenkaSessionRules)
+    return rules
 
 
 def _game() -> TenkaGame:
@@ -121,3 +136,212 @@ def test_a_deployment_seen_on_the_table_is_checked_against_the_dice(
         assert any(line.kind == "command" and "red deployed 2 soldier(s) to" in line.text
                    for line in session.log)
         bridge.wait_for(lambda b: hub.leds.get(antenna) in (None, LedMode.OFF), WAIT_S)
+
+
+def _resumed() -> TenkaGame:
+    """A game two turns in: red has 2 pawns on Kasugayama (castle 8), blue 1 on Kyoto (5)."""
+    game = _game()
+    for dice in (DICE, Deploy(colour=B, rolls=((1, 4, 2),), single=2)):
+        assert not isinstance(game.submit(dice), Rejection)
+    assert game.state.on_board("kyoto", B) == 1
+    return game
+
+
+def test_a_resumed_game_accepts_real_pawns_by_colour_and_flags_a_real_difference(
+    table: SimulatedTable, bridge: Bridge
+) -> None:
+    """Pawns of one colour are interchangeable: the session re-binds the ids it expects to
+    those the readers see, so pawns with other numbers than the lowest are accepted; a pawn
+    missing is still a discrepancy, with its fix."""
+    game = _resumed()
+    where = {"red-17": "kasugayama", "red-09": "kasugayama", "blue-18": "kyoto"}
+    where.update({f"red-{n:02d}": "reserve_red" for n in (*range(1, 9), *range(10, 17), 18)})
+    where.update({f"blue-{n:02d}": "reserve_blue" for n in range(1, 18)})
+    for pawn, place in where.items():
+        table.put(pawn, place)
+    bridge.wait_for(lambda b: len(b.placements()) == 36, WAIT_S)
+    with TableSession(bridge, game).start() as session:
+        session.wait_for(lambda s: s.discrepancies == () or None, WAIT_S)
+        rules = session.rules
+        assert isinstance(rules, TenkaSessionRules)
+        assert rules.expected_positions()["red-17"] == "kasugayama"
+        assert {p for p, z in rules.expected_positions().items() if z == "kyoto"} == {"blue-18"}
+
+        # the next turn goes on with the real pawns: red deploys 1 to Kyoto
+        session.tell(lambda r: r.enter_dice(Deploy(colour=R, rolls=((1, 4, 2),), single=2)))
+        table.put("red-05", "kyoto")
+        session.wait_for(lambda s: s.game.state.on_board("kyoto", R) == 1
+                         and s.discrepancies == (), WAIT_S)
+
+        # a real difference: a red pawn gone from Kasugayama
+        table.lift("red-09")
+        found = session.wait_for(lambda s: [d for d in s.discrepancies if d.kind == "missing"],
+                                 WAIT_S)
+        assert found[0].text == "a red pawn missing from Kasugayama-jō"
+        assert found[0].fix == "put it back on Kasugayama-jō"
+        table.put("red-09", "kasugayama")
+        session.wait_for(lambda s: s.discrepancies == () or None, WAIT_S)
+
+        # one too many there: read as moved from the reserve, refused without the dice
+        table.put("red-01", "kasugayama")
+        found = session.wait_for(lambda s: [d for d in s.discrepancies
+                                            if d.kind == "illegal_move"], WAIT_S)
+        assert "a red pawn moved from Red's reserve to Kasugayama-jō" in found[0].text
+        assert found[0].fix == "put it back on Red's reserve"
+
+
+def test_a_tactic_card_seen_on_the_table_is_judged_refused_then_put_back_and_accepted(
+    table: SimulatedTable, bridge: Bridge
+) -> None:
+    """Sections 5.I.2 and 7 at the table: the card is entered, its pawns are moved, and the
+    pawns the readers saw move are the card's effect, judged by the rules."""
+    game = _resumed()  # red's turn: 2 red pawns on Kasugayama-jō
+    for pawn in ("red-01", "red-02"):
+        table.put(pawn, "kasugayama")
+    table.put("blue-01", "kyoto")
+    for n in range(3, 19):
+        table.put(f"red-{n:02d}", "reserve_red")
+    for n in range(2, 19):
+        table.put(f"blue-{n:02d}", "reserve_blue")
+    with TableSession(bridge, game).start() as session:
+        session.wait_for(lambda s: len(bridge.placements()) == 36 and s.discrepancies == (),
+                         WAIT_S)
+
+        def done() -> Accepted[Event] | Rejection:
+            command, problems = session.tell(lambda r: _tenka(r).card_command(
+                bridge.placements()))
+            assert command is not None, problems
+            return session.submit(command)
+
+        session.tell(lambda r: _tenka(r).enter_card(R, Tactic.EXPLORAR))
+        # a card never sends a pawn to another colour's reserve: refused at once (7)
+        table.put("red-01", "reserve_blue")
+        found = session.wait_for(lambda s: [d for d in s.discrepancies
+                                            if d.kind == "illegal_move"], WAIT_S)
+        assert found[0].rule == "7" and found[0].fix == "put it back on Kasugayama-jō"
+        # Explorar to a zone that is not adjacent: the rules refuse it, citing section 7
+        table.put("red-01", "shuri")
+        session.wait_for(lambda s: bridge.placements().get("red-01") == "shuri"
+                         and not bridge.settling() and s.discrepancies == (), WAIT_S)
+        refused = done()
+        assert isinstance(refused, Rejection) and refused.rule == "7"
+        assert "not adjacent" in refused.message
+        assert game.state.on_board("shuri", R) == 0
+        # the card is withdrawn: the pawn moved is a discrepancy whose fix puts it back
+        session.tell(lambda r: _tenka(r).cancel())
+        found = session.wait_for(lambda s: [d for d in s.discrepancies
+                                            if d.kind == "illegal_move"], WAIT_S)
+        assert found[0].fix == "put it back on Kasugayama-jō"
+        assert "a red pawn moved from Kasugayama-jō to Shuri" in found[0].text
+        table.put("red-01", "kasugayama")
+        session.wait_for(lambda s: s.discrepancies == () or None, WAIT_S)
+
+        # Explorar to an adjacent zone: accepted, and the table is as the rules have it
+        session.tell(lambda r: _tenka(r).enter_card(R, Tactic.EXPLORAR))
+        table.put("red-02", "yonezawa")
+        session.wait_for(lambda s: bridge.placements().get("red-02") == "yonezawa"
+                         and not bridge.settling() and any(
+                             "a card: move its pawns" in line.text for line in s.log), WAIT_S)
+        accepted = done()
+        assert isinstance(accepted, Accepted)
+        assert isinstance(accepted.events[0], TacticPlayed)
+        assert game.state.on_board("yonezawa", R) == 1
+        assert game.state.on_board("kasugayama", R) == 1
+        session.wait_for(lambda s: s.discrepancies == () or None, WAIT_S)
+        assert any(line.kind == "command" and "red plays explorar" in line.text
+                   for line in session.log)
+        assert game.state.current is B
+
+
+def _nearly_over(seed: int, rules: TenkaRules) -> tuple[TenkaGame, Deploy]:
+    """A seeded random game up to its last deployment (which starts the War)."""
+    player = RandomPlayer(random.Random(seed), rules.board, rules.components, card_chance=0.0)
+    game: TenkaGame = Game(rules)
+    while True:
+        command = player.command(game.state)
+        after = rules.handle(game.state, command)
+        if any(isinstance(e, WarFought) for e in after):
+            assert isinstance(command, Deploy)
+            return game, command
+        assert not isinstance(game.submit(command), Rejection)
+
+
+@pytest.mark.parametrize("supply", [30, 3], ids=["supply", "supply-runs-out"])
+def test_the_war_is_followed_zone_by_zone_as_reinforcements_are_placed(
+    table: SimulatedTable, bridge: Bridge, supply: int
+) -> None:
+    """Section 5.II.3 at the table, over a whole War of a small seeded game: for the zone being
+    resolved the session says and flashes where its winner's reinforcements go, holds until the
+    readers see them all arrive, flags a white pawn put in the wrong zone, and goes on to the
+    next zone. With a supply of 3 it runs out and pawns come from zones already resolved."""
+    components = default_components().model_copy(update={"reinforcement_pawns": supply})
+    game, last = _nearly_over(3, TenkaRules(components=components))
+    state = game.state
+    where: dict[str, str] = {}
+    for colour in state.players:
+        ids = iter(f"{colour.value}-{n:02d}" for n in range(18, 0, -1))  # other numbers
+        for zone, counts in state.soldiers.items():
+            where.update({next(ids): zone for _ in range(counts.get(colour, 0))})
+        where.update({pawn: f"reserve_{colour.value}" for pawn in ids})
+    where.update({f"white-{n:02d}": "reinforcements" for n in range(1, supply + 1)})
+    for pawn, place in where.items():
+        table.put(pawn, place)
+    with TableSession(bridge, game).start() as session:
+        rules = _tenka(session.rules)
+        session.wait_for(lambda s: len(bridge.placements()) == len(where)
+                         and s.discrepancies == (), WAIT_S)
+        # the last deployment, seen on the table, starts the War
+        deployed = session.tell(lambda r: _tenka(r).enter_dice(last))
+        mover = [p for p, z in where.items() if z == f"reserve_{deployed.colour.value}"]
+        for pawn in mover[:deployed.soldiers]:
+            table.put(pawn, deployed.zone)
+        session.wait_for(lambda s: s.game.state.war is not None or None, WAIT_S)
+        assert any(line.kind == "command" and line.text.startswith("the War is fought")
+                   for line in session.log)
+        steps = rules.war_steps()
+        assert steps is not None
+        sent = sum(s.sent for s in steps)
+        assert sent > 3 and (sum(s.from_supply for s in steps) == sent) is (supply == 30)
+        done: set[str] = set()
+        wrong = True
+        while rules.war_at is not None and rules.war_at < len(steps):
+            at = rules.war_at
+            step = steps[at]
+            prompt = rules.war_prompt()
+            assert prompt is not None and f"castle {step.value}" in prompt
+            assert "castle tokens are not tagged" in prompt
+            assert sorted(rules.flashing()) == sorted(step.sends)
+            hub, antenna = table.antenna(next(iter(step.sends)))
+            bridge.wait_for(lambda b, h=hub, a=antenna: h.leds.get(a) == LedMode.FAST, WAIT_S)
+            seen = bridge.placements()
+            pool = [p for p, z in sorted(seen.items()) if z == "reinforcements"]
+            pool += [p for p, z in sorted(seen.items()) if p.startswith("white")
+                     and z in {s.zone for s in steps[:at + 1]}]
+            if wrong:  # a white pawn in a zone that gets none: 5.II.3, put it back
+                elsewhere = next(z for z in CASTLES if z not in step.sends and z not in done
+                                 and z != step.zone)
+                origin = seen[pool[0]]
+                table.put(pool[0], elsewhere)
+                found = session.wait_for(lambda s: [d for d in s.discrepancies
+                                                    if d.rule == "5.II.3"], WAIT_S)
+                assert found[0].fix.startswith("put it back on")
+                table.put(pool[0], origin)
+                session.wait_for(lambda s: s.discrepancies == () or None, WAIT_S)
+                wrong = False
+            pawns = iter(pool)
+            for n, (zone, count) in enumerate(step.sends.items()):
+                for _ in range(count):
+                    table.put(next(pawns), zone)
+                if n == 0 and len(step.sends) > 1:  # one zone of two: held
+                    session.wait_for(lambda s: any(
+                        "white pawn(s) placed (5.II.3)" in line.text for line in s.log), WAIT_S)
+                    assert rules.war_at == at
+            session.wait_for(lambda s, a=at: rules.war_at != a or None, WAIT_S)
+            assert session.discrepancies == ()
+            done.add(step.zone)
+        assert rules.war_at == len(steps) and rules.flashing() == []
+        assert "The War is over on the table" in (rules.war_prompt() or "")
+        placed = [line for line in session.log if "reinforcements are in place" in line.text]
+        assert len(placed) == sum(1 for s in steps if s.sent)
+        whites = Counter(z for p, z in bridge.placements().items() if p.startswith("white"))
+        assert whites["reinforcements"] == max(0, supply - sent)

@@ -66,6 +66,8 @@ def test_a_full_demo_game_runs_to_the_final_score(tmp_path: Path) -> None:
         for colour, points in war.scores.items():
             assert f"{colour.value.title()} {points}" in text
         assert "Score as the zones are fought" in text  # the plot
+        said = app.control.snapshot().war  # the table session follows the War (5.II.3)
+        assert said is not None and ("(5.II.3)" in said or "The War is over" in said)
     finally:
         app.close()
     lines = [json.loads(line) for line in (tmp_path / "text.jsonl").read_text().splitlines()]

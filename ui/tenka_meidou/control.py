@@ -95,6 +95,9 @@ class Snapshot:
     readers: str = ""
     unsaved: str | None = None
     """Set while the store refuses to save: nothing was applied, the app retries."""
+    war: str | None = None
+    """In the War: what the table session waits for now (the zone being resolved, where its
+    reinforcements go, 5.II.3), or that the War is over on the table."""
 
 
 def pawn_ids(colour: Colour, soldiers: int, advanced: bool) -> list[str]:
@@ -173,7 +176,8 @@ class TenkaControl:
             return Snapshot(public_view(self.game.state).payload, tuple(self.feed),
                             tuple(self.problems),
                             tuple(readable(d.public()) for d in session.discrepancies),
-                            waiting, self.readers.describe(), session.unsaved)
+                            waiting, self.readers.describe(), session.unsaved,
+                            _rules(session.rules).war_prompt())
 
     @property
     def events(self) -> tuple[TenkaEvent, ...]:

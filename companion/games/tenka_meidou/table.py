@@ -13,9 +13,14 @@ reserve are checked with :func:`check_deployment`, and the deployment is submitt
 them stand in the zone the dice name. A card is entered too
 (:meth:`TenkaSessionRules.enter_card`); its pawns are moved, and when the players say they are
 done the pawns that moved are the card's effect (:meth:`TenkaSessionRules.card_command`), judged
-by the rules. Pawns of one colour are interchangeable, so the session gives them identities from
-the game state when it starts (a game resumed mid-way assumes the lowest numbers are on the
-board); reinforcements and the War phase are not followed on the table yet.
+by the rules. Pawns of one colour are interchangeable: the session gives them identities from
+the game state, then re-binds them to the pawns the readers see
+(:meth:`TenkaSessionRules.observe`, :func:`rebind`), so only the counts of each colour and kind
+per place matter and a game resumed on real pawns with other numbers is accepted as it stands.
+Once the War is fought the session follows it zone by zone (5.II.3): where the zone being
+resolved sends its white pawns is said (:meth:`TenkaSessionRules.war_prompt`) and flashed, and
+the session holds until the readers see them arrive (:func:`war_steps`, :func:`white_counts`).
+Castle tokens are not tagged.
 """
 
 from __future__ import annotations
@@ -38,14 +43,18 @@ from companion.core.rules import RuleViolation
 from companion.core.table import Hold, Outcome, Piece, Place, PlaceKind, ProposedMove, Ready
 from companion.games.tenka_meidou.components import Colour, Tactic, default_board
 from companion.games.tenka_meidou.events import (
+    DaimyoPlayed,
     Deploy,
     PlayDaimyo,
     PlayTactic,
     SoldiersDeployed,
+    TacticPlayed,
+    WarFought,
 )
 from companion.games.tenka_meidou.moves import normalise
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, State
+from companion.games.tenka_meidou.war import WarResult
 
 SUPPLY = "reinforcements"
 REGISTRATION = "registration"
@@ -249,6 +258,35 @@ class PawnWatch:
         self.positions.update(dict.fromkeys(move.block_ids, move.destination))
 
 
+def rebind(slots: Counter[str], ids: Sequence[str], previous: Mapping[str, str],
+           seen: Mapping[str, str]) -> dict[str, str]:
+    """Interchangeable pawns (one colour and kind): bind ``sum(slots)`` of ``ids`` to the
+    places ``slots`` counts (place -> pawns the rules have there) so that as many as possible
+    stand where the readers see them (``seen``: pawn -> place). Then a pawn seen where the rules
+    want one of its kind is right whatever its number; one seen where none is wanted is bound
+    to a place that lacks one (read as moved from there); a place still lacking is filled with
+    pawns no reader sees (read as missing). Bindings are kept where they can be
+    (``previous``), so a pawn keeps its place from one call to the next."""
+    free = Counter({place: n for place, n in slots.items() if n > 0})
+    found: dict[str, str] = {}
+    # 1. pawns seen where one is wanted, those already bound there first
+    for pawn in sorted(ids, key=lambda p: (seen.get(p) != previous.get(p), p)):
+        place = seen.get(pawn)
+        if place is not None and free[place] > 0:
+            found[pawn] = place
+            free[place] -= 1
+    # 2. the rest fill what is left: seen pawns before unseen ones, each where it was if it can
+    rest = sorted((p for p in ids if p not in found), key=lambda p: (p not in seen, p))
+    for pawn in rest:
+        place = previous.get(pawn)
+        if place is not None and free[place] > 0:
+            found[pawn] = place
+            free[place] -= 1
+    left = sorted(free.elements())
+    found.update(zip((p for p in rest if p not in found), left, strict=False))
+    return found
+
+
 def _initial_positions(state: State) -> dict[str, str]:
     """Identities for the pawns the state counts: the lowest numbers on the board, zone by
     zone, the rest in the colour's reserve (pawns of one colour are interchangeable)."""
@@ -261,6 +299,85 @@ def _initial_positions(state: State) -> dict[str, str]:
         if state.advanced:
             found[f"{colour.value}-daimyo"] = state.daimyo_at.get(colour, reserve_place(colour))
     return found
+
+
+# --------------------------------------------------------------------------- the War at the table
+
+
+@dataclass(frozen=True)
+class WarStep:
+    """One zone of the War as the table follows it: its winner sends ``sends`` (destination ->
+    white pawns) to the adjacent unresolved zones holding their soldiers; ``from_supply`` of
+    them come from the supply, the rest from zones already resolved once it runs out (5.II.3)."""
+
+    zone: str
+    value: int
+    winner: Colour | None
+    sends: dict[str, int]
+    from_supply: int
+
+    @property
+    def sent(self) -> int:
+        return sum(self.sends.values())
+
+
+def war_steps(war: WarResult, supply: int) -> list[WarStep]:
+    """Every zone of the War in resolution order, with where its reinforcements come from."""
+    found = []
+    for zone in war.zones:
+        taken = min(supply, sum(zone.reinforcements.values()))
+        supply -= taken
+        found.append(WarStep(zone.zone, zone.value, zone.winner, dict(zone.reinforcements),
+                             taken))
+    return found
+
+
+def white_counts(steps: Sequence[WarStep], done: int, supply: int,
+                 seen: Mapping[str, int]) -> Counter[str]:
+    """White pawns per place once the first ``done`` zones are resolved and their
+    reinforcements placed (5.II.3). Pawns taken from resolved zones once the supply ran out may
+    come from any of them: they are counted as taken where the readers see fewer (``seen``:
+    place -> white pawns seen), so any fair choice of the players is what is expected."""
+    counts: Counter[str] = Counter({SUPPLY: supply})
+    taken = 0
+    for step in steps[:done]:
+        counts.update(step.sends)
+        counts[SUPPLY] -= step.from_supply
+        taken += step.sent - step.from_supply
+    resolved = [step.zone for step in steps[:done]]
+    for fewer in (True, False):
+        for zone in resolved:
+            cut = min(taken, counts[zone])
+            if fewer:
+                cut = min(cut, max(0, counts[zone] - seen.get(zone, 0)))
+            counts[zone] -= cut
+            taken -= cut
+    return +counts
+
+
+def _next_step(steps: Sequence[WarStep], at: int) -> int:
+    """The first zone from ``at`` on whose winner sends reinforcements (len(steps): none)."""
+    return next((i for i in range(at, len(steps)) if steps[i].sent), len(steps))
+
+
+def _listed(sends: Mapping[str, int]) -> str:
+    return " and ".join(f"{n} to {_places()[z].label}" for z, n in sends.items())
+
+
+def war_prompt(steps: Sequence[WarStep], at: int, supply: int) -> str:
+    """What the players do now in the War at the table (5.II.3)."""
+    if at >= len(steps):
+        return ("The War is over on the table: every reinforcement is placed; the castle "
+                "tokens are taken by hand (they are not tagged) (6)")
+    step = steps[at]
+    label = _places()[step.zone].label
+    text = (f"The War, {label} (castle {step.value}): {step.winner} wins and sends white "
+            f"pawns: {_listed(step.sends)} (5.II.3)")
+    if step.from_supply < step.sent:
+        left = white_counts(steps, at, supply, {})[SUPPLY]
+        text += (f"; the supply has {left} left: take {step.sent - step.from_supply} from "
+                 "zones already resolved")
+    return text + "; castle tokens are not tagged: hand them over yourselves (5.II.2)"
 
 
 @dataclass
@@ -279,8 +396,16 @@ class TenkaSessionRules:
     pawns may move anywhere but another colour's reserve; :meth:`card_command` reads them."""
     _submitted: tuple[int, dict[str, str]] | None = None
     """(the events before, where the pawns stand once it is accepted) for a command submitted."""
+    whites: dict[str, str] = field(default_factory=dict)
+    """The white pawns in play and where they should be: before the War those the readers see,
+    in the supply; in the War all of them, as the zones resolved so far have sent them."""
+    war_at: int | None = None
+    """In the War: the zone (index in resolution order) whose reinforcements are placed now."""
+    _seen: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if isinstance(self.game.rules, TenkaRules):
+            self.rules = self.game.rules
         if not self.positions:
             self.positions = _initial_positions(self.game.state)
 
@@ -321,9 +446,109 @@ class TenkaSessionRules:
             PlayTactic(colour=colour, card=card, moves=moves) if card is not None
             else PlayDaimyo(colour=colour, moves=moves))
         expected = self.expected_positions()
-        moved = {p: z for p, z in seen.items() if p in expected and expected[p] != z}
+        moved = {p: z for p, z in seen.items() if p in self.positions and expected[p] != z}
         self._submitted = (len(self.game.events), moved)
         return command, []
+
+    def observe(self, seen: Mapping[str, str]) -> None:
+        """The readers' placements: pawns of one colour and kind are interchangeable, so the
+        ids the rules expect are re-bound to those seen (:func:`rebind`), keeping the counts
+        per place the game state gives. A game resumed on real pawns (other numbers than the
+        lowest on the board) is then what the readers see; a real difference (a pawn missing,
+        one too many in a zone) stays one, with its fix."""
+        self._sync()
+        self._seen = dict(seen)
+        self.positions = self._bound(self.positions, seen)
+        steps = self.war_steps()
+        if steps is None:
+            self.whites = {p: SUPPLY for p in seen if pawn_kind(p)[0] == "white"}
+            return
+        if self.war_at is None:  # the War begins (or a game resumed in it): skip what is done
+            self.war_at = _next_step(steps, 0)
+            while (self.war_at < len(steps)
+                   and self._white_seen() == self._white_target(steps, self.war_at + 1)):
+                self.war_at = _next_step(steps, self.war_at + 1)
+        slots = self._white_target(steps, self.war_at)
+        ids = sorted({*(f"white-{i:02d}" for i in range(1, self._supply() + 1)),
+                      *(p for p in seen if pawn_kind(p)[0] == "white")})
+        self.whites = rebind(slots, ids, self.whites, seen)
+
+    # ------------------------------------------------------------------ the War (5.II)
+
+    def _supply(self) -> int:
+        return self.rules.components.reinforcement_pawns
+
+    def war_steps(self) -> list[WarStep] | None:
+        """The War's zones in resolution order, once it has been fought (None before)."""
+        war = self.game.state.war
+        return None if war is None else war_steps(war, self._supply())
+
+    def _white_seen(self) -> Counter[str]:
+        return Counter(z for p, z in self._seen.items() if pawn_kind(p)[0] == "white")
+
+    def _white_target(self, steps: Sequence[WarStep], done: int) -> Counter[str]:
+        return white_counts(steps, done, self._supply(), self._white_seen())
+
+    def war_prompt(self) -> str | None:
+        """What the players do now in the War at the table (None before the War)."""
+        steps = self.war_steps()
+        if steps is None:
+            return None
+        return war_prompt(steps, _next_step(steps, 0) if self.war_at is None else self.war_at,
+                          self._supply())
+
+    def _judge_war(self, origin: str, destination: str, pawns: Sequence[str],
+                   steps: list[WarStep]) -> Outcome | RuleViolation:
+        """Section 5.II.3: white pawns from the supply (or, once it runs out, from zones
+        already resolved) to the zones the winner of the zone being resolved reinforces."""
+        if any(pawn_kind(p)[0] != "white" for p in pawns):
+            return RuleViolation("5.II", "in the War only reinforcements (white pawns) are "
+                                 "placed: soldiers stay where they stood")
+        at = _next_step(steps, 0) if self.war_at is None else self.war_at
+        if at >= len(steps):
+            return RuleViolation("5.II.3", "the War is over: every reinforcement is placed")
+        step = steps[at]
+        said = (f"{step.winner} sends reinforcements from {_places()[step.zone].label}: "
+                f"{_listed(step.sends)}")
+        if destination not in step.sends:
+            return RuleViolation("5.II.3", said)
+        before = self._white_target(steps, at)
+        seen = self._white_seen()
+        arrived = seen[destination] - before[destination]
+        if arrived > step.sends[destination]:
+            return RuleViolation("5.II.3", f"{arrived} white pawns, too many; {said}")
+        resolved = {s.zone for s in steps[:at + 1]}
+        if origin == SUPPLY:
+            if before[SUPPLY] - seen[SUPPLY] > step.from_supply:
+                return RuleViolation("5.II.3", f"the supply gives {step.from_supply} of these "
+                                     f"({self._supply()} in all): take the rest from zones "
+                                     "already resolved")
+        elif origin not in resolved:
+            return RuleViolation("5.II.3", f"reinforcements come from the supply; {said}")
+        elif step.from_supply == step.sent:
+            return RuleViolation("5.II.3", "the supply still has white pawns: take them from "
+                                 "there, not from a zone already resolved")
+        after = self._white_target(steps, at + 1)
+        if seen != after:
+            wanted = ", ".join(f"{_places()[z].label} {seen[z] - before[z]} of {n}"
+                               for z, n in step.sends.items())
+            return Hold(f"reinforcements from {_places()[step.zone].label}: {wanted} white "
+                        "pawn(s) placed (5.II.3)")
+        return Ready((), "")  # the zone's reinforcements are in place: see commands_for
+
+    def _bound(self, positions: Mapping[str, str], seen: Mapping[str, str]) -> dict[str, str]:
+        groups: dict[tuple[str, str], set[str]] = {}
+        for pawn in positions:
+            groups.setdefault(pawn_kind(pawn), set()).add(pawn)
+        manifest = set(pawn_ids())
+        for pawn in seen:  # a pawn of a group in play, with another number, may stand in
+            if pawn in manifest and pawn_kind(pawn) in groups:
+                groups[pawn_kind(pawn)].add(pawn)
+        found: dict[str, str] = {}
+        for ids in groups.values():
+            slots = Counter(positions[p] for p in ids if p in positions)
+            found.update(rebind(slots, sorted(ids), positions, seen))
+        return found
 
     def _sync(self) -> None:
         """Once the command submitted is accepted, its pawns are where the rules have them; a
@@ -336,11 +561,17 @@ class TenkaSessionRules:
 
     def expected_positions(self) -> Mapping[str, str]:
         self._sync()
-        return self.positions
+        return {**self.positions, **self.whites}
 
     def _judge(self, origin: str, destination: str, pawns: Sequence[str]
                ) -> Outcome | RuleViolation:
         self._sync()
+        steps = self.war_steps()
+        if steps is not None:
+            return self._judge_war(origin, destination, pawns, steps)
+        if any(pawn_kind(p)[0] == "white" for p in pawns):
+            return RuleViolation("5.II.3", "white pawns stay in the reinforcement supply until "
+                                 "the War")
         if self.card is not None:
             moved = _sighting(dict.fromkeys(pawns, destination))
             here = _sighting({p: self.positions[p] for p in pawns if p in self.positions})
@@ -349,6 +580,9 @@ class TenkaSessionRules:
                 return RuleViolation("7", "; ".join(odd))
             return Hold("a card: move its pawns, then tap Done")
         if self.dice is None:
+            if not origin.startswith("reserve_"):
+                return RuleViolation("5.I", "pawns on the board move only by a card entered "
+                                     "on the touchscreen")
             return RuleViolation("5.I.1", "enter the dice on the touchscreen, then place the pawns")
         before = _sighting(self.positions)
         after = _sighting(_moved(self.positions, destination, pawns))
@@ -372,6 +606,15 @@ class TenkaSessionRules:
         verdict = self._judge(move.origin, move.destination, move.block_ids)
         if isinstance(verdict, RuleViolation):
             raise ValueError(str(verdict))
+        steps = self.war_steps()
+        if isinstance(verdict, Ready) and steps is not None:
+            at = _next_step(steps, 0) if self.war_at is None else self.war_at
+            step = steps[at]
+            self.war_at = _next_step(steps, at + 1)
+            self.whites = {p: z for p, z in self._seen.items() if pawn_kind(p)[0] == "white"}
+            return Ready((), f"{_places()[step.zone].label} (castle {step.value}): "
+                         f"{step.winner}'s reinforcements are in place (5.II.3). "
+                         f"{war_prompt(steps, self.war_at, self._supply())}")
         if isinstance(verdict, Ready):
             self._submitted = (len(self.game.events),
                                dict.fromkeys(move.block_ids, move.destination))
@@ -381,10 +624,17 @@ class TenkaSessionRules:
         return list(moves)
 
     def destinations(self, origin: str, block_ids: Sequence[str]) -> list[str]:
+        if self.war_steps() is not None:
+            return self.flashing() if all(pawn_kind(p)[0] == "white" for p in block_ids) else []
         return self.flashing() if self.dice and origin == reserve_place(self.dice.colour) else []
 
     def flashing(self) -> list[str]:
-        """The zone the dice entered name."""
+        """The zone the dice entered name; in the War, where the zone being resolved sends its
+        reinforcements (5.II.3)."""
+        steps = self.war_steps()
+        if steps is not None:
+            at = _next_step(steps, 0) if self.war_at is None else self.war_at
+            return list(steps[at].sends) if at < len(steps) else []
         if self.dice is None:
             return []
         try:
@@ -397,6 +647,15 @@ class TenkaSessionRules:
             daimyo = " and the Daimyo" if event.daimyo else ""
             return (f"{event.colour} deployed {event.soldiers} soldier(s){daimyo} to "
                     f"{_places()[event.zone].label} (castle {sum(event.pair)}, 5.I.1)")
+        if isinstance(event, TacticPlayed):
+            return f"{event.colour} plays {event.card.value}: {_describe(event.moves)} (7)"
+        if isinstance(event, WarFought):
+            steps = war_steps(event.result, self._supply())
+            return (f"the War is fought: {event.result.winner} wins with "
+                    f"{event.result.scores[event.result.winner]}. "
+                    f"{war_prompt(steps, _next_step(steps, 0), self._supply())}")
+        if isinstance(event, DaimyoPlayed):
+            return f"{event.colour} turns up their Daimyo card: {_describe(event.moves)} (10)"
         data = event.model_dump(mode="json")
         data.pop("card", None)  # a Daimyo chosen stays hidden
         return f"{data.pop('type', 'event')}: {data}"

@@ -3,6 +3,8 @@ the readers saw against the dice (5.I.1), a card against the pawns that moved (7
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from _tenka_kit import B, R, mv, start
 from pydantic import ValidationError
@@ -11,11 +13,15 @@ from companion.games.tenka_meidou.components import default_board
 from companion.games.tenka_meidou.events import Deploy
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.table import (
+    SUPPLY,
     PawnRegistry,
     TableWiring,
+    WarStep,
     check_card,
     check_deployment,
     default_wiring,
+    rebind,
+    white_counts,
 )
 
 RULES = TenkaRules()
@@ -65,3 +71,34 @@ def test_7_a_cards_effect_against_the_pawns_that_moved() -> None:
     assert "the readers saw" in check_card(decoy, before, half)[0]
     lost = {"kyoto": frozenset(), "oko": frozenset({"red-01", "blue-01"})}
     assert "blue-02 vanished from kyoto" in check_card(decoy, before, lost)
+
+
+def test_interchangeable_pawns_are_rebound_to_what_the_readers_see() -> None:
+    slots = Counter({"kyoto": 2, "reserve": 1})
+    previous = {"red-01": "kyoto", "red-02": "kyoto", "red-03": "reserve"}
+    # other numbers in the right places: bound as seen
+    seen = {"red-03": "kyoto", "red-02": "kyoto", "red-01": "reserve"}
+    assert rebind(slots, ["red-01", "red-02", "red-03"], previous, seen) == seen
+    # a pawn out of its place: bound to the place lacking one (read as a move from there)
+    seen = {"red-01": "kyoto", "red-02": "oko", "red-03": "reserve"}
+    assert rebind(slots, ["red-01", "red-02", "red-03"], previous, seen)["red-02"] == "kyoto"
+    # a pawn no reader sees fills the place lacking one (read as missing there)
+    seen = {"red-01": "kyoto", "red-03": "kyoto"}
+    assert rebind(slots, ["red-01", "red-02", "red-03"], previous, seen) == {
+        "red-01": "kyoto", "red-03": "kyoto", "red-02": "reserve"}
+    # a pawn out of play (an advanced game's 17th soldier) may stand in for one in play
+    seen = {"red-17": "kyoto", "red-02": "kyoto", "red-03": "reserve"}
+    assert rebind(slots, ["red-01", "red-02", "red-03", "red-17"], previous, seen) == seen
+
+
+
+def test_5_II_3_white_pawns_per_place_as_the_war_goes_and_when_the_supply_runs_out() -> None:
+    steps = [WarStep("tsutsujigasaki", 2, R, {"oko": 2}, 2),
+             WarStep("oko", 3, R, {"usuki": 2, "kyoto": 1}, 3),
+             WarStep("usuki", 4, B, {"kyoto": 2}, 0)]  # the supply of 5 is out
+    assert white_counts(steps, 0, 5, {}) == Counter({SUPPLY: 5})
+    assert white_counts(steps, 2, 5, {}) == Counter({"oko": 2, "usuki": 2, "kyoto": 1})
+    # usuki's 2 come from zones already resolved, whichever the players took them from
+    for seen, left in (({"oko": 2}, {"oko": 2}), ({"usuki": 2}, {"usuki": 2}),
+                       ({"oko": 1, "usuki": 1}, {"oko": 1, "usuki": 1})):
+        assert white_counts(steps, 3, 5, seen) == Counter({"kyoto": 3, **left})

@@ -279,6 +279,10 @@ class TableRules:
         judge them as one choice, from the first origin."""
         return merge_casualties(moves)
 
+    def observe(self, seen: Mapping[str, str]) -> None:
+        """Every block is different (its tag is its identity): nothing to re-bind."""
+        del seen
+
     def describe(self, event: Event) -> str:
         """The event's line in the shared feed."""
         from companion.games.sekigahara.engine.feed import feed_line  # feed reads zone_label
