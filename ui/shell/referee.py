@@ -58,7 +58,8 @@ class PinPad:
         y = t.gap * 3 + 2 * t.body
         y = canvas.text("*" * len(self.entered) or "-", (t.gap * 2, y), size=t.title).bottom
         wait = self.pin.wait_seconds()
-        note = f"Wait {wait:.0f} s before trying again" if wait > 0 else self.message
+        note = ". ".join(part for part in (
+            self.message, f"Wait {wait:.0f} s before trying again" if wait > 0 else "") if part)
         canvas.text(note, (t.gap * 2, y + t.gap), size=t.small, colour=th.WARN, width=half)
         pad = pygame.Rect(r.width // 2, t.gap, r.width // 2 - t.gap,
                           r.height - t.target - 3 * t.gap)
