@@ -72,7 +72,14 @@ class HardwareScreen:
             pages[-1].append(i)
             used += height
         self.page = min(self.page, len(pages) - 1)
-        columns = (t.gap + 3 * t.small, t.gap + width * 5 // 12, t.gap + width * 7 // 12)
+        found_here = [m for m in (ANTENNA.match(lines[i]) for i in pages[self.page]) if m]
+        font = canvas.painter.font(t.small, False)
+        place_w = max((font.size(m.group(2))[0] for m in found_here), default=0)
+        counts_w = max((font.size(f"{m.group(3)} tags, {m.group(4)} reads/s")[0]
+                        for m in found_here), default=0)
+        first = t.gap + 3 * t.small
+        second = max(t.gap + width * 5 // 12, first + place_w + 2 * t.gap)
+        columns = (first, second, max(t.gap + width * 7 // 12, second + counts_w + 2 * t.gap))
         for i in pages[self.page]:
             line = lines[i]
             colour = th.WARN if flagged(line) else th.INK
