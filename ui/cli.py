@@ -1,6 +1,8 @@
 """``companion run``: the table app (the README's run command), for either game.
 
-``--game sekigahara`` (the default) or ``--game tenka-meidou``. With no hub plugged in either game
+``--game sekigahara`` or ``--game tenka-meidou``; without ``--game``, when more than one game is
+installed (:func:`installed_games`), the first screen asks "Which game is on the table?" and each
+game's start screen has "Change game" to come back to it. With no hub plugged in either game
 runs on the built-in reader simulator and opens the virtual table beside the screen (blocks or
 pawns). ``--kiosk`` fills the screen (SDL's kmsdrm driver on a
 Raspberry Pi with no desktop); ``--headless --demo`` plays a seeded game with no window. Errors
@@ -13,11 +15,45 @@ import argparse
 import logging
 import os
 import sys
+from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.core.paths import add_db_argument
+from companion.core.table import table_names
+
+if TYPE_CHECKING:  # pygame loads only when the app runs
+    from ui.shell.chooser import GameChoice
 
 GAMES = ("sekigahara", "tenka-meidou")
+DEFAULT_DEMO = "sekigahara"
+"""The game ``--demo`` plays when ``--game`` is not given."""
+
+UI_GAMES: dict[str, tuple[str, str, str]] = {
+    "sekigahara": ("Sekigahara", "2 players · blocks, cards and castles", "ui.sekigahara.cli"),
+    "tenka-meidou": ("Tenka Meidou", "Rumble Nation · 2 to 4 players · pawns and dice",
+                     "ui.tenka_meidou.cli"),
+}
+"""The games with screens: the title and line the choice shows, and the module whose
+``run(args, change_game)`` runs the game (imported only when chosen)."""
+
+GameRun = Callable[[argparse.Namespace, bool], "int | None"]
+
+
+def installed_games() -> list[GameChoice]:
+    """The games this table can play: with screens here and a table the bridge can serve
+    (:func:`companion.core.table.table_names`)."""
+    from ui.shell.chooser import GameChoice
+
+    served = set(table_names())
+    return [GameChoice(key, title, line) for key, (title, line, _module) in UI_GAMES.items()
+            if key in served]
+
+
+def game_runner(key: str) -> GameRun:
+    runner: GameRun = import_module(UI_GAMES[key][2]).run
+    return runner
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -36,9 +72,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Run the table app. With no reader hub plugged in it uses the built-in "
         "simulator and shows a virtual table beside the screen, where pieces are dragged as on "
         "the real board.")
-    parser.add_argument("--game", choices=GAMES, default="sekigahara",
+    parser.add_argument("--game", choices=GAMES, default=None,
                         type=lambda name: name.replace("_", "-"),
-                        help="which game (default sekigahara)")
+                        help="which game (default: ask on the screen when more than one is "
+                        "installed; --demo plays sekigahara)")
     parser.add_argument("--hubs", nargs="+", default=["auto"], metavar="auto|sim|PORT",
                         help="auto (default): real hubs if any answer, else the simulator; "
                         "sim: the simulator; or the hubs' serial ports")
@@ -83,11 +120,7 @@ def run_command(args: argparse.Namespace) -> int:
         print("companion run: error: --demo runs with --headless", file=sys.stderr)
         return 2
     try:
-        if args.game == "tenka-meidou":
-            from ui.tenka_meidou.cli import run as run_game
-        else:
-            from ui.sekigahara.cli import run as run_game
-        return run_game(args)
+        return play(args)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # one clear line, never a traceback
@@ -95,3 +128,41 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"companion run: error: {str(exc).splitlines()[0] if str(exc) else exc!r}",
               file=sys.stderr)
         return 1
+
+
+def play(args: argparse.Namespace) -> int:
+    """The chosen game (``--game``), or the choice on the screen first; back to the choice
+    whenever the players tap "Change game" on a game's start screen."""
+    games = installed_games()
+    key: str | None = args.game
+    if key is None and (args.demo or len(games) < 2):
+        key = DEFAULT_DEMO if args.demo or not games else games[0].key
+    offer_change = len(games) > 1 and not args.demo
+    while True:
+        if key is None:
+            key = choose(args, games)
+            if key is None:
+                return 0  # the window was closed
+        result = game_runner(key)(args, offer_change)
+        if result is not None:
+            return result
+        key = None
+
+
+def choose(args: argparse.Namespace, games: list[GameChoice]) -> str | None:
+    """The game choice in its own window (each game's app sizes the window again)."""
+    import pygame
+
+    from ui.shell.app import App, kiosk_display
+
+    size = kiosk_display(args.size) if args.kiosk else args.size
+    app = App(size, diagonal_in=args.inches, fullscreen=args.kiosk,
+              title="Table companion")
+    if args.kiosk:
+        pygame.mouse.set_visible(False)
+    from ui.shell.chooser import choose_game
+
+    try:
+        return choose_game(app, games)
+    finally:
+        app.close()

@@ -28,11 +28,13 @@ from firmware_bridge.tablelink import default_workdir, open_readers
 from firmware_bridge.zones import active_table, use_table
 from ui.sekigahara.control import TableControl, weekly_history
 from ui.sekigahara.ending import History, WeekPoint
-from ui.sekigahara.menus import HardwareScreen, RefereeScreen, StartScreen
+from ui.sekigahara.menus import SekigaharaReferee, StartScreen
 from ui.sekigahara.parts import victory_points
 from ui.sekigahara.play import PlayScreen
 from ui.sekigahara.virtual_table import VirtualTable
 from ui.shell.app import App, panel_size
+from ui.shell.hardware import HardwareScreen
+from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,9 @@ class Options:
     """Blocks set down are ruled once they have rested this long (the settle rule)."""
     db: Path | None = None
     """The game database (default: the data directory's games.sqlite)."""
+    change_game: bool = False
+    """Offer "Change game" on the start screen (``companion run`` with more than one game):
+    it closes this game and goes back to the game choice (:attr:`TableApp.changing`)."""
 
 
 class TableApp:
@@ -100,6 +105,8 @@ class TableApp:
                                finished=self.finished)
         self.saved = SavedGames(options.db, records.GAME)
         self.game_id: int | None = None
+        self.changing = False
+        """The players asked for the game choice: :meth:`run` returns, the caller shows it."""
         self.control.start()
         self.show_start()
 
@@ -136,13 +143,19 @@ class TableApp:
             self.control, self.new_game if self.store is not None else None, resume,
             self.show_hardware, self.show_referee, problem=self.store_problem,
             retry=self.show_start if self.store is None else None,
-            without_saving=self.new_game_unsaved if self.store is None else None))
+            without_saving=self.new_game_unsaved if self.store is None else None,
+            change_game=self.change_game if self.options.change_game else None))
+
+    def change_game(self) -> None:
+        """Back to the game choice: the loop ends and ``companion run`` shows the choice."""
+        self.changing = True
+        self.app.running = False
 
     def show_hardware(self) -> None:
-        self.app.show(HardwareScreen(self.control, self.show_start))
+        self.app.show(HardwareScreen(lambda: self.control.bridge, self.show_start))
 
     def show_referee(self) -> None:
-        self.app.show(RefereeScreen(self.control, self.pin, self.show_start))
+        self.app.show(RefereeScreen(self.pin, SekigaharaReferee(self.control), self.show_start))
 
     def back_to_game(self) -> None:
         self.app.show(self.play)

@@ -13,12 +13,13 @@ from ui.cli import register
 __all__ = ["register", "run"]
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
+    """The exit status, or None when the players asked for the game choice."""
     from ui.sekigahara.app import Options, TableApp
 
     options = Options(size=args.size, hubs=args.hubs, kiosk=args.kiosk,
                       diagonal_in=args.inches, rate_hz=args.rate, seed=args.seed,
-                      virtual_table=not args.headless)
+                      virtual_table=not args.headless, change_game=change_game)
     if args.config is not None:
         options.config = args.config
     options.db = args.db
@@ -32,4 +33,4 @@ def run(args: argparse.Namespace) -> int:
 
         app.app.recorder = FrameRecorder(args.record)
     app.run()
-    return 0
+    return None if app.changing else 0

@@ -36,6 +36,18 @@ POLL_S = 0.01
 """How often an idle app looks for a touch: 10 ms, well under a finger's notice."""
 
 
+def kiosk_display(size: tuple[int, int]) -> tuple[int, int]:
+    """Full screen on a panel: SDL's kmsdrm driver when there is no desktop (a Raspberry Pi
+    with no X or Wayland); the panel's size, else ``size``."""
+    import os
+
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
+    pygame.display.init()
+    info = pygame.display.Info()
+    return (info.current_w, info.current_h) if info.current_w > 0 else size
+
+
 def panel_size(screen: tuple[int, int]) -> tuple[int, int]:
     """A side panel's size (the virtual table): as large as the desktop allows beside the
     screen."""

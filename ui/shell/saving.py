@@ -8,9 +8,12 @@ re-adjudication is :mod:`companion.core.records`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from companion.core.store import GameSummary, Store, StoreError
+from companion.core.records import LogRefused, Rebuilt
+from companion.core.store import GameLog, GameSummary, Store, StoreError
 
 
 class SavedGames:
@@ -48,3 +51,27 @@ class SavedGames:
         if self.store is not None:
             self.store.close()
             self.store = None
+
+    def verify(self, game_id: int | None, check: Callable[[GameLog], Rebuilt[Any]],
+               events: Sequence[object]) -> tuple[bool, str]:
+        """The referee's "Verify this game": the stored game's hash chain, then every command
+        re-adjudicated (``check``, the game's ``records.check``), then that the game on the
+        screen is the one recorded. (it holds, one sentence for the referee)."""
+        if game_id is None or self.store is None:
+            return False, ("This game is not being saved, so there is no record to verify"
+                           + (f": {self.problem}" if self.problem else ""))
+        try:
+            log = self.store.load(game_id)
+            rebuilt = check(log)
+        except LogRefused as exc:
+            rule = f" (rule {exc.rule})" if exc.rule else ""
+            return False, f"The record does not hold at entry {exc.entry}: {exc.reason}{rule}"
+        except StoreError as exc:
+            return False, f"The record cannot be read: {exc.message}"
+        if list(rebuilt.events) != list(events):
+            return False, (f"The record holds ({rebuilt.commands} commands) but the game on the "
+                           "screen differs from it")
+        corrections = sum(1 for e in log.entries if e.kind == "correction")
+        return True, (f"This game checks out: {len(log.entries)} entries, {rebuilt.commands} "
+                      f"commands re-adjudicated by the rules, {corrections} corrections, hash "
+                      f"chain intact, head {log.head[:16]}")

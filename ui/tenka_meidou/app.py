@@ -21,15 +21,21 @@ from pathlib import Path
 import pygame
 
 from companion.core.game import Game
+from companion.core.paths import default_pin_path
+from companion.core.pin import RefereePin
 from companion.core.store import CommandRecorder, StoreError
 from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.state import Phase
+from companion.games.tenka_meidou.views import referee_view
 from firmware_bridge.tablelink import default_workdir, open_readers
 from firmware_bridge.zones import active_table, use_table
 from ui.shell.app import App, panel_size
+from ui.shell.hardware import HardwareScreen
+from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
 from ui.tenka_meidou.control import TenkaControl, TenkaGame
+from ui.tenka_meidou.referee import TenkaReferee
 from ui.tenka_meidou.screens import PlayScreen, RulesScreen, SetupScreen, StartScreen
 from ui.tenka_meidou.virtual_table import VirtualTable
 
@@ -55,6 +61,11 @@ class TenkaOptions:
     """Pawns set down are ruled once they have rested this long (the settle rule)."""
     db: Path | None = None
     """The game database (default: the data directory's games.sqlite)."""
+    pin_file: Path = field(default_factory=default_pin_path)
+    """The referee PIN (the same file as Sekigahara's: one referee, one PIN)."""
+    change_game: bool = False
+    """Offer "Change game" on the start screen (``companion run`` with more than one game):
+    it closes this game and goes back to the game choice (:attr:`TenkaApp.changing`)."""
 
 
 class TenkaApp:
@@ -94,6 +105,9 @@ class TenkaApp:
         self.saved = SavedGames(options.db, records.GAME)
         self.game_id: int | None = None
         self._saving = True
+        self.pin = RefereePin(options.pin_file)
+        self.changing = False
+        """The players asked for the game choice: :meth:`run` returns, the caller shows it."""
         self.control.start(self.app.wake)
         self.show_start()
 
@@ -113,10 +127,32 @@ class TenkaApp:
             self.new_game if store is not None else None, resume, self.show_rules,
             readers=self.control.readers.describe(), problem=self.saved.problem,
             retry=self.show_start if store is None else None,
-            without_saving=self.new_game_unsaved if store is None else None))
+            without_saving=self.new_game_unsaved if store is None else None,
+            hardware=self.show_hardware, referee=self.show_referee,
+            change_game=self.change_game if self.options.change_game else None))
 
     def show_rules(self) -> None:
         self.app.show(RulesScreen(self.show_start))
+
+    def show_hardware(self) -> None:
+        self.app.show(HardwareScreen(lambda: self.control.link.bridge, self.show_start))
+
+    def show_referee(self) -> None:
+        """Behind the referee PIN: the referee view, the log in the referee's words and
+        "Verify this game" (the page gets callables, never the game)."""
+        page = TenkaReferee(lambda: referee_view(self.control.game.state),
+                            lambda: self.control.events, self.verify)
+        self.app.show(RefereeScreen(self.pin, page, self.show_start))
+
+    def verify(self) -> tuple[bool, str]:
+        """The stored game re-adjudicated from its record (:mod:`companion.core.records`)."""
+        self.saved.open()
+        return self.saved.verify(self.game_id, records.check, self.control.events)
+
+    def change_game(self) -> None:
+        """Back to the game choice: the loop ends and ``companion run`` shows the choice."""
+        self.changing = True
+        self.app.running = False
 
     def new_game(self) -> None:
         self._saving = True

@@ -7,10 +7,11 @@ import argparse
 from ui.tenka_meidou.app import TenkaApp, TenkaOptions
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
+    """The exit status, or None when the players asked for the game choice."""
     options = TenkaOptions(size=args.size, diagonal_in=args.inches, kiosk=args.kiosk,
                            seed=args.seed, virtual_table=not args.headless, hubs=args.hubs,
-                           rate_hz=args.rate, db=args.db)
+                           rate_hz=args.rate, db=args.db, change_game=change_game)
     if args.config is not None:
         options.config = args.config
     if args.demo:
@@ -23,4 +24,4 @@ def run(args: argparse.Namespace) -> int:
 
         app.app.recorder = FrameRecorder(args.record)
     app.run()
-    return 0
+    return None if app.changing else 0

@@ -80,6 +80,11 @@ class StartScreen:
     """Why games cannot be saved now (the store), said on the screen."""
     retry: Callable[[], None] | None = None
     without_saving: Callable[[], None] | None = None
+    hardware: Callable[[], None] | None = None
+    referee: Callable[[], None] | None = None
+    """Behind the referee PIN."""
+    change_game: Callable[[], None] | None = None
+    """Back to the game choice (when more than one game is installed)."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -112,6 +117,12 @@ class StartScreen:
             entries.append(("New game without saving", self.without_saving, th.DANGER))
         if self.rules is not None:
             entries.append(("The rules in short", self.rules, th.PANEL_HI))
+        if self.hardware is not None:
+            entries.append(("Hardware check", self.hardware, th.PANEL_HI))
+        if self.referee is not None:
+            entries.append(("Referee", self.referee, th.PANEL_HI))
+        if self.change_game is not None:
+            entries.append(("Change game", self.change_game, th.PANEL))
         top = y + 2 * t.gap
         height = min(int(t.target * 1.4), (r.bottom - top - t.gap - t.gap * (len(entries) - 1))
                      // len(entries))
@@ -340,11 +351,12 @@ class PlayScreen:
         left = canvas.text(head, (t.gap, rect.y + line // 2), size=t.body, bold=True,
                            anchor="midleft",
                            colour=TEXT_COLOUR[v.current] if v.current else th.INK)
+        menu = pygame.Rect(rect.right - 2 * t.target, rect.y, 2 * t.target, t.target)
         if t.portrait:  # the players on a row of their own under the heading
             area = pygame.Rect(t.gap, rect.y + line + 2, rect.width - 2 * t.gap, line - 4)
         else:
             area = pygame.Rect(left.right + 2 * t.gap, rect.y + 2,
-                               rect.right - left.right - 3 * t.gap, rect.height - 4)
+                               menu.x - left.right - 3 * t.gap, rect.height - 4)
         cells = row(area, max(1, len(v.players)), t.gap)
         for cell, colour in zip(cells, v.players, strict=False):
             left_ = v.reserve.get(colour, 0) + int(v.phase is not Phase.SETUP
@@ -358,6 +370,9 @@ class PlayScreen:
             canvas.text(text, cell.center, anchor="center", colour=TEXT_COLOUR[colour],
                         size=canvas.painter.fit_size(text, t.small, cell.width - 6, smallest=11))
         canvas.tap_area(rect, "Status", lambda: self.show(self._status_detail(v)))
+        # the start screen (hardware check, referee): between turns, never mid-turn
+        between = self.mode == "turn" and not self.private
+        canvas.button(menu, "Menu", self.leave if between else None, size=t.small)
 
     def _status_detail(self, v: Table) -> Detail:
         lines = [f"Turn order, clockwise: {', '.join(colour_name(c) for c in v.players)}"]
