@@ -65,6 +65,27 @@ def test_the_referee_screen_needs_the_pin_set_on_the_first_visit(
     assert screen(table_app) == "referee-pin"
 
 
+def test_verify_this_game_on_the_referee_screen_checks_the_record(
+        table_app: TableApp, tmp_path: Path) -> None:
+    """"Verify this game" re-adjudicates the stored record and says so; an entry edited in the
+    database is named (8)."""
+    demo = Demo(table_app, seed=0)
+    demo.start()
+    demo.tap("Menu")
+    demo.tap("Referee")
+    enter(demo, "2468")
+    enter(demo, "2468")
+    demo.tap("Verify this game")
+    text = " ".join(shown(table_app))
+    assert "This game checks out:" in text and "hash chain intact" in text, text
+    db = sqlite3.connect(tmp_path / "games.sqlite")
+    db.execute("UPDATE entries SET at = '2001-01-01T00:00:00+0000' WHERE seq = 1")
+    db.commit()
+    db.close()
+    demo.tap("Verify this game")
+    assert any(s.startswith("The record does not hold at entry 1") for s in shown(table_app))
+
+
 def test_the_start_screen_offers_resume_once_a_game_is_under_way(table_app: TableApp) -> None:
     demo = Demo(table_app, seed=0)
     assert "Resume the game" not in shown(table_app)

@@ -155,7 +155,12 @@ class TableApp:
         self.app.show(HardwareScreen(lambda: self.control.bridge, self.show_start))
 
     def show_referee(self) -> None:
-        self.app.show(RefereeScreen(self.pin, SekigaharaReferee(self.control), self.show_start))
+        page = SekigaharaReferee(self.control, self.verify)
+        self.app.show(RefereeScreen(self.pin, page, self.show_start))
+
+    def verify(self) -> tuple[bool, str]:
+        """The referee's "Verify this game" on the game being played (8)."""
+        return self.saved.verify(self.game_id, records.check, self.control.game.events)
 
     def back_to_game(self) -> None:
         self.app.show(self.play)

@@ -81,10 +81,13 @@ class StartScreen:
 @dataclass
 class SekigaharaReferee:
     """The referee's page (behind the PIN, :class:`ui.shell.referee.RefereeScreen`): every
-    block with its face and id, the bids."""
+    block with its face and id, the bids, and "Verify this game" (the stored record's hash chain
+    and every command re-adjudicated, :meth:`ui.shell.saving.SavedGames.verify`)."""
 
     control: TableControl
+    verify: Callable[[], tuple[bool, str]] | None = None
     page: int = 0
+    verdict: tuple[bool, str] | None = None
 
     # ------------------------------------------------------------------ the referee's view
 
@@ -92,8 +95,18 @@ class SekigaharaReferee:
         t = canvas.theme
         r = canvas.rect
         view = self.control.referee().payload
-        canvas.text("Referee view: hidden blocks shown. Not for the players' eyes.",
-                    (t.gap, t.gap), size=t.small, bold=True, colour=th.WARN)
+        heading = canvas.text("Referee view: hidden blocks shown. Not for the players' eyes.",
+                              (t.gap, t.gap), size=t.small, bold=True, colour=th.WARN)
+        top = heading.bottom + t.gap
+        if self.verify is not None:
+            button = pygame.Rect(r.right - 5 * t.target - t.gap, t.gap, 5 * t.target, t.target)
+            canvas.button(button, "Verify this game", self._verify, colour=th.ACCEPT,
+                          size=t.small)
+            top = max(top, button.bottom + t.gap)
+        if self.verdict is not None:
+            holds, said = self.verdict
+            top = canvas.text(said, (t.gap, top), size=t.small, width=r.width - 2 * t.gap,
+                              colour=th.ACCEPT if holds else th.WARN, max_lines=3).bottom + t.gap
         lines: list[tuple[str, th.Colour]] = []
         by_zone: dict[str, list[str]] = {}
         for block, zone in view.positions.items():
@@ -107,10 +120,10 @@ class SekigaharaReferee:
                                   side_colour(side)))
         for side, card in view.bids.items():
             lines.append((f"{side_name(side)} bid {card}", side_colour(side)))
-        per_page = max(1, (r.height - 2 * t.target - 2 * t.gap) // (2 * t.small + 6))
+        per_page = max(1, (r.height - top - t.target - 2 * t.gap) // (2 * t.small + 6))
         pages = max(1, -(-len(lines) // per_page))
         self.page = min(self.page, pages - 1)
-        y = t.gap + t.small + t.gap
+        y = top
         for text, colour in lines[self.page * per_page:(self.page + 1) * per_page]:
             canvas.text(text, (t.gap, y), size=t.small, colour=colour, width=r.width - 2 * t.gap,
                         max_lines=2)
@@ -119,3 +132,7 @@ class SekigaharaReferee:
 
     def _turn(self, page: int) -> None:
         self.page = page
+
+    def _verify(self) -> None:
+        if self.verify is not None:
+            self.verdict = self.verify()

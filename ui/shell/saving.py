@@ -72,6 +72,11 @@ class SavedGames:
             return False, (f"The record holds ({rebuilt.commands} commands) but the game on the "
                            "screen differs from it")
         corrections = sum(1 for e in log.entries if e.kind == "correction")
-        return True, (f"This game checks out: {len(log.entries)} entries, {rebuilt.commands} "
-                      f"commands re-adjudicated by the rules, {corrections} corrections, hash "
-                      f"chain intact, head {log.head[:16]}")
+        return True, (f"This game checks out: {_count(len(log.entries), 'entry', 'entries')}, "
+                      f"{_count(rebuilt.commands, 'command')} re-adjudicated by the rules, "
+                      f"{_count(corrections, 'correction')}, hash chain intact, "
+                      f"head {log.head[:16]}")
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
