@@ -97,7 +97,8 @@ class TenkaApp:
             pygame.mouse.set_visible(False)
         self.virtual: VirtualTable | None = None
         if simulated is not None:
-            self.virtual = VirtualTable(simulated)
+            whites = self.control.rules.components.reinforcement_pawns
+            self.virtual = VirtualTable(simulated, whites)
             self.control.on_start = self.virtual.lay_out
             if show_table:
                 self.app.panel = self.virtual

@@ -29,6 +29,8 @@ BREAKS = {"tsutsujigasaki": "Tsutsuji-\ngasaki", "kasugayama": "Kasuga-\nyama",
 SEA: th.Colour = (70, 120, 170)
 CASTLE: th.Colour = (196, 160, 70)
 ZONE: th.Colour = (52, 56, 62)
+WHITE_PAWN: th.Colour = (236, 234, 226)
+"""The white reinforcement pawns (5.II.3)."""
 
 
 def layout(rect: pygame.Rect, board: Board | None = None) -> dict[str, pygame.Rect]:
@@ -100,10 +102,11 @@ def zone_box(canvas: Canvas, box: pygame.Rect, zone: str, value: int | None, *,
     return pygame.Rect(box.x + 4, label.bottom + 2, box.width - 8, box.bottom - label.bottom - 6)
 
 
-def pawn_chip(canvas: Canvas, centre: tuple[int, int], radius: int, colour: Colour,
+def pawn_chip(canvas: Canvas, centre: tuple[int, int], radius: int, colour: Colour | None,
               label: str, daimyo: bool = False) -> pygame.Rect:
-    """A pawn of ``colour``, its count (or D for the Daimyo) written on it."""
-    fill = PAWN_FILL[colour]
+    """A pawn of ``colour`` (None: a white reinforcement pawn, 5.II.3), its count (or D for the
+    Daimyo) written on it."""
+    fill = WHITE_PAWN if colour is None else PAWN_FILL[colour]
     rect = pygame.Rect(0, 0, 2 * radius, 2 * radius)
     rect.center = centre
     if daimyo:
@@ -122,10 +125,15 @@ def pawn_chip(canvas: Canvas, centre: tuple[int, int], radius: int, colour: Colo
 
 
 def pawn_rows(canvas: Canvas, area: pygame.Rect, counts: Mapping[Colour, int],
-              daimyo: tuple[Colour, ...] = ()) -> list[tuple[Colour, bool, pygame.Rect]]:
-    """Draw one chip per colour with its count, and each Daimyo; where each went."""
-    items: list[tuple[Colour, bool, str]] = [(c, False, str(n)) for c, n in counts.items() if n]
+              daimyo: tuple[Colour, ...] = (), white: int = 0
+              ) -> list[tuple[Colour | None, bool, pygame.Rect]]:
+    """Draw one chip per colour with its count, each Daimyo, and the white reinforcement pawns
+    (``white``, colour None); where each went."""
+    items: list[tuple[Colour | None, bool, str]] = [(c, False, str(n))
+                                                    for c, n in counts.items() if n]
     items += [(c, True, "D") for c in daimyo]
+    if white:
+        items.append((None, False, str(white)))
     if not items or area.height < 8:
         return []
     per_row = 2

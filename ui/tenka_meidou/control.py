@@ -16,6 +16,7 @@ is never in it) and the rulings feed, never the game's state.
 from __future__ import annotations
 
 import random
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,7 +45,14 @@ from companion.games.tenka_meidou.state import RESERVE, PawnMove, State
 from companion.games.tenka_meidou.table import TenkaSessionRules
 from companion.games.tenka_meidou.views import Table, public_view
 from firmware_bridge.tablelink import Readers, TableLink
-from ui.tenka_meidou.words import card_name, colour_name, describe_move, readable, short_zone
+from ui.tenka_meidou.words import (
+    card_name,
+    colour_name,
+    describe_move,
+    readable,
+    short_zone,
+    zone_names,
+)
 
 TenkaGame = Game[State, TenkaCommand, TenkaEvent]
 Roll = tuple[int, int, int]
@@ -98,6 +106,11 @@ class Snapshot:
     war: str | None = None
     """In the War: what the table session waits for now (the zone being resolved, where its
     reinforcements go, 5.II.3), or that the War is over on the table."""
+    war_lines: tuple[FeedLine, ...] = ()
+    """In the War, for the War screen in plain words, each citing its section: the prompt
+    (kind ``war``), the white pawns the readers see placed (``waiting``: "1 of 2 white pawns
+    placed"), each discrepancy with its fix (``table``), and the last zone whose
+    reinforcements are in place (``ruling``)."""
 
 
 def pawn_ids(colour: Colour, soldiers: int, advanced: bool) -> list[str]:
@@ -123,6 +136,7 @@ class TenkaControl:
         self._described = 0
         self._dice_at = 0
         self._log_at = 0
+        self._war_log_at = 0
         self._lock = threading.RLock()
         self.on_start: Callable[[tuple[Colour, ...], int, bool], None] | None = None
         """Called when a game starts (the virtual table lays out the reserves)."""
@@ -154,6 +168,7 @@ class TenkaControl:
         with self._lock:
             self.link.follow(game, records)
             self.feed, self.problems, self._described = [], [], 0
+            self._log_at = self._war_log_at = 0
             self._catch_up()
 
     # ------------------------------------------------------------------ what screens see
@@ -165,6 +180,11 @@ class TenkaControl:
         for event in events[self._described:]:
             self.feed += describe(event)
         self._described = len(events)
+        log = self.link.session.log
+        for line in log[self._war_log_at:]:  # the War followed on the table (5.II.3)
+            if line.kind == "table" and IN_PLACE in line.text:
+                self.feed.append(FeedLine("ruling", _in_place(line.text), "5.II.3"))
+        self._war_log_at = len(log)
 
     def snapshot(self) -> Snapshot:
         with self._lock:
@@ -173,11 +193,38 @@ class TenkaControl:
             waiting = next((line.text.rsplit(": ", 1)[-1]
                             for line in reversed(session.log[self._log_at:])
                             if line.kind == "ignored" and "pawns placed" in line.text), None)
+            rules = _rules(session.rules)
+            prompt = rules.war_prompt()
             return Snapshot(public_view(self.game.state).payload, tuple(self.feed),
                             tuple(self.problems),
                             tuple(readable(d.public()) for d in session.discrepancies),
                             waiting, self.readers.describe(), session.unsaved,
-                            _rules(session.rules).war_prompt())
+                            prompt, self._war_lines(prompt, rules))
+
+    def _war_lines(self, prompt: str | None, rules: TenkaSessionRules) -> tuple[FeedLine, ...]:
+        """What the War screen says of the table (see :attr:`Snapshot.war_lines`)."""
+        if prompt is None:
+            return ()
+        over = prompt.startswith("The War is over on the table")
+        lines = [FeedLine("war", plain(prompt), "6" if over else "5.II.3")]
+        progress = rules.war_progress() or {}
+        if progress:
+            placed = sum(n for n, _ in progress.values())
+            wanted = sum(w for _, w in progress.values())
+            each = ", ".join(f"{short_zone(z)} {n} of {w}" for z, (n, w) in progress.items())
+            lines.append(FeedLine("waiting", f"The readers see {placed} of {wanted} white "
+                                  f"pawn{'s' if wanted != 1 else ''} placed: {each} (5.II.3)",
+                                  "5.II.3"))
+        for d in self.link.session.discrepancies:
+            rule = d.rule or "5.II.3"
+            text = plain(readable(d.text)).replace(f"(rule {rule})", "").strip()
+            fix = plain(readable(d.fix))
+            text = f"{text[:1].upper()}{text[1:]}. {fix[:1].upper()}{fix[1:]} ({rule})"
+            lines.append(FeedLine("table", text, rule))
+        done = next((line for line in reversed(self.feed) if IN_PLACE in line.text), None)
+        if done is not None:
+            lines.append(done)
+        return tuple(lines)
 
     @property
     def events(self) -> tuple[TenkaEvent, ...]:
@@ -325,6 +372,24 @@ class TenkaControl:
         undo = [PawnMove(colour=m.colour, pawn=m.pawn, origin=m.destination,
                          destination=m.origin, count=m.count) for m in moves]
         return [describe_move(m) for m in undo] + [readable(p) for p in problems]
+
+
+IN_PLACE = "reinforcements are in place"
+"""What the table session says once a zone's white pawns all stand where they go (5.II.3)."""
+
+
+def plain(text: str) -> str:
+    """The table session's words for the screen: zones by their short names, colours as
+    names ("Kyō (Kyoto)" -> "Kyoto", "red wins" -> "Red wins")."""
+    for zone in sorted(zone_names(), key=lambda z: -len(zone_names()[z])):
+        text = text.replace(zone_names()[zone], short_zone(zone))
+    return re.sub(r"\b(red|blue|yellow|black)\b", lambda m: colour_name(m.group(1)), text)
+
+
+def _in_place(text: str) -> str:
+    """The first sentence of the session's line (the next prompt follows it)."""
+    head, _, _ = text.partition(f"{IN_PLACE} (5.II.3)")
+    return plain(f"{head}{IN_PLACE} (5.II.3)")
 
 
 def _rules(rules: object) -> TenkaSessionRules:

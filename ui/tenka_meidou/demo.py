@@ -5,8 +5,10 @@ move; the demo then does it as people at the table would: taps on the screen (th
 Daimyo choice, the dice as rolled, the die kept apart, a card) and pawns moved on the virtual
 table, read by the simulated hubs over real pseudo-terminals, then the bridge and the table
 session: a deployment is played when the readers see its pawns in the zone the dice name, a card
-when "Done" is tapped after its pawns moved. Nothing is submitted to the engine directly. It
-plays to the final score.
+when "Done" is tapped after its pawns moved. Nothing is submitted to the engine directly. In the
+War the hands move the white pawns from the reinforcement supply (or, once it runs out, from
+zones already resolved) to where the table session says, zone by zone (5.II.3). It plays to the
+final score, and fails if the table session is left holding or with a discrepancy.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from companion.games.tenka_meidou.events import (
@@ -28,8 +31,10 @@ from companion.games.tenka_meidou.events import (
 )
 from companion.games.tenka_meidou.players import RandomPlayer, random_start
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, Phase, State
+from companion.games.tenka_meidou.table import SUPPLY
 from ui.shell.app import FrameRecorder
 from ui.tenka_meidou.app import TenkaApp, TenkaOptions
+from ui.tenka_meidou.virtual_table import WHITE
 from ui.tenka_meidou.words import card_name, colour_name
 
 MAX_STEPS = 400
@@ -173,10 +178,52 @@ class TenkaDemo:
                                   destination=plan.zone))
         self.virtual.carry_out(tuple(moves))
 
+    def reinforce(self) -> None:
+        """The War at the table (5.II.3): for each zone the session is resolving, move its
+        winner's white pawns to the zones it names (those the readers do not see there yet),
+        from the supply, or from zones already resolved once the supply runs out, until the
+        session says the War is over."""
+        rules = self.control.session
+        self.settled()
+        steps = rules.war_steps()
+        if steps is None:
+            raise DemoError("the War has not been fought")
+        self.wait(lambda: rules.war_at is not None, "the table session to follow the War")
+        while (at := rules.war_at) is not None and at < len(steps):
+            step = steps[at]
+            resolved = [s.zone for s in steps[:at + 1]]
+            progress = rules.war_progress() or {}
+            for zone, count in step.sends.items():
+                for _ in range(count - progress.get(zone, (0, count))[0]):
+                    pawn = next((p for place in (SUPPLY, *resolved)
+                                 if (p := self.virtual.take(WHITE, place)) is not None), None)
+                    if pawn is None:
+                        raise DemoError(f"no white pawn left to send to {zone} (5.II.3)")
+                    self.virtual.move(pawn, zone)
+                self.settled()
+            self.wait(partial(self._resolved, at),
+                      f"the table session to see the reinforcements of {step.zone}")
+
+    def _resolved(self, at: int) -> bool:
+        """The table session has gone past the ``at``-th zone of the War."""
+        return self.control.session.war_at != at
+
+    def check_table(self) -> None:
+        """DemoError unless the table session has followed everything: nothing held, no
+        discrepancy, every reinforcement of the War placed."""
+        self.settled()
+        snap = self.control.snapshot()
+        if snap.table:
+            raise DemoError(f"the table session is left with discrepancies: {snap.table[0]}")
+        if snap.war is not None and not snap.war.startswith("The War is over on the table"):
+            raise DemoError(f"the table session is left holding: {snap.war}")
+
     def finish(self) -> None:
-        """Look at every zone of the War, then the final score."""
+        """Place the War's reinforcements on the table, look at zones of the War, then the
+        final score."""
         war = self.state.war
         assert war is not None
+        self.reinforce()
         for zone in war.zones[:3]:
             self.tap(f"{zone.value} ")
             self.tap("Back")
@@ -201,6 +248,7 @@ def run_demo(options: TenkaOptions, seed: int, record: Path | None) -> int:
         demo.start()
         demo.play()
         demo.finish()
+        demo.check_table()
         war = demo.state.war
         assert war is not None
         scores = ", ".join(f"{c.value} {n}" for c, n in war.scores.items())

@@ -8,6 +8,7 @@ from the game's state. Every ruling is one tap from the summary of the section i
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -39,6 +40,18 @@ PHASE_NAME = {Phase.SETUP: "Set-up", Phase.DAIMYO: "Choosing Daimyo cards",
               Phase.DEPLOYMENT: "Deployment", Phase.OVER: "The War is over"}
 FEED_COLOUR = {"ruling": th.INK, "rejected": th.DANGER, "table": th.WARN}
 FEED_TITLE = {"ruling": "Ruling", "rejected": "Not allowed", "table": "The table differs"}
+WAR_COLOUR = {"war": th.INK, "waiting": th.DIM, "table": th.WARN, "ruling": th.ACCEPT}
+WAR_TITLE = {"war": "The War at the table", "waiting": "Reinforcements placed",
+             "table": "The table differs", "ruling": "Reinforcements in place"}
+
+
+def cited(line: FeedLine) -> tuple[str, ...]:
+    """The sections a line cites: its own, then any other it names in brackets ("(5.II.2)")."""
+    found = [line.rule] if line.rule else []
+    for number in re.findall(r"\((\d+(?:\.[0-9IVX]+)*)\)", line.text):
+        if number not in found and default_rules().get(number) is not None:
+            found.append(number)
+    return tuple(found)
 
 
 def open_line(show: Callable[[Detail], None], line: FeedLine) -> Callable[[], None]:
@@ -713,27 +726,71 @@ class PlayScreen:
         v = snap.view
         war = v.war
         assert war is not None
-        y = canvas.text("The War: zones in ascending castle value (5.II)", (t.gap * 2, t.gap),
-                        size=t.body, bold=True).bottom
-        y = canvas.text("Tap a zone for its arithmetic.", (t.gap * 2, y), size=t.small,
-                        colour=th.DIM).bottom + t.gap // 2
-        columns = 1 if t.portrait else 2
+        x, width = t.gap * 2, r.width - 4 * t.gap
+        y = canvas.text("The War: zones in ascending castle value (5.II)", (x, t.gap),
+                        size=t.body, bold=True, width=width, max_lines=1).bottom
+        columns = 1 if t.portrait else (3 if snap.war_lines else 2)
         rows = -(-len(war.zones) // columns)
         bottom = r.bottom - t.target - 2 * t.gap
         gap = t.gap // 2
+        if snap.war_lines:  # the War at the table: what to place now, and where (5.II.3)
+            room = bottom - y - t.gap - rows * t.target - (rows - 1) * gap - t.small - 4
+            y = self._war_table(canvas, pygame.Rect(x, y + t.gap // 2, width, room),
+                                snap.war_lines) + t.gap // 2
+        y = canvas.text("Tap a zone for its arithmetic.", (x, y), size=t.small,
+                        colour=th.DIM).bottom + t.gap // 2
         height = max(t.target, min((bottom - y - (rows - 1) * gap) // rows,
                                    int(t.target * 1.3)))
-        cells = grid(pygame.Rect(t.gap * 2, y, r.width - 4 * t.gap, 0), rows * columns,
-                     columns, gap, height)
-        for i, zone in enumerate(war.zones):  # down the first column, then the second
-            cell = cells[(i % rows) * columns + i // rows]
+        cells = grid(pygame.Rect(x, y, width, 0), rows * columns, columns, gap, height)
+        labels = [zone_line(zone) for zone in war.zones]
+        size = t.small  # one size for every zone, on two lines if need be
+        inner = cells[0].width - 2 * t.gap
+        while size > 12 and any(len(canvas.painter.wrap(label, size, inner)) > 2
+                                for label in labels):
+            size -= 1
+        for i, (zone, label) in enumerate(zip(war.zones, labels, strict=True)):
+            cell = cells[(i % rows) * columns + i // rows]  # down a column, then the next
             colour = th.PANEL_HI if zone.winner is None else _dim(PAWN_FILL[zone.winner])
-            canvas.button(cell, zone_line(zone), partial(self.show, zone_detail(war, v, zone)),
-                          colour=colour, size=t.small)
-        bar = pygame.Rect(t.gap * 2, r.bottom - t.target - t.gap, r.width - 4 * t.gap, t.target)
+            canvas.fill(colour, cell, radius=t.gap)
+            canvas.text(label, cell.center, size=size, anchor="center", width=inner,
+                        max_lines=2)
+            canvas.tap_area(cell, label, partial(self.show, zone_detail(war, v, zone)))
+        bar = pygame.Rect(x, r.bottom - t.target - t.gap, width, t.target)
         left, right = row(bar, 2, t.gap)
         canvas.button(left, "Leave", self.leave, size=t.small)
         canvas.button(right, "Final score", self._to_score, colour=th.ACCEPT)
+
+    def _war_table(self, canvas: Canvas, rect: pygame.Rect,
+                   lines: tuple[FeedLine, ...]) -> int:
+        """The table session's War (5.II.3) in a panel: the prompt, the white pawns placed,
+        each discrepancy with its fix, the last zone done; each line a tap from its
+        sections. Returns the bottom."""
+        t = canvas.theme
+        inner = rect.width - 2 * t.gap
+        tall = t.target * 2 // 3
+        sizes = []
+        for line in lines:  # as many lines as fit, the prompt first
+            wrapped = canvas.painter.wrap(line.text, t.small, inner)[:3]
+            sizes.append((line, max(tall, len(wrapped) * (t.small + 3) + 4)))
+        shown: list[tuple[FeedLine, int]] = []
+        used = t.gap // 2
+        for line, height in sizes:
+            if used + height > rect.height and shown:
+                break
+            shown.append((line, height))
+            used += height
+        box = pygame.Rect(rect.x, rect.y, rect.width, used + t.gap // 2)
+        canvas.fill(th.PANEL, box, radius=t.gap)
+        y = rect.y + t.gap // 2
+        for line, height in shown:
+            colour = WAR_COLOUR.get(line.kind, th.INK)
+            canvas.text(line.text, (rect.x + t.gap, y + 2), size=t.small, colour=colour,
+                        width=inner, max_lines=3, bold=line.kind == "war")
+            canvas.tap_area(pygame.Rect(rect.x, y, rect.width, height), line.text,
+                            partial(self.show, Detail(WAR_TITLE.get(line.kind, "The War"),
+                                                      (line.text,), cited(line))))
+            y += height
+        return box.bottom
 
     def _to_score(self) -> None:
         self.mode = "score"

@@ -1,12 +1,14 @@
-"""The virtual table for Tenka Meidou: the board and each player's reserve, beside the screen.
+"""The virtual table for Tenka Meidou: the board, each player's reserve and the reinforcement
+supply (the 30 white pawns of the War, 5.II.3), beside the screen.
 
-Drag a pawn from a reserve (or a zone) onto a zone as you would at the table: pressing a chip
-takes one pawn of that colour (the Daimyo chip, marked D, takes the Daimyo), releasing puts it
-where the finger is; released anywhere else it goes back. Every pawn put down or picked up is
-put on or lifted from the :class:`~firmware_bridge.simtable.SimulatedTable`: the simulated hubs
-read its tag over real pseudo-terminals, and the bridge and the table session see exactly what
-was done. Pawns carry ids (``red-03``, ``red-daimyo``) as their tags do; the ids are never
-drawn.
+Drag a pawn from a reserve, the supply (or a zone) onto a zone as you would at the table:
+pressing a chip takes one pawn of that colour (the Daimyo chip, marked D, takes the Daimyo; the
+white chip a reinforcement pawn), releasing puts it where the finger is; released anywhere else
+(another colour's reserve, a coloured pawn on the supply) it goes back. Every pawn put down or
+picked up is put on or lifted from the :class:`~firmware_bridge.simtable.SimulatedTable`: the
+simulated hubs read its tag over real pseudo-terminals, and the bridge and the table session see
+exactly what was done. Pawns carry ids (``red-03``, ``red-daimyo``, ``white-12``) as their tags
+do; the ids are never drawn.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pygame
 
 from companion.games.tenka_meidou.components import Colour, default_board
 from companion.games.tenka_meidou.state import RESERVE, PawnMove
-from companion.games.tenka_meidou.table import pawn_kind, reserve_place
+from companion.games.tenka_meidou.table import REINFORCEMENTS, SUPPLY, pawn_kind, reserve_place
 from firmware_bridge.simtable import SimulatedTable
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, DragHandler
@@ -27,12 +29,20 @@ from ui.tenka_meidou.words import TEXT_COLOUR, colour_name
 
 Point = tuple[int, int]
 HAND = "hand"
+WHITE = "white"
+"""The white reinforcement pawns' colour (they belong to nobody, 5.II.3)."""
+
+
+def white_ids(count: int = REINFORCEMENTS) -> list[str]:
+    """The white reinforcement pawns (section 2: 30 of them)."""
+    return [f"{WHITE}-{i:02d}" for i in range(1, count + 1)]
 
 
 @dataclass
 class _Chip:
     place: str
-    colour: Colour
+    colour: Colour | str
+    """A player's colour, or :data:`WHITE`."""
     daimyo: bool
     rect: pygame.Rect
 
@@ -42,8 +52,10 @@ class VirtualTable(DragHandler):
 
     name = "virtual-table"
 
-    def __init__(self, table: SimulatedTable) -> None:
+    def __init__(self, table: SimulatedTable, whites: int = REINFORCEMENTS) -> None:
         self.table = table
+        self.whites = whites
+        """How many white pawns the reinforcement supply holds at the start (5.II.3)."""
         self.board = default_board()
         self.players: tuple[Colour, ...] = ()
         self._where: dict[str, str] = {}
@@ -57,12 +69,16 @@ class VirtualTable(DragHandler):
     # ------------------------------------------------------------------ the physical table
 
     def lay_out(self, players: tuple[Colour, ...], soldiers: int, advanced: bool) -> None:
-        """Every pawn of each player in their reserve; the board empty (section 3.5)."""
+        """Every pawn of each player in their reserve, the white pawns in the reinforcement
+        supply; the board empty (section 3.5)."""
         self.arrange(players, {p: reserve_place(c) for c in players
                                for p in pawn_ids(c, soldiers, advanced)})
 
     def arrange(self, players: tuple[Colour, ...], where: dict[str, str]) -> None:
-        """The pawns where ``where`` says (pawn -> place); every other pawn off the table."""
+        """The pawns where ``where`` says (pawn -> place), the white pawns it does not place in
+        the reinforcement supply (where they wait for the War, 5.II.3); every other pawn off
+        the table."""
+        where = {**dict.fromkeys(white_ids(self.whites), SUPPLY), **where}
         for pawn in set(self._where) - set(where):
             self.table.lift(pawn)
         self.players = players
@@ -85,13 +101,18 @@ class VirtualTable(DragHandler):
         else:
             self.table.put(pawn, place)
 
-    def take(self, colour: Colour, place: str, daimyo: bool = False) -> str | None:
-        """The pawn a hand picks up: the Daimyo, or a soldier of ``colour`` at ``place``."""
+    def take(self, colour: Colour | str, place: str, daimyo: bool = False) -> str | None:
+        """The pawn a hand picks up: the Daimyo, or a soldier of ``colour`` at ``place`` (a
+        white pawn for :data:`WHITE`)."""
         for pawn in reversed(self.pawns_at(place)):
             c, kind = pawn_kind(pawn)
-            if c == colour.value and (kind == "daimyo") == daimyo:
+            if c == str(colour) and (kind == "daimyo") == daimyo:
                 return pawn
         return None
+
+    def whites_at(self, place: str) -> int:
+        """White pawns standing at ``place``."""
+        return sum(1 for p in self.pawns_at(place) if pawn_kind(p)[0] == WHITE)
 
     def carry_out(self, moves: tuple[PawnMove, ...]) -> None:
         """Move the pawns as ``moves`` say (the demo's hands)."""
@@ -118,8 +139,8 @@ class VirtualTable(DragHandler):
         r = canvas.rect
         self._origin = canvas.origin
         self._chips, self._drops = [], {}
-        canvas.text("The table (drag pawns from a reserve onto a zone)", (t.gap, t.gap // 2),
-                    size=t.small, colour=th.DIM)
+        canvas.text("The table (drag pawns from a reserve or the supply onto a zone)",
+                    (t.gap, t.gap // 2), size=t.small, colour=th.DIM)
         trays_h = max(2 * t.target, r.height // 5)
         area = pygame.Rect(t.gap, t.gap + t.small, r.width - 2 * t.gap,
                            r.height - trays_h - 2 * t.gap - t.small)
@@ -130,40 +151,47 @@ class VirtualTable(DragHandler):
             self._place_chips(canvas, zone, inner)
             self._drops[zone] = box
         trays = pygame.Rect(t.gap, r.bottom - trays_h - t.gap, r.width - 2 * t.gap, trays_h)
-        count = max(1, len(self.players))
+        shelves = [(reserve_place(c), f"{colour_name(c)} reserve", TEXT_COLOUR[c])
+                   for c in self.players]
+        shelves.append((SUPPLY, "White supply", th.INK))
+        count = len(shelves)
         width = (trays.width - t.gap * (count - 1)) // count
-        for i, colour in enumerate(self.players):
+        for i, (place, label, ink) in enumerate(shelves):
             tray = pygame.Rect(trays.x + i * (width + t.gap), trays.y, width, trays.height)
             canvas.fill(th.PANEL, tray, radius=t.gap)
-            canvas.text(f"{colour_name(colour)} reserve", (tray.x + t.gap, tray.y + 2),
-                        size=t.small, colour=TEXT_COLOUR[colour])
+            canvas.text(label, (tray.x + t.gap, tray.y + 2), colour=ink,
+                        size=canvas.painter.fit_size(label, t.small, tray.width - 2 * t.gap,
+                                                     smallest=11))
             inner = pygame.Rect(tray.x + 4, tray.y + t.small + 4, tray.width - 8,
                                 tray.height - t.small - 8)
-            self._place_chips(canvas, reserve_place(colour), inner)
-            self._drops[reserve_place(colour)] = tray
+            self._place_chips(canvas, place, inner)
+            self._drops[place] = tray
         if self._held is not None:
             held, kind = pawn_kind(self._held)
             local = (self._pos[0] - self._origin[0], self._pos[1] - self._origin[1])
-            pawn_chip(canvas, local, 16, Colour(held), "D" if kind == "daimyo" else "1",
-                      kind == "daimyo")
+            pawn_chip(canvas, local, 16, None if held == WHITE else Colour(held),
+                      "D" if kind == "daimyo" else "1", kind == "daimyo")
         canvas.drag_region(r, self)
 
     def _place_chips(self, canvas: Canvas, place: str, area: pygame.Rect) -> None:
         counts: dict[Colour, int] = {}
         daimyo: list[Colour] = []
+        whites = 0
         for pawn in self.pawns_at(place):
             colour, kind = pawn_kind(pawn)
             if kind == "daimyo":
                 daimyo.append(Colour(colour))
             elif kind == "soldier":
                 counts[Colour(colour)] = counts.get(Colour(colour), 0) + 1
-        for colour, is_daimyo, rect in pawn_rows(canvas, area, counts, tuple(daimyo)):
-            self._chips.append(_Chip(place, colour, is_daimyo, rect))
+            else:
+                whites += 1
+        for chip, is_daimyo, rect in pawn_rows(canvas, area, counts, tuple(daimyo), whites):
+            self._chips.append(_Chip(place, WHITE if chip is None else chip, is_daimyo, rect))
 
-    def drawn_at(self, place: str, colour: Colour | None = None,
+    def drawn_at(self, place: str, colour: Colour | str | None = None,
                  daimyo: bool = False) -> Point | None:
-        """Where (window pixels) the last frame drew a chip of ``colour`` at ``place``, or the
-        place itself when ``colour`` is None."""
+        """Where (window pixels) the last frame drew a chip of ``colour`` (a player's, or
+        :data:`WHITE`) at ``place``, or the place itself when ``colour`` is None."""
         ox, oy = self._origin
         if colour is None:
             rect = self._drops.get(place)
@@ -199,8 +227,16 @@ class VirtualTable(DragHandler):
         colour, _kind = pawn_kind(pawn)
         target = self._held_from
         for place, rect in self._drops.items():
-            if rect.collidepoint(local) and (not place.startswith("reserve_")
-                                             or place == f"reserve_{colour}"):
+            if rect.collidepoint(local) and _may_stand(colour, place):
                 target = place
                 break
         self.move(pawn, target)
+
+
+def _may_stand(colour: str, place: str) -> bool:
+    """A zone takes any pawn; a reserve only its colour's; the supply only white pawns."""
+    if place == SUPPLY:
+        return colour == WHITE
+    if place.startswith("reserve_"):
+        return colour != WHITE and place == reserve_place(Colour(colour))
+    return True

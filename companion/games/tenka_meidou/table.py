@@ -497,6 +497,20 @@ class TenkaSessionRules:
         return war_prompt(steps, _next_step(steps, 0) if self.war_at is None else self.war_at,
                           self._supply())
 
+    def war_progress(self) -> dict[str, tuple[int, int]] | None:
+        """For the zone being resolved: destination -> (white pawns the readers see arrived,
+        white pawns it gets) (5.II.3); empty once the War is over on the table, None before."""
+        steps = self.war_steps()
+        if steps is None:
+            return None
+        at = _next_step(steps, 0) if self.war_at is None else self.war_at
+        if at >= len(steps):
+            return {}
+        before = self._white_target(steps, at)
+        seen = self._white_seen()
+        return {z: (min(n, max(0, seen[z] - before[z])), n)
+                for z, n in steps[at].sends.items()}
+
     def _judge_war(self, origin: str, destination: str, pawns: Sequence[str],
                    steps: list[WarStep]) -> Outcome | RuleViolation:
         """Section 5.II.3: white pawns from the supply (or, once it runs out, from zones
