@@ -9,33 +9,25 @@ blocks dragged there are read by the simulated hubs exactly as real blocks would
 from __future__ import annotations
 
 import logging
-import os
-import shutil
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
-import pygame
-
-from companion.core.paths import default_pin_path
 from companion.core.pin import RefereePin
 from companion.core.store import CorrectionRecorder, Store, StoreError
 from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side, default_blocks, default_board
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
-from firmware_bridge.tablelink import default_workdir, open_readers
-from firmware_bridge.zones import active_table, use_table
+from firmware_bridge.tablelink import open_readers
+from ui.hardware import HardwareScreen
 from ui.sekigahara.control import TableControl, weekly_history
 from ui.sekigahara.ending import History, WeekPoint
 from ui.sekigahara.menus import SekigaharaReferee, StartScreen
 from ui.sekigahara.parts import victory_points
 from ui.sekigahara.play import PlayScreen
 from ui.sekigahara.virtual_table import VirtualTable
-from ui.shell.app import App, panel_size
-from ui.shell.hardware import HardwareScreen
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
+from ui.tableapp import GameTableApp, TableOptions
 
 log = logging.getLogger(__name__)
 
@@ -43,57 +35,22 @@ SIZES = {"800x480": (800, 480), "1024x600": (1024, 600), "1280x720": (1280, 720)
          "720x1280": (720, 1280)}
 
 
-@dataclass
-class Options:
-    """How to run: ``companion run`` parses its arguments into one of these."""
-
-    size: tuple[int, int] = (800, 480)
-    hubs: Sequence[str] = ("auto",)
-    kiosk: bool = False
-    diagonal_in: float = 7.0
-    rate_hz: int = 10
-    seed: int = 0
-    config: Path = field(default_factory=lambda: Path.home() / ".config" / "sekigahara-companion")
-    pin_file: Path = field(default_factory=default_pin_path)
-    workdir: Path | None = None
-    virtual_table: bool = True
-    """Draw the virtual table beside the screen when the readers are simulated."""
-    settle_s: float = 1.0
-    """Blocks set down are ruled once they have rested this long (the settle rule)."""
-    db: Path | None = None
-    """The game database (default: the data directory's games.sqlite)."""
-    change_game: bool = False
-    """Offer "Change game" on the start screen (``companion run`` with more than one game):
-    it closes this game and goes back to the game choice (:attr:`TableApp.changing`)."""
+Options = TableOptions
+"""How to run Sekigahara's app (the options every game's app takes)."""
 
 
-class TableApp:
+class TableApp(GameTableApp):
     """See the module docstring. ``run()`` blocks until the window is closed."""
 
+    play: PlayScreen
+
     def __init__(self, options: Options) -> None:
-        self.options = options
-        if options.kiosk and not os.environ.get("DISPLAY") and not os.environ.get(
-                "WAYLAND_DISPLAY"):
-            os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")  # a Pi with no desktop
-        pygame.display.init()
-        self._served = active_table()  # given back on close (tests run both games)
-        use_table("sekigahara")  # the bridge serves this game in this process
-        self._own_workdir = options.workdir is None
-        workdir = self.workdir = options.workdir or default_workdir()
-        readers = open_readers(options.hubs, options.config, workdir, options.rate_hz,
+        self._serve(options, "sekigahara")  # the bridge serves this game in this process
+        readers = open_readers(options.hubs, options.config, self.workdir, options.rate_hz,
                                options.seed)
         self.control = TableControl(readers, settle_s=options.settle_s)
-        size = options.size
-        if options.kiosk:
-            info = pygame.display.Info()
-            size = (info.current_w, info.current_h) if info.current_w > 0 else size
-        simulated = readers.simulated is not None
-        show_table = simulated and options.virtual_table and not options.kiosk
-        self.app = App(size, panel_size=panel_size(size) if show_table else None,
-                       diagonal_in=options.diagonal_in, fullscreen=options.kiosk,
-                       title="Sekigahara table companion")
-        if options.kiosk:
-            pygame.mouse.set_visible(False)
+        show_table = self._open_window("Sekigahara table companion",
+                                       readers.simulated is not None)
         self.control.on_change = self.app.wake
         self.virtual: VirtualTable | None = None
         if readers.simulated is not None:
@@ -105,8 +62,6 @@ class TableApp:
                                finished=self.finished)
         self.saved = SavedGames(options.db, records.GAME)
         self.game_id: int | None = None
-        self.changing = False
-        """The players asked for the game choice: :meth:`run` returns, the caller shows it."""
         self.control.start()
         self.show_start()
 
@@ -146,11 +101,6 @@ class TableApp:
             without_saving=self.new_game_unsaved if self.store is None else None,
             change_game=self.change_game if self.options.change_game else None))
 
-    def change_game(self) -> None:
-        """Back to the game choice: the loop ends and ``companion run`` shows the choice."""
-        self.changing = True
-        self.app.running = False
-
     def show_hardware(self) -> None:
         self.app.show(HardwareScreen(lambda: self.control.bridge, self.show_start))
 
@@ -161,9 +111,6 @@ class TableApp:
     def verify(self) -> tuple[bool, str]:
         """The referee's "Verify this game" on the game being played (8)."""
         return self.saved.verify(self.game_id, records.check, self.control.game.events)
-
-    def back_to_game(self) -> None:
-        self.app.show(self.play)
 
     def resume(self, game_id: int) -> None:
         """The stored game, re-adjudicated entry by entry (8); then the readers are compared
@@ -238,16 +185,5 @@ class TableApp:
 
     # ------------------------------------------------------------------ running
 
-    def run(self) -> None:
-        try:
-            self.app.run()
-        finally:
-            self.close()
-
-    def close(self) -> None:
+    def _stop_readers(self) -> None:
         self.control.stop()
-        self.app.close()
-        self.saved.close()
-        if self._own_workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-        use_table(self._served)

@@ -1,6 +1,6 @@
 """The screens around a game: start, and the referee's page (behind the PIN: the shell's
 :class:`~ui.shell.referee.RefereeScreen`). The hardware check is the shell's
-(:mod:`ui.shell.hardware`)."""
+(:mod:`ui.hardware`)."""
 
 from __future__ import annotations
 

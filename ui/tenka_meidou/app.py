@@ -11,29 +11,21 @@ real pawns would be. Games are saved in the store (``--db``) and resumed from th
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import partial
-from pathlib import Path
-
-import pygame
 
 from companion.core.game import Game
-from companion.core.paths import default_pin_path
 from companion.core.pin import RefereePin
 from companion.core.store import CommandRecorder, StoreError
 from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.state import Phase
 from companion.games.tenka_meidou.views import referee_view
-from firmware_bridge.tablelink import default_workdir, open_readers
-from firmware_bridge.zones import active_table, use_table
-from ui.shell.app import App, panel_size
-from ui.shell.hardware import HardwareScreen
+from firmware_bridge.tablelink import open_readers
+from ui.hardware import HardwareScreen
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
+from ui.tableapp import GameTableApp, TableOptions
 from ui.tenka_meidou.control import TenkaControl, TenkaGame
 from ui.tenka_meidou.referee import TenkaReferee
 from ui.tenka_meidou.screens import PlayScreen, RulesScreen, SetupScreen, StartScreen
@@ -43,58 +35,22 @@ SIM_HUBS = 2
 """The simulator's hubs for Tenka Meidou: 17 places fit on two 16-antenna hubs."""
 
 
-@dataclass
-class TenkaOptions:
-    size: tuple[int, int] = (800, 480)
-    diagonal_in: float = 7.0
-    kiosk: bool = False
-    seed: int = 0
-    """Seeds the shuffle of the castle tokens and the card offers (and the simulator)."""
-    virtual_table: bool = True
-    """Draw the virtual table beside the screen when the readers are simulated."""
-    hubs: Sequence[str] = ("auto",)
-    config: Path = field(default_factory=lambda: Path.home() / ".config" / "sekigahara-companion")
-    """Where the wiring map and tag registry of real hubs are."""
-    rate_hz: int = 10
-    workdir: Path | None = None
-    settle_s: float = 1.0
-    """Pawns set down are ruled once they have rested this long (the settle rule)."""
-    db: Path | None = None
-    """The game database (default: the data directory's games.sqlite)."""
-    pin_file: Path = field(default_factory=default_pin_path)
-    """The referee PIN (the same file as Sekigahara's: one referee, one PIN)."""
-    change_game: bool = False
-    """Offer "Change game" on the start screen (``companion run`` with more than one game):
-    it closes this game and goes back to the game choice (:attr:`TenkaApp.changing`)."""
+TenkaOptions = TableOptions
+"""How to run Tenka Meidou's app (the options every game's app takes)."""
 
 
-class TenkaApp:
+class TenkaApp(GameTableApp):
     """See the module docstring. ``run()`` blocks until the window is closed."""
 
+    play: PlayScreen
+
     def __init__(self, options: TenkaOptions) -> None:
-        self.options = options
-        if options.kiosk and not os.environ.get("DISPLAY") and not os.environ.get(
-                "WAYLAND_DISPLAY"):
-            os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
-        pygame.display.init()
-        self._served = active_table()  # given back on close (tests run both games)
-        use_table("tenka-meidou")
-        self._own_workdir = options.workdir is None
-        self.workdir = options.workdir or default_workdir()
+        self._serve(options, "tenka-meidou")
         readers = open_readers(options.hubs, options.config, self.workdir, options.rate_hz,
                                options.seed, sim_hubs=SIM_HUBS)
         self.control = TenkaControl(readers, seed=options.seed, settle_s=options.settle_s)
-        size = options.size
-        if options.kiosk:
-            info = pygame.display.Info()
-            size = (info.current_w, info.current_h) if info.current_w > 0 else size
         simulated = readers.simulated
-        show_table = simulated is not None and options.virtual_table and not options.kiosk
-        self.app = App(size, panel_size=panel_size(size) if show_table else None,
-                       diagonal_in=options.diagonal_in, fullscreen=options.kiosk,
-                       title="Tenka Meidou table companion")
-        if options.kiosk:
-            pygame.mouse.set_visible(False)
+        show_table = self._open_window("Tenka Meidou table companion", simulated is not None)
         self.virtual: VirtualTable | None = None
         if simulated is not None:
             whites = self.control.rules.components.reinforcement_pawns
@@ -107,8 +63,6 @@ class TenkaApp:
         self.game_id: int | None = None
         self._saving = True
         self.pin = RefereePin(options.pin_file)
-        self.changing = False
-        """The players asked for the game choice: :meth:`run` returns, the caller shows it."""
         self.control.start(self.app.wake)
         self.show_start()
 
@@ -149,11 +103,6 @@ class TenkaApp:
         """The stored game re-adjudicated from its record (:mod:`companion.core.records`)."""
         self.saved.open()
         return self.saved.verify(self.game_id, records.check, self.control.events)
-
-    def change_game(self) -> None:
-        """Back to the game choice: the loop ends and ``companion run`` shows the choice."""
-        self.changing = True
-        self.app.running = False
 
     def new_game(self) -> None:
         self._saving = True
@@ -221,24 +170,10 @@ class TenkaApp:
             except StoreError as exc:
                 self.app.say(f"Not saved: {exc.message}")
 
-    def back_to_game(self) -> None:
-        self.app.show(self.play)
-
     # ------------------------------------------------------------------ running
 
-    def run(self) -> None:
-        try:
-            self.app.run()
-        finally:
-            self.close()
-
-    def close(self) -> None:
+    def _stop_readers(self) -> None:
         self.control.stop()
-        self.app.close()
-        self.saved.close()
-        if self._own_workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-        use_table(self._served)
 
 
 def _recorder(game: TenkaGame) -> CommandRecorder | None:

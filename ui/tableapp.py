@@ -1,0 +1,119 @@
+"""What every game's table app shares: its options, the window, the game the bridge serves,
+the readers' work directory, and the way out (run, close, "Change game").
+
+A game's app (:class:`ui.sekigahara.app.TableApp`, :class:`ui.tenka_meidou.app.TenkaApp`)
+derives from :class:`GameTableApp`, calls :meth:`GameTableApp._serve` first (the bridge serves
+that game in this process, :func:`firmware_bridge.zones.use_table`), opens its readers and
+control, then :meth:`GameTableApp._open_window`. This module sits in ``ui`` rather than
+``ui.shell`` because it reaches the bridge; it imports no game.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pygame
+
+from companion.core.paths import default_pin_path
+from firmware_bridge.tablelink import default_workdir
+from firmware_bridge.zones import active_table, use_table
+from ui.shell.app import App, Screen, panel_size
+from ui.shell.saving import SavedGames
+
+
+@dataclass
+class TableOptions:
+    """How to run a game's table app: ``companion run`` parses its arguments into one."""
+
+    size: tuple[int, int] = (800, 480)
+    hubs: Sequence[str] = ("auto",)
+    kiosk: bool = False
+    diagonal_in: float = 7.0
+    rate_hz: int = 10
+    seed: int = 0
+    """Seeds what the app shuffles (and the simulator)."""
+    config: Path = field(default_factory=lambda: Path.home() / ".config" / "sekigahara-companion")
+    """Where the wiring map and tag registry of real hubs are."""
+    pin_file: Path = field(default_factory=default_pin_path)
+    """The referee PIN (one file for every game: one referee, one PIN)."""
+    workdir: Path | None = None
+    virtual_table: bool = True
+    """Draw the virtual table beside the screen when the readers are simulated."""
+    settle_s: float = 1.0
+    """Pieces set down are ruled once they have rested this long (the settle rule)."""
+    db: Path | None = None
+    """The game database (default: the data directory's games.sqlite)."""
+    change_game: bool = False
+    """Offer "Change game" on the start screen (``companion run`` with more than one game):
+    it closes this game and goes back to the game choice (:attr:`GameTableApp.changing`)."""
+
+
+class GameTableApp:
+    """The parts of a table app that do not depend on the game. ``run()`` blocks until the
+    window is closed or the players ask for the game choice (:attr:`changing`)."""
+
+    options: TableOptions
+    app: App
+    saved: SavedGames
+    play: Screen
+    workdir: Path
+    changing: bool
+
+    def _serve(self, options: TableOptions, game: str) -> None:
+        """Before the readers open: the display driver, the game the bridge serves (given back
+        on :meth:`close`, so tests can run both games in one process) and the work directory."""
+        self.options = options
+        self.changing = False
+        if options.kiosk and not os.environ.get("DISPLAY") and not os.environ.get(
+                "WAYLAND_DISPLAY"):
+            os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")  # a Pi with no desktop
+        pygame.display.init()
+        self._served = active_table()
+        use_table(game)
+        self._own_workdir = options.workdir is None
+        self.workdir = options.workdir or default_workdir()
+
+    def _open_window(self, title: str, simulated: bool) -> bool:
+        """The window (full screen on a kiosk); True when the virtual table is drawn beside it
+        (simulated readers on a desktop)."""
+        options = self.options
+        size = options.size
+        if options.kiosk:
+            info = pygame.display.Info()
+            size = (info.current_w, info.current_h) if info.current_w > 0 else size
+        show_table = simulated and options.virtual_table and not options.kiosk
+        self.app = App(size, panel_size=panel_size(size) if show_table else None,
+                       diagonal_in=options.diagonal_in, fullscreen=options.kiosk, title=title)
+        if options.kiosk:
+            pygame.mouse.set_visible(False)
+        return show_table
+
+    def change_game(self) -> None:
+        """Back to the game choice: the loop ends and ``companion run`` shows the choice."""
+        self.changing = True
+        self.app.running = False
+
+    def back_to_game(self) -> None:
+        self.app.show(self.play)
+
+    def run(self) -> None:
+        try:
+            self.app.run()
+        finally:
+            self.close()
+
+    def _stop_readers(self) -> None:
+        """Stop the game's control (bridge, session, simulator)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self._stop_readers()
+        self.app.close()
+        self.saved.close()
+        if self._own_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        use_table(self._served)
