@@ -190,6 +190,11 @@ def _schedule_state(bridge: Bridge, hub: HubStatus) -> str:
                     f"(cycle {s.cycle_ms} ms)")
         if not hub.per_slot:
             return f"scan slots: {s.count} of {s.period_ms} ms (one length: protocol 1.1)"
+        older = sorted(h.hub_id for h in bridge.hubs().values()
+                       if h.connected and h.scheduled and not h.per_slot)
+        if older:  # every hub must agree where each slot begins (docs/protocol.md 5.1)
+            return (f"scan slots: {s.count} of {s.period_ms} ms (one length: "
+                    f"{', '.join(older)} speaks protocol 1.1)")
         return f"scan slots: {s.count} of {s.period_ms} ms"
     if hub.hello.protocol < (1, 1):
         return "unscheduled (protocol 1.0)"

@@ -236,6 +236,9 @@ def test_a_1_1_hub_puts_every_hub_on_one_length_the_longest(tmp_path: Path) -> N
             assert in_force is not None and in_force.slot_ms == (max(lengths),) * 2
             lines, _ = check_report(bridge, None)
             assert any("(one length: protocol 1.1)" in line for line in lines)
+            # the 1.2 hub says why it is held to one length
+            assert any(line.startswith("hub hub-1 ") and "(one length: hub-2 speaks protocol "
+                       "1.1)" in line for line in lines), lines
             time.sleep(1.2)  # another resize tick: nothing changes
             assert not any(s.per_slot for s in _schedules(old.commands_received))
             assert _period(new.commands_received) == max(lengths)
