@@ -12,17 +12,22 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import pygame
 
 from companion.core.paths import default_pin_path
+from companion.core.records import LogRefused
+from companion.core.store import StoreError
 from firmware_bridge.tablelink import default_workdir
 from firmware_bridge.zones import active_table, use_table
 from ui.shell.app import App, Screen, panel_size
 from ui.shell.saving import SavedGames
+
+G = TypeVar("G")
 
 
 @dataclass
@@ -62,6 +67,7 @@ class GameTableApp:
     play: Screen
     workdir: Path
     changing: bool
+    game_id: int | None
 
     def _serve(self, options: TableOptions, game: str) -> None:
         """Before the readers open: the display driver, the game the bridge serves (given back
@@ -91,6 +97,21 @@ class GameTableApp:
         if options.kiosk:
             pygame.mouse.set_visible(False)
         return show_table
+
+    def _load_saved(self, load: Callable[[], tuple[int, G]]) -> G | None:
+        """A stored game re-adjudicated by ``load`` (the game's ``records.resume``), now the
+        game being saved to; None, said on the screen, when its record is refused or cannot be
+        read (8)."""
+        try:
+            game_id, game = load()
+        except LogRefused as exc:
+            self.app.say(f"That game cannot be resumed: {exc.public()}")
+            return None
+        except StoreError as exc:
+            self.app.say(f"That game cannot be read: {exc.message}")
+            return None
+        self.game_id = game_id
+        return game
 
     def change_game(self) -> None:
         """Back to the game choice: the loop ends and ``companion run`` shows the choice."""

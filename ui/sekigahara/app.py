@@ -115,16 +115,11 @@ class TableApp(GameTableApp):
     def resume(self, game_id: int) -> None:
         """The stored game, re-adjudicated entry by entry (8); then the readers are compared
         with it and what changed while the power was off is listed as discrepancies."""
-        assert self.store is not None
-        try:
-            game_id, game = records.resume(self.store, game_id)
-        except records.LogRefused as exc:
-            self.app.say(f"That game cannot be resumed: {exc.public()}")
+        store = self.store
+        assert store is not None
+        game = self._load_saved(lambda: records.resume(store, game_id))
+        if game is None:
             return
-        except StoreError as exc:
-            self.app.say(f"That game cannot be read: {exc.message}")
-            return
-        self.game_id = game_id
         self.control.follow(game, game.recorder)  # type: ignore[arg-type]
         if self.virtual is not None:
             self._lay_out_virtual_table()

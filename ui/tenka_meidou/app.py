@@ -146,15 +146,9 @@ class TenkaApp(GameTableApp):
         the rules have it (real hubs show what is really there, and the differences are said)."""
         store = self.saved.store
         assert store is not None
-        try:
-            game_id, game = records.resume(store, game_id, self.control.rules)
-        except records.LogRefused as exc:
-            self.app.say(f"That game cannot be resumed: {exc.public()}")
+        game = self._load_saved(lambda: records.resume(store, game_id, self.control.rules))
+        if game is None:
             return
-        except StoreError as exc:
-            self.app.say(f"That game cannot be read: {exc.message}")
-            return
-        self.game_id = game_id
         self.control.follow(game, _recorder(game))
         if self.virtual is not None:
             self.virtual.arrange(game.state.players,
