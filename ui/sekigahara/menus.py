@@ -17,6 +17,7 @@ from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column
 from ui.shell.pages import pager
+from ui.shell.saving import game_entries
 
 
 @dataclass
@@ -55,15 +56,7 @@ class StartScreen:
         width = min(r.width - 4 * t.gap, 9 * t.target)
         area = pygame.Rect(r.centerx - width // 2, y + t.small + 2 * t.gap, width,
                            r.bottom - y - t.small - 4 * t.gap)
-        entries: list[tuple[str, Callable[[], None] | None, th.Colour]] = []
-        if self.resume is not None:
-            entries.append(("Resume the game", self.resume, th.ACCEPT))
-        if self.new_game is not None or self.without_saving is None:
-            entries.append(("New game", self.new_game, th.ACCEPT))
-        if self.retry is not None:
-            entries.append(("Try saving again", self.retry, th.WARN))
-        if self.without_saving is not None:
-            entries.append(("New game without saving", self.without_saving, th.DANGER))
+        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving)
         entries += [("Hardware check", self.hardware, th.PANEL_HI),
                     ("Referee", self.referee, th.PANEL_HI)]
         if self.change_game is not None:

@@ -14,6 +14,10 @@ from typing import Any
 
 from companion.core.records import LogRefused, Rebuilt
 from companion.core.store import GameLog, GameSummary, Store, StoreError
+from ui.shell import theme as th
+
+MenuEntry = tuple[str, Callable[[], None] | None, th.Colour]
+"""A start-screen button: its words, what a tap does (None: greyed) and its colour."""
 
 
 class SavedGames:
@@ -80,3 +84,21 @@ class SavedGames:
 
 def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def game_entries(resume: Callable[[], None] | None, new_game: Callable[[], None] | None,
+                 retry: Callable[[], None] | None,
+                 without_saving: Callable[[], None] | None) -> list[MenuEntry]:
+    """The start screen's buttons about the game and its saving, in every game's order:
+    resume, a new game (greyed while the store cannot be opened), try saving again, a new game
+    without saving (offered only then, never silently)."""
+    entries: list[MenuEntry] = []
+    if resume is not None:
+        entries.append(("Resume the game", resume, th.ACCEPT))
+    if new_game is not None or without_saving is None:
+        entries.append(("New game", new_game, th.ACCEPT))
+    if retry is not None:
+        entries.append(("Try saving again", retry, th.WARN))
+    if without_saving is not None:
+        entries.append(("New game without saving", without_saving, th.DANGER))
+    return entries

@@ -25,6 +25,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column, grid, row
 from ui.shell.pages import Detail, detail_page, pager, split
 from ui.shell.plots import Series, line_chart
+from ui.shell.saving import game_entries
 from ui.tenka_meidou.boardview import draw_board
 from ui.tenka_meidou.control import FeedLine, Plan, Roll, Snapshot, TenkaControl
 from ui.tenka_meidou.words import (
@@ -119,15 +120,7 @@ class StartScreen:
                             size=t.small, anchor="midtop", colour=th.WARN,
                             width=r.width - 4 * t.gap).bottom
         width = min(r.width - 4 * t.gap, 8 * t.target)
-        entries: list[tuple[str, Callable[[], None] | None, th.Colour]] = []
-        if self.resume is not None:
-            entries.append(("Resume the game", self.resume, th.ACCEPT))
-        if self.new_game is not None or self.without_saving is None:
-            entries.append(("New game", self.new_game, th.ACCEPT))
-        if self.retry is not None:
-            entries.append(("Try saving again", self.retry, th.WARN))
-        if self.without_saving is not None:
-            entries.append(("New game without saving", self.without_saving, th.DANGER))
+        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving)
         if self.rules is not None:
             entries.append(("The rules in short", self.rules, th.PANEL_HI))
         if self.hardware is not None:
