@@ -14,12 +14,19 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
 import pygame
 
-from companion.games.sekigahara.components import Block, Board, Side, default_blocks
+from companion.games.sekigahara.components import (
+    Block,
+    Board,
+    SetupSymbol,
+    Side,
+    default_blocks,
+)
 from companion.games.sekigahara.table import bag, card_pad, deployment_tray, zone_name, zone_names
 from firmware_bridge.simtable import SimulatedTable
 from ui.sekigahara.mapview import MapLayout, draw_map
@@ -33,6 +40,13 @@ HAND = "hand"
 GAME_BOX = "box"
 """Blocks not in play."""
 SLOP_PX = 6
+TEXT_PX = 15
+"""The virtual table's own words (tray names, counts, faces): readable on a desktop monitor."""
+TRAY_MIN_PX = 58
+"""A tray holds its name (two lines at most) and a row of blocks."""
+WIDE_PX = 900
+"""A panel this wide lays its trays in two rows of six; a narrower one in rows of three."""
+NARROW_COLUMNS = 3
 """A press that moves less than this is a tap."""
 DRAG_TICK_MS = 33
 
@@ -40,6 +54,31 @@ BLACK_EDGE: th.Colour = (176, 176, 170)
 """The edge of a black block, so it shows on the dark map."""
 BAGS = frozenset(bag(s) for s in Side)
 SIDE_LABEL = {Side.ISHIDA: "Ishida", Side.TOKUGAWA: "Tokugawa"}
+
+
+def draw_symbol(surface: pygame.Surface, symbol: SetupSymbol, centre: Point, half: int,
+                colour: th.Colour) -> None:
+    """A set-up symbol as the map prints it (5.2.1): square, circle, star or triangle."""
+    x, y = centre
+    if symbol is SetupSymbol.SQUARE:
+        pygame.draw.rect(surface, colour, pygame.Rect(x - half, y - half, 2 * half, 2 * half))
+    elif symbol is SetupSymbol.CIRCLE:
+        pygame.draw.circle(surface, colour, centre, half)
+    elif symbol is SetupSymbol.TRIANGLE:
+        pygame.draw.polygon(surface, colour, [(x, y - half), (x + half, y + half),
+                                              (x - half, y + half)])
+    else:
+        points = []
+        for i in range(10):
+            r = half if i % 2 == 0 else half * 0.45
+            a = math.pi / 2 + i * math.pi / 5
+            points.append((x + r * math.cos(a), y - r * math.sin(a)))
+        pygame.draw.polygon(surface, colour, points)
+
+
+def side_to_move(waiting: Mapping[Side, str]) -> Side | None:
+    """The one side the rules wait for (the screen's prompt), else None (both, or nobody)."""
+    return next(iter(waiting)) if len(waiting) == 1 else None
 
 
 def _trays() -> list[list[tuple[str, str]]]:
@@ -72,8 +111,14 @@ class VirtualTable(DragHandler):
     name = "virtual-table"
 
     def __init__(self, table: SimulatedTable, board: Board,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 to_move: Callable[[], Side | None] | None = None) -> None:
+        """``to_move``: the side whose turn it is (from the public view), or None when both or
+        neither may move; a finger lifting a location takes only that side's blocks."""
         self.table = table
+        self.to_move = to_move
+        self.symbols: list[tuple[str, SetupSymbol]] = []
+        """The set-up symbols drawn in the last frame (block, symbol): only on shown faces."""
         self.board = board
         self.rng = rng or random.Random(0)
         self.blocks: dict[str, Block] = default_blocks().by_id()
@@ -201,11 +246,21 @@ class VirtualTable(DragHandler):
             if inside:
                 self._lift([self.rng.choice(inside)], zone)
         elif self._stack(zone):
-            self._lift(self._stack(zone), zone)
+            stack = self._stack(zone)
+            sides = {self.blocks[b].side for b in stack}
+            if len(sides) > 1 and self.to_move is not None:
+                mover = self.to_move()
+                if mover is None:  # which side's? the spread lets the finger choose
+                    self.spread = zone
+                    return
+                stack = [b for b in stack if self.blocks[b].side is mover]
+            self._lift(stack, zone)
 
     def zone_at(self, local: Point) -> str | None:
-        """The tray, box or location under a point of this panel (none under the spread)."""
-        if self._spread_panel is not None and self._spread_panel.collidepoint(local):
+        """The tray, box or location under a point of this panel (none under the spread, unless
+        blocks are held: the spread is put away while they are, so every drop target shows)."""
+        if (self._spread_panel is not None and not self._hand
+                and self._spread_panel.collidepoint(local)):
             return None
         for zone, rect in self._trays.items():
             if rect.collidepoint(local):
@@ -235,22 +290,31 @@ class VirtualTable(DragHandler):
 
     def draw(self, canvas: Canvas) -> None:
         self._origin = canvas.origin
+        self.symbols = []
         t = canvas.theme
         area = canvas.rect
         top = pygame.Rect(area.x, area.y, area.width, t.target)
-        tray_h = max(t.target, round(area.height * 0.11))
-        trays = pygame.Rect(area.x, area.bottom - 2 * tray_h - t.gap, area.width,
-                            2 * tray_h + t.gap)
-        map_area = pygame.Rect(area.x, top.bottom, area.width, trays.top - top.bottom)
-        if self._layout is None or self._layout.rect != map_area:
+        columns = len(_trays()[0]) + 1 if area.width >= WIDE_PX else NARROW_COLUMNS
+        rows = 2 if columns > NARROW_COLUMNS else 4
+        tray_h = max(TRAY_MIN_PX, round(area.height * 0.11))
+        room = pygame.Rect(area.x, top.bottom, area.width,
+                           area.height - top.height - rows * (tray_h + t.gap // 2))
+        if self._layout is None or self._layout.rect.width != area.width or (
+                self._layout.rect.y != room.y):
+            fitted = MapLayout.fit(room, self.board, t, with_strip=False)
+            map_area = pygame.Rect(room.x, room.y, room.width,
+                                   min(room.height, fitted.map_rect.height))
             self._layout = MapLayout.fit(map_area, self.board, t, with_strip=False)
+        map_area = self._layout.rect
+        trays = pygame.Rect(area.x, map_area.bottom + t.gap // 2, area.width,
+                            area.bottom - map_area.bottom - t.gap // 2)
         canvas.drag_region(area, self)
         self._draw_top(canvas, top)
         draw_map(canvas, self._layout)
         self._draw_map_blocks(canvas, self._layout)
-        self._draw_trays(canvas, trays)
+        self._draw_trays(canvas, trays, columns)
         self._chips, self._spread_panel = [], None
-        if self.spread is not None:
+        if self.spread is not None and not self._hand:
             self._draw_spread(canvas, map_area)
         self._draw_hand(canvas)
 
@@ -270,16 +334,26 @@ class VirtualTable(DragHandler):
         self.peek[side] = not self.peek[side]
 
     def _square(self, canvas: Canvas, block: str, rect: pygame.Rect, face_size: int = 0) -> None:
-        """One upright block: gold or black; its mon only when its side is peeked at."""
+        """One upright block: gold or black; its mon and set-up symbol (5.2.1) only when its
+        side is peeked at."""
         side = self.blocks[block].side
         gold = side is Side.ISHIDA
         canvas.fill(th.GOLD if gold else th.BLACK_SIDE, rect, radius=2)
         pygame.draw.rect(canvas.surface, th.BLACK_SIDE if gold else BLACK_EDGE, rect, width=1,
                          border_radius=2)
-        if face_size and self.peek[side]:
-            canvas.text(str(self.blocks[block].face.mon), (rect.centerx, rect.centery + 1),
-                        size=face_size, colour=th.BLACK_SIDE if gold else th.INK,
-                        anchor="center", bold=True)
+        if not face_size or not self.peek[side]:
+            return
+        ink = th.BLACK_SIDE if gold else th.INK
+        face = self.blocks[block].face
+        symbol = face.setup
+        centre = (rect.centerx - (rect.width // 6 if symbol else 0), rect.centery + 1)
+        canvas.text(str(face.mon), centre, size=max(TEXT_PX, face_size), colour=ink,
+                    anchor="center", bold=True)
+        if symbol is not None:
+            half = max(3, rect.height // 6)
+            corner = (rect.right - half - 2, rect.bottom - half - 2)
+            draw_symbol(canvas.surface, symbol, corner, half, ink)
+            self.symbols.append((block, symbol))
 
     def _cluster(self, canvas: Canvas, blocks: list[str], centre: Point, size: int,
                  bottom: int | None = None) -> None:
@@ -312,20 +386,33 @@ class VirtualTable(DragHandler):
                 x, y = layout.point(loc)
                 self._cluster(canvas, blocks, (x, y), size, bottom=y + layout.radius)
 
-    def _draw_trays(self, canvas: Canvas, rect: pygame.Rect) -> None:
+    def _draw_trays(self, canvas: Canvas, rect: pygame.Rect, columns: int) -> None:
+        """Ishida's trays, then Tokugawa's, then the game box: two rows of six on a wide
+        panel (the game box down the right), else rows of three."""
         t = canvas.theme
         rows = _trays()
-        columns = len(rows[0]) + 1
-        width = (rect.width - (columns - 1) * t.gap // 2) // columns
-        height = (rect.height - t.gap) // 2
+        gap = t.gap // 2
+        width = (rect.width - (columns - 1) * gap) // columns
         self._trays = {}
-        for r, row in enumerate(rows):
-            for c, (zone, _label) in enumerate(row):
-                self._trays[zone] = pygame.Rect(rect.x + c * (width + t.gap // 2),
-                                                rect.y + r * (height + t.gap), width, height)
-        self._trays[GAME_BOX] = pygame.Rect(rect.x + (columns - 1) * (width + t.gap // 2),
-                                            rect.y, rect.right - rect.x - (columns - 1)
-                                            * (width + t.gap // 2), rect.height)
+        if columns > NARROW_COLUMNS:
+            height = (rect.height - gap) // 2
+            for r, row in enumerate(rows):
+                for c, (zone, _label) in enumerate(row):
+                    self._trays[zone] = pygame.Rect(rect.x + c * (width + gap),
+                                                    rect.y + r * (height + gap), width, height)
+            x = rect.x + (columns - 1) * (width + gap)
+            self._trays[GAME_BOX] = pygame.Rect(x, rect.y, rect.right - x, rect.height)
+        else:
+            cells = [zone for row in rows for zone, _label in row]
+            cells.insert(len(rows[0]), None)  # each side's trays start a row
+            cells.append(GAME_BOX)
+            lines = -(-len(cells) // columns)
+            height = (rect.height - (lines - 1) * gap) // lines
+            for i, zone in enumerate(cells):
+                if zone is not None:
+                    self._trays[zone] = pygame.Rect(rect.x + (i % columns) * (width + gap),
+                                                    rect.y + (i // columns) * (height + gap),
+                                                    width, height)
         names = {zone: label for row in rows for zone, label in row} | {GAME_BOX: "Game box"}
         for zone, tray in self._trays.items():
             self._draw_tray(canvas, zone, names[zone], tray)
@@ -339,15 +426,17 @@ class VirtualTable(DragHandler):
             pygame.draw.rect(canvas.surface, th.LIT, rect, width=2, border_radius=t.gap // 2)
         blocks = self.blocks_at(zone)
         count = str(len(blocks))
-        size = canvas.painter.fit_size(label, t.small - 2, rect.width - 3 * t.gap, smallest=11)
-        canvas.text(label, (rect.x + 4, rect.y + 3), size=size, colour=th.DIM)
-        canvas.text(count, (rect.right - 4, rect.y + 3), size=size, colour=th.INK,
+        size = TEXT_PX
+        count_w = canvas.painter.measure(count, size, True)[0] + 8
+        drawn = canvas.text(label, (rect.x + 4, rect.y + 2), size=size, colour=th.DIM,
+                            width=rect.width - count_w - 6, max_lines=2)
+        canvas.text(count, (rect.right - 4, rect.y + 2), size=size, colour=th.INK,
                     anchor="topright", bold=True)
         if is_bag or zone == GAME_BOX:
             return
-        square = max(8, min(16, (rect.height - size - 8) // 2))
-        inner = pygame.Rect(rect.x + 4, rect.y + size + 4, rect.width - 8,
-                            rect.height - size - 6)
+        inner = pygame.Rect(rect.x + 4, drawn.bottom + 3, rect.width - 8,
+                            rect.bottom - drawn.bottom - 5)
+        square = max(8, min(20, inner.height // 2 - 2, inner.height))
         per_row = max(1, (inner.width + 2) // (square + 2))
         shown = blocks[: per_row * max(1, (inner.height + 2) // (square + 2))]
         for i, block in enumerate(shown):
@@ -365,16 +454,21 @@ class VirtualTable(DragHandler):
         per_row = max(1, (area.width - 2 * t.gap) // (chip_w + 4))
         rows = math.ceil(len(blocks) / per_row)
         chip_h = round(t.target * 1.2)
-        panel = pygame.Rect(area.x, area.y, area.width, rows * (chip_h + 4) + t.small + 3 * 4)
+        where = zone_name(self.spread, self.board) if self.spread != GAME_BOX else "Game box"
+        mixed = len({self.blocks[b].side for b in blocks}) > 1
+        title = (f"{where}: {len(blocks)} block{'s' * (len(blocks) != 1)}, "
+                 + ("both sides': drag the ones you move" if mixed else "drag one away"))
+        lines = len(canvas.painter.wrap(title, t.small, area.width - 2 * t.gap))
+        title_h = lines * round(t.small * 1.25) + 8
+        panel = pygame.Rect(area.x, area.y, area.width, rows * (chip_h + 4) + title_h + 4)
         self._spread_panel = panel
         canvas.fill(th.PANEL, panel, radius=t.gap)
         pygame.draw.rect(canvas.surface, th.LIT, panel, width=2, border_radius=t.gap)
-        where = zone_name(self.spread, self.board) if self.spread != GAME_BOX else "Game box"
-        title = f"{where}: {len(blocks)} block{'s' * (len(blocks) != 1)}, drag one away"
-        canvas.text(title, (panel.x + t.gap, panel.y + 4), size=t.small, colour=th.DIM)
+        canvas.text(title, (panel.x + t.gap, panel.y + 4), size=t.small, colour=th.DIM,
+                    width=panel.width - 2 * t.gap, max_lines=lines)
         for i, block in enumerate(blocks):
             chip = pygame.Rect(panel.x + t.gap + (i % per_row) * (chip_w + 4),
-                               panel.y + t.small + 8 + (i // per_row) * (chip_h + 4),
+                               panel.y + title_h + (i // per_row) * (chip_h + 4),
                                chip_w, chip_h)
             self._draw_chip(canvas, block, chip)
             self._chips.append((block, chip))
@@ -382,11 +476,19 @@ class VirtualTable(DragHandler):
     def _draw_chip(self, canvas: Canvas, block: str, rect: pygame.Rect) -> None:
         self._square(canvas, block, rect)
         side = self.blocks[block].side
-        if self.peek[side] and self._where[block] != HAND:
-            ink = th.BLACK_SIDE if side is Side.ISHIDA else th.INK
-            canvas.text(self.blocks[block].face.describe(), rect.center,
-                        size=max(12, canvas.theme.small - 4), colour=ink, anchor="center",
-                        width=rect.width - 6, max_lines=3)
+        if not self.peek[side]:
+            return
+        ink = th.BLACK_SIDE if side is Side.ISHIDA else th.INK
+        face = self.blocks[block].face
+        corner = 0
+        if face.setup is not None:
+            half = max(4, rect.height // 7)
+            corner = 2 * half + 4
+            draw_symbol(canvas.surface, face.setup, (rect.right - half - 3, rect.bottom - half - 3),
+                        half, ink)
+            self.symbols.append((block, face.setup))
+        canvas.text(face.describe(), (rect.centerx - corner // 2, rect.centery), size=TEXT_PX,
+                    colour=ink, anchor="center", width=rect.width - 6 - corner, max_lines=3)
 
     def _draw_hand(self, canvas: Canvas) -> None:
         if self._grip is None or not self._hand:

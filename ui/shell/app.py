@@ -26,12 +26,15 @@ import pygame
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, DragHandler, Target
 from ui.shell.text import Painter
+from ui.shell.window import PANEL_MAX, WindowLayout, desktop_size, fit, free_area
 
 log = logging.getLogger(__name__)
 
 WAKE = pygame.event.custom_type()
 FRAME_S = 1 / 30
 """At most 30 frames a second, and only while something changes."""
+DESK: th.Colour = (12, 13, 15)
+"""The window round the touchscreen and the virtual table."""
 POLL_S = 0.01
 """How often an idle app looks for a touch: 10 ms, well under a finger's notice."""
 
@@ -49,15 +52,15 @@ def kiosk_display(size: tuple[int, int]) -> tuple[int, int]:
 
 
 def panel_size(screen: tuple[int, int]) -> tuple[int, int]:
-    """A side panel's size (the virtual table): as large as the desktop allows beside the
-    screen."""
-    try:
-        desktop = pygame.display.get_desktop_sizes()[0]
-    except (pygame.error, IndexError):
-        desktop = (1920, 1080)
-    width = max(640, min(1000, desktop[0] - screen[0] - 40))
-    height = max(screen[1], min(int(width * 0.72), desktop[1] - 80))
-    return width, height
+    """The largest virtual table a window may give (it takes what the desktop leaves free, up
+    to this: :func:`ui.shell.window.fit`)."""
+    del screen  # the same for every touchscreen: it is read at a desk, not on the panel
+    return PANEL_MAX
+
+
+PANEL_THEME = th.Theme((1000, 600), 10.0)
+"""The virtual table is read on a desktop monitor at a desk, whatever the touchscreen's size:
+16 px small text, 42 px targets for a mouse or a finger."""
 
 
 class Screen(Protocol):
@@ -121,18 +124,27 @@ class App:
 
     def __init__(self, size: tuple[int, int], *, panel_size: tuple[int, int] | None = None,
                  diagonal_in: float = 7.0, fullscreen: bool = False,
-                 title: str = "Table companion") -> None:
+                 title: str = "Table companion", desktop: tuple[int, int] | None = None) -> None:
+        """``panel_size``: draw a panel (the virtual table) beside or below the screen, at most
+        this large; ``desktop``: the desktop to fit the window in (default: the display's)."""
         pygame.display.init()
         pygame.font.init()
         self.size = size
         self.theme = th.Theme(size, diagonal_in)
-        width = size[0] + (panel_size[0] if panel_size else 0)
-        height = max(size[1], panel_size[1] if panel_size else 0)
-        flags = pygame.FULLSCREEN if fullscreen else 0
-        self.window = pygame.display.set_mode((width, height), flags)
+        self.panel_theme = PANEL_THEME
+        self.fullscreen = fullscreen
+        self._panel_max = panel_size
+        if fullscreen:
+            self.layout = WindowLayout(size, pygame.Rect((0, 0), size), None, 1.0, size)
+        else:
+            self.layout = fit(size, free_area(desktop or desktop_size()),
+                              panel=panel_size is not None, panel_max=panel_size or PANEL_MAX)
+        flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+        self.display = pygame.display.set_mode(self.layout.window, flags)
         pygame.display.set_caption(title)
-        self.panel_rect = (pygame.Rect(size[0], 0, panel_size[0], height)
-                           if panel_size else None)
+        self.window = self._picture()
+        """The logical picture: the touchscreen at (0, 0) and its own size, the panel beside or
+        below; every target, region and touch is in its pixels."""
         self.painter = Painter()
         self.screen: Screen | None = None
         self.panel: Panel | None = None
@@ -152,6 +164,46 @@ class App:
         self._dragging: DragHandler | None = None
         self._finger: int | None = None
         self._wakeup = threading.Event()
+
+    # ------------------------------------------------------------------ the window
+
+    @property
+    def panel_rect(self) -> pygame.Rect | None:
+        """Where the panel is in the logical picture (None: no panel)."""
+        return self.layout.panel
+
+    def _picture(self) -> pygame.Surface:
+        """The display itself when it shows the picture pixel for pixel, else an off-screen
+        picture that :meth:`draw` scales into the window."""
+        if self.layout.direct:
+            return self.display
+        return pygame.Surface(self.layout.logical).convert()
+
+    def resize(self, window: tuple[int, int]) -> None:
+        """The window was resized: the touchscreen keeps its size when it fits, else the whole
+        picture is scaled to fit; the panel takes what is left (:func:`ui.shell.window.fit`)."""
+        if self.fullscreen or window == self.layout.window and self.display.get_size() == window:
+            return
+        if pygame.display.get_surface() is None or pygame.display.get_surface().get_size() != (
+                window):
+            self.display = pygame.display.set_mode(window, pygame.RESIZABLE)
+        else:
+            self.display = pygame.display.get_surface()
+        self.layout = fit(self.size, window, panel=self._panel_max is not None,
+                          panel_max=self._panel_max or PANEL_MAX, window=window)
+        self.window = self._picture()
+        self._dirty = True
+
+    def _show(self) -> None:
+        """Put the picture on the display (scaled when it does not fit pixel for pixel)."""
+        if self.layout.direct:
+            return
+        shown = self.layout.shown
+        self.display.fill(DESK)
+        if shown.size == self.layout.logical:
+            self.display.blit(self.window, shown)
+        else:
+            self.display.blit(pygame.transform.smoothscale(self.window, shown.size), shown)
 
     # ------------------------------------------------------------------ navigation
 
@@ -222,6 +274,8 @@ class App:
         self.painter.sink = lambda screen, text: self.drawn.append((screen, text))
         targets: list[Target] = []
         regions: list[tuple[pygame.Rect, DragHandler]] = []
+        if self.layout.panel is not None:
+            self.window.fill(DESK)
         screen_surface = self.window.subsurface(pygame.Rect((0, 0), self.size))
         screen_surface.fill(th.PAPER)
         if self.screen is not None:
@@ -233,12 +287,13 @@ class App:
         if self.panel is not None and self.panel_rect is not None:
             surface = self.window.subsurface(self.panel_rect)
             surface.fill(th.PAPER)
-            canvas = Canvas(surface, self.painter, self.theme, self.panel_rect.topleft,
+            canvas = Canvas(surface, self.painter, self.panel_theme, self.panel_rect.topleft,
                             targets, regions)
             self.painter.screen = self.panel.name
             panel = self.panel
             self._guarded(lambda: panel.draw(canvas))
         self.targets, self.regions = targets, regions
+        self._show()
         pygame.display.flip()
         self.frames_drawn += 1
         if self.on_frame is not None:
@@ -272,14 +327,16 @@ class App:
         kind = event.type
         if kind == pygame.QUIT:
             self.running = False
+        elif kind == pygame.VIDEORESIZE:
+            self.resize(event.size)
         elif kind in (WAKE, pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSIZECHANGED):
             self._dirty = True
         elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1 and not event.touch:
-            self._press(event.pos)
+            self._press(self.layout.to_logical(event.pos))
         elif kind == pygame.MOUSEMOTION and not event.touch and self._dragging is not None:
-            self._motion(event.pos)
+            self._motion(self.layout.to_logical(event.pos))
         elif kind == pygame.MOUSEBUTTONUP and event.button == 1 and not event.touch:
-            self._release(event.pos)
+            self._release(self.layout.to_logical(event.pos))
         elif kind == pygame.FINGERDOWN and self._finger is None:
             self._finger = event.finger_id
             self._press(self._finger_pos(event))
@@ -290,8 +347,9 @@ class App:
             self._release(self._finger_pos(event))
 
     def _finger_pos(self, event: pygame.event.Event) -> tuple[int, int]:
-        w, h = self.window.get_size()
-        return int(event.x * w), int(event.y * h)
+        """A finger's place (SDL gives it as a fraction of the window) in logical pixels."""
+        w, h = self.display.get_size()
+        return self.layout.to_logical((event.x * w, event.y * h))
 
     def _press(self, pos: tuple[int, int]) -> None:
         for target in reversed(self.targets):
@@ -328,12 +386,14 @@ class App:
     # ------------------------------------------------------------------ simulated touches
 
     def touch(self, pos: tuple[int, int], to: tuple[int, int] | None = None) -> None:
-        """A finger taps ``pos`` (or drags from ``pos`` to ``to``): real FINGER events through
-        the event queue, as a touchscreen sends them."""
-        w, h = self.window.get_size()
+        """A finger taps ``pos`` (or drags from ``pos`` to ``to``), both in logical pixels: real
+        FINGER events through the event queue, at the window's place for them, as a touchscreen
+        sends them."""
+        w, h = self.display.get_size()
 
         def finger(kind: int, at: tuple[int, int]) -> pygame.event.Event:
-            return pygame.event.Event(kind, touch_id=1, finger_id=1, x=at[0] / w, y=at[1] / h,
+            x, y = self.layout.to_window(at)
+            return pygame.event.Event(kind, touch_id=1, finger_id=1, x=x / w, y=y / h,
                                       dx=0.0, dy=0.0, pressure=1.0)
 
         pygame.event.post(finger(pygame.FINGERDOWN, pos))

@@ -29,6 +29,8 @@ from ui.tenka_meidou.words import TEXT_COLOUR, colour_name
 
 Point = tuple[int, int]
 HAND = "hand"
+TEXT_PX = 14
+"""The smallest words on the virtual table: readable on a desktop monitor."""
 WHITE = "white"
 """The white reinforcement pawns' colour (they belong to nobody, 5.II.3)."""
 
@@ -161,7 +163,8 @@ class VirtualTable(DragHandler):
             canvas.fill(th.PANEL, tray, radius=t.gap)
             canvas.text(label, (tray.x + t.gap, tray.y + 2), colour=ink,
                         size=canvas.painter.fit_size(label, t.small, tray.width - 2 * t.gap,
-                                                     smallest=11))
+                                                     smallest=TEXT_PX),
+                        width=tray.width - 2 * t.gap, max_lines=2)
             inner = pygame.Rect(tray.x + 4, tray.y + t.small + 4, tray.width - 8,
                                 tray.height - t.small - 8)
             self._place_chips(canvas, place, inner)
