@@ -403,7 +403,7 @@ class VirtualTable(DragHandler):
             x = rect.x + (columns - 1) * (width + gap)
             self._trays[GAME_BOX] = pygame.Rect(x, rect.y, rect.right - x, rect.height)
         else:
-            cells = [zone for row in rows for zone, _label in row]
+            cells: list[str | None] = [zone for row in rows for zone, _label in row]
             cells.insert(len(rows[0]), None)  # each side's trays start a row
             cells.append(GAME_BOX)
             lines = -(-len(cells) // columns)

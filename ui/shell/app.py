@@ -26,7 +26,7 @@ import pygame
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, DragHandler, Target
 from ui.shell.text import Painter
-from ui.shell.window import PANEL_MAX, WindowLayout, desktop_size, fit, free_area
+from ui.shell.window import PANEL_MAX, WindowLayout, fit, window_area
 
 log = logging.getLogger(__name__)
 
@@ -137,10 +137,13 @@ class App:
         if fullscreen:
             self.layout = WindowLayout(size, pygame.Rect((0, 0), size), None, 1.0, size)
         else:
-            self.layout = fit(size, free_area(desktop or desktop_size()),
-                              panel=panel_size is not None, panel_max=panel_size or PANEL_MAX)
+            self.layout = fit(size, window_area(desktop), panel=panel_size is not None,
+                              panel_max=panel_size or PANEL_MAX)
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         self.display = pygame.display.set_mode(self.layout.window, flags)
+        if fullscreen and self.display.get_size() != size:  # a panel not of the size asked
+            self.layout = fit(size, self.display.get_size(), panel=False,
+                              window=self.display.get_size())
         pygame.display.set_caption(title)
         self.window = self._picture()
         """The logical picture: the touchscreen at (0, 0) and its own size, the panel beside or
@@ -182,13 +185,14 @@ class App:
     def resize(self, window: tuple[int, int]) -> None:
         """The window was resized: the touchscreen keeps its size when it fits, else the whole
         picture is scaled to fit; the panel takes what is left (:func:`ui.shell.window.fit`)."""
-        if self.fullscreen or window == self.layout.window and self.display.get_size() == window:
+        if self.fullscreen or (window == self.layout.window
+                               and self.display.get_size() == window):
             return
-        if pygame.display.get_surface() is None or pygame.display.get_surface().get_size() != (
-                window):
+        current = pygame.display.get_surface()
+        if current is None or current.get_size() != window:  # SDL has not resized it itself
             self.display = pygame.display.set_mode(window, pygame.RESIZABLE)
         else:
-            self.display = pygame.display.get_surface()
+            self.display = current
         self.layout = fit(self.size, window, panel=self._panel_max is not None,
                           panel_max=self._panel_max or PANEL_MAX, window=window)
         self.window = self._picture()

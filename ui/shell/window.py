@@ -28,6 +28,12 @@ MAP_ASPECT = 1.45
 """The board's width over its height: how much of a panel's height the map can use."""
 
 
+UNBOUNDED: Size = (100_000, 100_000)
+"""No desktop to fit: the dummy driver draws off screen (headless runs, tests)."""
+BARE_DRIVERS = frozenset({"kmsdrm", "fbcon", "directfb"})
+"""Drivers with no window manager: the whole display is the window's."""
+
+
 def desktop_size() -> Size:
     """The first desktop's size, else :data:`FALLBACK_DESKTOP`."""
     try:
@@ -35,6 +41,20 @@ def desktop_size() -> Size:
     except pygame.error:
         return FALLBACK_DESKTOP
     return sizes[0] if sizes and min(sizes[0]) > 0 else FALLBACK_DESKTOP
+
+
+def window_area(desktop: Size | None = None) -> Size:
+    """The room a new window has: on ``desktop`` (given, e.g. by a test) or on the display's
+    own, less what the desktop keeps; the whole display with no window manager; unbounded
+    off screen (the dummy driver's desktop is not a screen anyone sees)."""
+    if desktop is not None:
+        return free_area(desktop)
+    driver = pygame.display.get_driver() if pygame.display.get_init() else ""
+    if driver in ("dummy", "offscreen"):
+        return UNBOUNDED
+    if driver in BARE_DRIVERS:
+        return desktop_size()
+    return free_area(desktop_size())
 
 
 def free_area(desktop: Size) -> Size:

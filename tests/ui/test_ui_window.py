@@ -1,0 +1,158 @@
+"""The window on a desktop (issue 15 item 5): it fits the desktop with the virtual table beside
+or below the touchscreen, it can be resized, and a tap or click on the window still lands on the
+button drawn under it. The desktop's size is given, never the dummy driver's."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pygame
+import pytest
+
+from companion.games.sekigahara.components import default_board
+from firmware_bridge.simtable import SimulatedTable
+from ui.cli import installed_games
+from ui.sekigahara.virtual_table import VirtualTable
+from ui.shell.app import App, panel_size
+from ui.shell.chooser import ChooserScreen
+from ui.shell.window import PANEL_MIN, fit, free_area
+
+SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
+DESKTOPS = [(1366, 768), (1920, 1080)]
+
+
+@pytest.fixture
+def chosen() -> Iterator[list[str]]:
+    yield []
+
+
+def _app(size: tuple[int, int], desktop: tuple[int, int], sim: SimulatedTable,
+         chosen: list[str]) -> App:
+    app = App(size, panel_size=panel_size(size), desktop=desktop)
+    app.panel = VirtualTable(sim, default_board(), random.Random(0))
+    app.show(ChooserScreen(installed_games(), chosen.append))
+    app.draw()
+    return app
+
+
+@pytest.mark.parametrize("desktop", DESKTOPS)
+@pytest.mark.parametrize("size", SIZES)
+def test_the_window_fits_the_desktop_with_the_virtual_table(
+        size: tuple[int, int], desktop: tuple[int, int], sim: SimulatedTable,
+        chosen: list[str]) -> None:
+    app = _app(size, desktop, sim, chosen)
+    try:
+        layout = app.layout
+        free = free_area(desktop)
+        window = pygame.display.get_surface().get_size()
+        assert window == layout.window
+        assert window[0] <= free[0] and window[1] <= free[1], f"{window} on {desktop}"
+        assert layout.screen == pygame.Rect((0, 0), size)
+        panel = app.panel_rect
+        assert panel is not None and panel.width >= PANEL_MIN[0] and (
+            panel.height >= PANEL_MIN[1])
+        picture = app.window.get_rect()
+        assert picture.size == layout.logical and picture.contains(panel)
+        assert not panel.colliderect(layout.screen)
+        targets = [t for t in app.targets if t.action is not None]
+        assert {t.label for t in targets} >= {"Sekigahara", "Tenka Meidou",
+                                              "Show Ishida faces"}
+        for target in targets:
+            assert layout.screen.contains(target.rect) or panel.contains(target.rect), (
+                target.label)
+        shown = layout.shown
+        assert pygame.Rect((0, 0), window).contains(shown)
+        if size[0] + PANEL_MIN[0] <= free[0] and size[1] <= free[1]:
+            assert layout.scale == 1, "the touchscreen keeps its size when it fits"
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_kiosk_is_the_panel_and_nothing_else(size: tuple[int, int]) -> None:
+    layout = fit(size, size, panel=False)
+    assert layout.direct and layout.panel is None and layout.logical == size
+    app = App(size, fullscreen=True, desktop=(1366, 768))
+    try:
+        assert app.panel_rect is None and app.window.get_size() == size
+        assert app.layout.panel is None and app.layout.scale <= 1
+        _resize(app, (size[0] // 2, size[1] // 2))  # a kiosk is never resized
+        assert app.window.get_size() == size
+    finally:
+        app.close()
+
+
+def test_a_kiosk_draws_straight_on_the_panel() -> None:
+    pygame.display.init()
+    panel = pygame.display.get_desktop_sizes()[0]  # the dummy's full screen
+    app = App(panel, fullscreen=True)
+    try:
+        assert app.layout.direct and app.window is app.display
+        assert app.display.get_size() == panel
+    finally:
+        app.close()
+
+
+def _click(app: App, label: str) -> None:
+    """A mouse click where the window shows the button, worked out from the layout alone."""
+    target = app.find(label)
+    assert target is not None
+    layout = app.layout
+    x = layout.offset[0] + target.rect.centerx * layout.scale
+    y = layout.offset[1] + target.rect.centery * layout.scale
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        pygame.event.post(pygame.event.Event(kind, pos=(round(x), round(y)), button=1,
+                                             touch=False))
+    app.pump()
+
+
+def _resize(app: App, window: tuple[int, int]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=window, w=window[0],
+                                         h=window[1]))
+    app.pump()
+
+
+@pytest.mark.parametrize("window", [(900, 500), (2400, 1300), (1100, 1000), (640, 900)])
+def test_a_resize_keeps_taps_on_the_right_buttons(window: tuple[int, int],
+                                                  sim: SimulatedTable,
+                                                  chosen: list[str]) -> None:
+    app = _app((800, 480), (1920, 1080), sim, chosen)
+    try:
+        _resize(app, window)
+        layout = app.layout
+        assert pygame.display.get_surface().get_size() == window == layout.window
+        assert pygame.Rect((0, 0), window).contains(layout.shown)
+        beside = window[0] >= 800 + PANEL_MIN[0] and window[1] >= max(480, PANEL_MIN[1])
+        below = window[1] >= 480 + PANEL_MIN[1] and window[0] >= max(800, PANEL_MIN[0])
+        assert (layout.scale == 1) == (beside or below), layout
+        _click(app, "Tenka Meidou")
+        assert chosen == ["tenka-meidou"]
+        before = app.panel
+        assert isinstance(before, VirtualTable) and not before.peek[next(iter(before.peek))]
+        _click(app, "Show Ishida faces")
+        assert any(before.peek.values()), "a click on the panel lands on its button"
+        _click(app, "Sekigahara")
+        assert chosen == ["tenka-meidou", "sekigahara"]
+    finally:
+        app.close()
+
+
+def test_a_finger_on_a_scaled_window_is_mapped_back(sim: SimulatedTable,
+                                                    chosen: list[str]) -> None:
+    app = _app((720, 1280), (1366, 768), sim, chosen)
+    try:
+        layout = app.layout
+        assert layout.scale < 0.6
+        target = app.find("Tenka Meidou")
+        assert target is not None
+        w, h = app.display.get_size()
+        x = (layout.offset[0] + target.rect.centerx * layout.scale) / w
+        y = (layout.offset[1] + target.rect.centery * layout.scale) / h
+        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+            pygame.event.post(pygame.event.Event(kind, touch_id=1, finger_id=1, x=x, y=y,
+                                                 dx=0.0, dy=0.0, pressure=1.0))
+        app.pump()
+        assert chosen == ["tenka-meidou"]
+    finally:
+        app.close()
