@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -16,6 +19,7 @@ from ui.cli import installed_games
 from ui.sekigahara.virtual_table import VirtualTable
 from ui.shell.app import App, panel_size
 from ui.shell.chooser import ChooserScreen
+from ui.shell.text import Painter
 from ui.shell.window import PANEL_MIN, fit, free_area
 
 SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
@@ -156,3 +160,96 @@ def test_a_finger_on_a_scaled_window_is_mapped_back(sim: SimulatedTable,
         assert chosen == ["tenka-meidou"]
     finally:
         app.close()
+
+
+class SizePainter(Painter):
+    """The app's own painter, also keeping each string's font size."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[tuple[str, str, int]] = []
+
+    def text(self, surface: pygame.Surface, text: str, pos: tuple[int, int], **kw: Any
+             ) -> pygame.Rect:
+        self.sizes.append((self.screen, text, int(kw["size"])))
+        return super().text(surface, text, pos, **kw)
+
+
+MAP_NAMES = {loc.name for loc in default_board().locations.values()}
+"""The board's own names, drawn by the map at the map's scale (ui/sekigahara/mapview.py)."""
+
+
+@pytest.mark.parametrize("desktop", DESKTOPS)
+def test_the_virtual_tables_own_words_are_at_least_14_px(
+        desktop: tuple[int, int], sim: SimulatedTable, chosen: list[str]) -> None:
+    app = _app((800, 480), desktop, sim, chosen)
+    painter = SizePainter()
+    app.painter = painter
+    try:
+        table = app.panel
+        assert isinstance(table, VirtualTable)
+        for block in ("I01", "I02", "T01", "T02"):
+            table.place(block, "osaka")
+        for block in ("I10", "I11"):
+            table.place(block, "ishida_recruitment")
+        table.peek = dict.fromkeys(table.peek, True)
+        table.spread = "osaka"
+        app.draw()
+        own = [(text, size) for screen, text, size in painter.sizes
+               if screen == table.name and text not in MAP_NAMES]
+        assert {"Virtual table", "Ishida Recruitment", "Game box"} <= {t for t, _ in own}
+        assert any(text.startswith("Osaka: 4 blocks") for text, _ in own)
+        small = [(text, size) for text, size in own if size < 14]
+        assert not small, small
+    finally:
+        app.close()
+
+
+def test_the_table_app_fits_a_laptop_and_knows_who_moves(tmp_path: Path) -> None:
+    from ui_helpers import app_options
+
+    from ui.sekigahara.app import TableApp
+
+    options = replace(app_options(tmp_path), virtual_table=True, desktop=(1366, 768))
+    table_app = TableApp(options)
+    try:
+        app = table_app.app
+        assert app.panel is table_app.virtual is not None
+        assert app.layout.window[0] <= 1366 and app.layout.window[1] <= 768
+        assert app.layout.scale == 1 and app.panel_rect is not None
+        to_move = table_app.virtual.to_move
+        assert to_move is not None and to_move() is None, "nobody moves before the game"
+        table_app.control.start_game()
+        waiting = table_app.control.snapshot().prompt.waiting
+        assert len(waiting) == 1 and to_move() is next(iter(waiting))
+    finally:
+        table_app.close()
+
+
+def test_tenka_meidous_virtual_table_words_are_at_least_14_px(tmp_path: Path) -> None:
+    from companion.games.tenka_meidou.components import Colour
+    from companion.games.tenka_meidou.components import default_board as tenka_board
+    from firmware_bridge.zones import active_table, use_table
+    from ui.tenka_meidou.virtual_table import VirtualTable as TenkaTable
+
+    served = active_table()
+    use_table("tenka-meidou")
+    tenka_sim = SimulatedTable.create(tmp_path / "hubs", hubs=2, rate_hz=50)
+    app = App((800, 480), panel_size=panel_size((800, 480)), desktop=(1366, 768))
+    painter = SizePainter()
+    app.painter = painter
+    try:
+        table = TenkaTable(tenka_sim)
+        table.lay_out(tuple(Colour)[:4], 16, True)
+        app.panel = table
+        app.draw()
+        zones = {zone.name for zone in tenka_board().zones}
+        own = [(text, size) for screen, text, size in painter.sizes
+               if screen == table.name and text not in zones and not text.isdigit()
+               and text != "D"]  # the board's zones and pawn counts are drawn by boardview
+        assert any(text.endswith("reserve") for text, _ in own)
+        small = [(text, size) for text, size in own if size < 14]
+        assert not small, small
+    finally:
+        app.close()
+        use_table(served)

@@ -408,9 +408,9 @@ class VirtualTable(DragHandler):
             cells.append(GAME_BOX)
             lines = -(-len(cells) // columns)
             height = (rect.height - (lines - 1) * gap) // lines
-            for i, zone in enumerate(cells):
-                if zone is not None:
-                    self._trays[zone] = pygame.Rect(rect.x + (i % columns) * (width + gap),
+            for i, cell in enumerate(cells):
+                if cell is not None:
+                    self._trays[cell] = pygame.Rect(rect.x + (i % columns) * (width + gap),
                                                     rect.y + (i // columns) * (height + gap),
                                                     width, height)
         names = {zone: label for row in rows for zone, label in row} | {GAME_BOX: "Game box"}
