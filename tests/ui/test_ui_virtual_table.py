@@ -17,6 +17,7 @@ from ui.sekigahara.virtual_table import (
     GAME_BOX,
     HAND,
     VirtualTable,
+    face_words,
     side_to_move,
 )
 from ui.shell.app import App
@@ -177,8 +178,8 @@ def test_no_face_is_drawn_unless_its_side_peeks(app: App, sim: SimulatedTable) -
     assert leaks(strings) == []
     faces = default_blocks().by_id()
     here = table.blocks_at("gifu")
-    ishida_faces = {faces[b].face.describe() for b in here if b in ISHIDA}
-    tokugawa_faces = {faces[b].face.describe() for b in here if b in TOKUGAWA}
+    ishida_faces = {face_words(faces[b].face) for b in here if b in ISHIDA}
+    tokugawa_faces = {face_words(faces[b].face) for b in here if b in TOKUGAWA}
     assert app.tap("Show Ishida faces")
     strings = [text for _, text in app.drawn]
     assert ishida_faces <= set(strings)
@@ -270,6 +271,12 @@ def test_a_stack_of_one_side_is_lifted_whoever_moves(sim: SimulatedTable) -> Non
         assert sim.blocks_on("kyoto") == ["I01"]
     finally:
         app.close()
+
+
+def test_faces_are_in_plain_words() -> None:
+    faces = {face_words(b.face) for b in default_blocks().blocks}
+    assert "Mōri 1 mon, leader" in faces and "Fukushima 1 mon, cavalry" in faces
+    assert all(f[0].isupper() and "mori" not in f.lower() for f in faces)
 
 
 def test_side_to_move_is_the_one_side_the_prompt_waits_for() -> None:

@@ -22,7 +22,9 @@ import pygame
 
 from companion.games.sekigahara.components import (
     Block,
+    BlockFace,
     Board,
+    Clan,
     SetupSymbol,
     Side,
     default_blocks,
@@ -74,6 +76,17 @@ def draw_symbol(surface: pygame.Surface, symbol: SetupSymbol, centre: Point, hal
             a = math.pi / 2 + i * math.pi / 5
             points.append((x + r * math.cos(a), y - r * math.sin(a)))
         pygame.draw.polygon(surface, colour, points)
+
+
+def face_words(face: BlockFace) -> str:
+    """A face in plain words (3.2): "Mōri 1 mon, leader", "Fukushima 1 mon, cavalry"."""
+    clan = "Mōri" if face.clan is Clan.MORI else face.clan.value.capitalize()
+    words = [f"{clan} {face.mon} mon"]
+    if face.leader:
+        words.append("leader")
+    if face.attack is not None:
+        words.append(face.attack.value)
+    return ", ".join(words)
 
 
 def side_to_move(waiting: Mapping[Side, str]) -> Side | None:
@@ -487,7 +500,7 @@ class VirtualTable(DragHandler):
             draw_symbol(canvas.surface, face.setup, (rect.right - half - 3, rect.bottom - half - 3),
                         half, ink)
             self.symbols.append((block, face.setup))
-        canvas.text(face.describe(), (rect.centerx - corner // 2, rect.centery), size=TEXT_PX,
+        canvas.text(face_words(face), (rect.centerx - corner // 2, rect.centery), size=TEXT_PX,
                     colour=ink, anchor="center", width=rect.width - 6 - corner, max_lines=3)
 
     def _draw_hand(self, canvas: Canvas) -> None:
