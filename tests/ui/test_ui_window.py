@@ -20,7 +20,7 @@ from ui.sekigahara.virtual_table import VirtualTable
 from ui.shell.app import App, panel_size
 from ui.shell.chooser import ChooserScreen
 from ui.shell.text import Painter
-from ui.shell.window import PANEL_MIN, fit, free_area
+from ui.shell.window import PANEL_MIN, TAB_PX, fit, free_area
 
 SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
 DESKTOPS = [(1366, 768), (1920, 1080)]
@@ -59,15 +59,17 @@ def test_the_window_fits_the_desktop_with_the_virtual_table(
         picture = app.window.get_rect()
         assert picture.size == layout.logical and picture.contains(panel)
         assert not panel.colliderect(layout.screen)
+        assert "Hide table" in {t.label for t in app.targets}
         targets = [t for t in app.targets if t.action is not None]
         assert {t.label for t in targets} >= {"Sekigahara", "Tenka Meidou",
                                               "Show Ishida faces"}
+        assert layout.tab is not None and picture.contains(layout.tab)
         for target in targets:
-            assert layout.screen.contains(target.rect) or panel.contains(target.rect), (
-                target.label)
+            assert any(part.contains(target.rect) for part in (layout.screen, panel,
+                                                               layout.tab)), target.label
         shown = layout.shown
         assert pygame.Rect((0, 0), window).contains(shown)
-        if size[0] + PANEL_MIN[0] <= free[0] and size[1] <= free[1]:
+        if size[0] + TAB_PX + PANEL_MIN[0] <= free[0] and size[1] <= free[1]:
             assert layout.scale == 1, "the touchscreen keeps its size when it fits"
     finally:
         app.close()
@@ -94,6 +96,30 @@ def test_a_kiosk_draws_straight_on_the_panel() -> None:
     try:
         assert app.layout.direct and app.window is app.display
         assert app.display.get_size() == panel
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1280, 720)])
+def test_hiding_the_virtual_table_gives_the_screen_room(size: tuple[int, int],
+                                                        sim: SimulatedTable,
+                                                        chosen: list[str]) -> None:
+    app = _app(size, (1366, 768), sim, chosen)
+    try:
+        shown = app.layout.scale
+        assert shown < 0.9 and app.panel_rect is not None
+        _click(app, "Hide table")
+        layout = app.layout
+        assert app.panel_rect is None and layout.scale > shown + 0.05
+        assert pygame.display.get_surface().get_size() == layout.window
+        free = free_area((1366, 768))
+        assert layout.window[0] <= free[0] and layout.window[1] <= free[1]
+        assert not any(text == "Virtual table" for _, text in app.drawn)
+        _click(app, "Tenka Meidou")
+        assert chosen == ["tenka-meidou"]
+        _click(app, "Show table")
+        assert app.panel_rect is not None and app.layout.scale == shown
+        assert any(text == "Virtual table" for _, text in app.drawn)
     finally:
         app.close()
 
@@ -127,8 +153,10 @@ def test_a_resize_keeps_taps_on_the_right_buttons(window: tuple[int, int],
         layout = app.layout
         assert pygame.display.get_surface().get_size() == window == layout.window
         assert pygame.Rect((0, 0), window).contains(layout.shown)
-        beside = window[0] >= 800 + PANEL_MIN[0] and window[1] >= max(480, PANEL_MIN[1])
-        below = window[1] >= 480 + PANEL_MIN[1] and window[0] >= max(800, PANEL_MIN[0])
+        beside = window[0] >= 800 + TAB_PX + PANEL_MIN[0] and window[1] >= max(480,
+                                                                                PANEL_MIN[1])
+        below = window[1] >= 480 + TAB_PX + PANEL_MIN[1] and window[0] >= max(800,
+                                                                               PANEL_MIN[0])
         assert (layout.scale == 1) == (beside or below), layout
         _click(app, "Tenka Meidou")
         assert chosen == ["tenka-meidou"]

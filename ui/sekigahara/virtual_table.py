@@ -462,11 +462,12 @@ class VirtualTable(DragHandler):
         assert self.spread is not None
         t = canvas.theme
         blocks = self.blocks_at(self.spread)
-        chip_w = max(t.target, min(round(t.target * 2), (area.width - 2 * t.gap) // max(1,
-                                                                                len(blocks))))
+        faces = any(self.peek[self.blocks[b].side] for b in blocks)
+        chip_w = round(t.target * 2.2) if faces else max(t.target, min(
+            round(t.target * 2), (area.width - 2 * t.gap) // max(1, len(blocks))))
         per_row = max(1, (area.width - 2 * t.gap) // (chip_w + 4))
         rows = math.ceil(len(blocks) / per_row)
-        chip_h = round(t.target * 1.2)
+        chip_h = round(t.target * (1.6 if faces else 1.2))  # three short lines of a face
         where = zone_name(self.spread, self.board) if self.spread != GAME_BOX else "Game box"
         mixed = len({self.blocks[b].side for b in blocks}) > 1
         title = (f"{where}: {len(blocks)} block{'s' * (len(blocks) != 1)}, "

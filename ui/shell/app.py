@@ -26,7 +26,7 @@ import pygame
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, DragHandler, Target
 from ui.shell.text import Painter
-from ui.shell.window import PANEL_MAX, WindowLayout, fit, window_area
+from ui.shell.window import PANEL_MAX, TAB_PX, WindowLayout, fit, window_area
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,7 @@ FRAME_S = 1 / 30
 """At most 30 frames a second, and only while something changes."""
 DESK: th.Colour = (12, 13, 15)
 """The window round the touchscreen and the virtual table."""
+TAB_TEXT_PX = 15
 POLL_S = 0.01
 """How often an idle app looks for a touch: 10 ms, well under a finger's notice."""
 
@@ -134,11 +135,13 @@ class App:
         self.panel_theme = PANEL_THEME
         self.fullscreen = fullscreen
         self._panel_max = panel_size
+        self._desktop = desktop
+        self.panel_open = True
+        """The virtual table is shown (its strip's button hides it, to give the screen room)."""
         if fullscreen:
             self.layout = WindowLayout(size, pygame.Rect((0, 0), size), None, 1.0, size)
         else:
-            self.layout = fit(size, window_area(desktop), panel=panel_size is not None,
-                              panel_max=panel_size or PANEL_MAX)
+            self.layout = self._fit(window_area(desktop))
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         self.display = pygame.display.set_mode(self.layout.window, flags)
         if fullscreen and self.display.get_size() != size:  # a panel not of the size asked
@@ -193,10 +196,46 @@ class App:
             self.display = pygame.display.set_mode(window, pygame.RESIZABLE)
         else:
             self.display = current
-        self.layout = fit(self.size, window, panel=self._panel_max is not None,
-                          panel_max=self._panel_max or PANEL_MAX, window=window)
+        self.layout = self._fit(window, window)
         self.window = self._picture()
         self._dirty = True
+
+    def _fit(self, area: tuple[int, int], window: tuple[int, int] | None = None
+             ) -> WindowLayout:
+        return fit(self.size, area, panel=self._panel_max is not None,
+                   panel_max=self._panel_max or PANEL_MAX, window=window, tab=TAB_PX,
+                   closed=not self.panel_open)
+
+    def toggle_panel(self) -> None:
+        """Show or hide the virtual table; the window takes the new layout's size on the
+        desktop (:func:`ui.shell.window.fit`)."""
+        self.panel_open = not self.panel_open
+        self.layout = self._fit(window_area(self._desktop))
+        self.display = pygame.display.set_mode(self.layout.window, pygame.RESIZABLE)
+        self.window = self._picture()
+        self._dirty = True
+
+    def _draw_tab(self, targets: list[Target]) -> None:
+        """The strip between the screen and the virtual table, with the button that shows or
+        hides it."""
+        rect = self.layout.tab
+        if rect is None:
+            return
+        t = self.panel_theme
+        canvas = Canvas(self.window.subsurface(rect), self.painter, t, rect.topleft, targets)
+        words = ("Hide", "table") if self.panel_open else ("Show", "table")
+        label = " ".join(words)
+        if rect.height > rect.width:  # a column beside the screen: the words one above the other
+            button = pygame.Rect(3, t.gap, rect.width - 6, 2 * t.target)
+            canvas.fill(th.PANEL_HI, button, radius=t.gap)
+            for i, word in enumerate(words):
+                canvas.text(word, (button.centerx, button.centery + (2 * i - 1) * 10),
+                            size=TAB_TEXT_PX, anchor="center", bold=True)
+        else:
+            button = pygame.Rect(t.gap, 3, 5 * t.target, rect.height - 6)
+            canvas.fill(th.PANEL_HI, button, radius=t.gap)
+            canvas.text(label, button.center, size=TAB_TEXT_PX, anchor="center", bold=True)
+        canvas.tap_area(button, label, self.toggle_panel)
 
     def _show(self) -> None:
         """Put the picture on the display (scaled when it does not fit pixel for pixel)."""
@@ -278,7 +317,7 @@ class App:
         self.painter.sink = lambda screen, text: self.drawn.append((screen, text))
         targets: list[Target] = []
         regions: list[tuple[pygame.Rect, DragHandler]] = []
-        if self.layout.panel is not None:
+        if self.layout.panel is not None or self.layout.tab is not None:
             self.window.fill(DESK)
         screen_surface = self.window.subsurface(pygame.Rect((0, 0), self.size))
         screen_surface.fill(th.PAPER)
@@ -288,6 +327,9 @@ class App:
             self._guarded(lambda: self.screen.draw(canvas) if self.screen else None)
             if self.banner:
                 self._draw_banner(canvas, self.banner)
+        if self.layout.tab is not None:
+            self.painter.screen = self.panel.name if self.panel is not None else "window"
+            self._draw_tab(targets)
         if self.panel is not None and self.panel_rect is not None:
             surface = self.window.subsurface(self.panel_rect)
             surface.fill(th.PAPER)

@@ -16,7 +16,9 @@ import pygame
 Size = tuple[int, int]
 Point = tuple[int, int]
 
-PANEL_MIN: Size = (520, 420)
+TAB_PX = 52
+"""The strip between the screen and the virtual table: its show/hide button, two short words."""
+PANEL_MIN: Size = (490, 420)
 """The smallest virtual table that still shows the board, its trays and readable names."""
 PANEL_MAX: Size = (1000, 720)
 """A larger virtual table only spreads the same board thinner."""
@@ -74,10 +76,12 @@ class WindowLayout:
     scale: float
     window: Size
     offset: Point = (0, 0)
+    tab: pygame.Rect | None = None
+    """The strip with the button that shows or hides the panel."""
 
     @property
     def placement(self) -> str:
-        """"beside", "below" or "none"."""
+        """"beside", "below" or "none" (no panel shown)."""
         if self.panel is None:
             return "none"
         return "beside" if self.panel.x >= self.screen.right else "below"
@@ -105,33 +109,42 @@ class WindowLayout:
 
 
 def fit(screen: Size, area: Size, *, panel: bool, panel_max: Size = PANEL_MAX,
-        window: Size | None = None) -> WindowLayout:
+        window: Size | None = None, tab: int = 0, closed: bool = False) -> WindowLayout:
     """The layout of a touchscreen of ``screen`` pixels (and a panel, if ``panel``) in ``area``.
 
     The touchscreen keeps its size when it fits beside or above a panel of at least
     :data:`PANEL_MIN`; otherwise the whole picture is scaled down until it fits. The panel
     takes the space that is left, up to ``panel_max``, beside the screen or below it, whichever
-    scales less (then whichever shows the larger map). ``window``: the window's size when it
-    already exists (after a resize), else a window just large enough."""
+    scales less (then whichever shows the larger map). Between them runs a strip ``tab`` pixels
+    thick (the button that shows or hides the panel); ``closed``: only that strip, beside the
+    screen. ``window``: the window's size when it already exists (after a resize), else a window
+    just large enough."""
     sw, sh = screen
-    candidates: list[tuple[float, float, Size, pygame.Rect | None]] = []
+    candidates: list[tuple[float, float, Size, pygame.Rect | None, pygame.Rect | None]] = []
     if not panel:
         scale = min(1.0, area[0] / sw, area[1] / sh)
-        candidates.append((scale, 0.0, screen, None))
+        candidates.append((scale, 0.0, screen, None, None))
+    elif closed:
+        scale = min(1.0, area[0] / (sw + tab), area[1] / sh)
+        candidates.append((scale, 0.0, (sw + tab, sh), None, pygame.Rect(sw, 0, tab, sh)))
     else:
         least = (min(PANEL_MIN[0], panel_max[0]), min(PANEL_MIN[1], panel_max[1]))
-        scale = min(1.0, area[0] / (sw + least[0]), area[1] / max(sh, least[1]))
-        pw = max(least[0], min(panel_max[0], int(area[0] / scale) - sw))
+        scale = min(1.0, area[0] / (sw + tab + least[0]), area[1] / max(sh, least[1]))
+        pw = max(least[0], min(panel_max[0], int(area[0] / scale) - sw - tab))
         ph = max(least[1], min(panel_max[1], int(area[1] / scale)))
-        candidates.append((scale, min(pw, ph * MAP_ASPECT), (sw + pw, max(sh, ph)),
-                           pygame.Rect(sw, 0, pw, ph)))
-        scale = min(1.0, area[0] / max(sw, least[0]), area[1] / (sh + least[1]))
+        candidates.append((scale, min(pw, ph * MAP_ASPECT), (sw + tab + pw, max(sh, ph)),
+                           pygame.Rect(sw + tab, 0, pw, ph),
+                           pygame.Rect(sw, 0, tab, max(sh, ph))))
+        scale = min(1.0, area[0] / max(sw, least[0]), area[1] / (sh + tab + least[1]))
         pw = max(least[0], min(panel_max[0], int(area[0] / scale)))
-        ph = max(least[1], min(panel_max[1], int(area[1] / scale) - sh))
-        candidates.append((scale, min(pw, ph * MAP_ASPECT), (max(sw, pw), sh + ph),
-                           pygame.Rect(0, sh, pw, ph)))
-    scale, _room, logical, panel_rect = max(candidates, key=lambda c: (round(c[0], 3), c[1]))
+        ph = max(least[1], min(panel_max[1], int(area[1] / scale) - sh - tab))
+        candidates.append((scale, min(pw, ph * MAP_ASPECT), (max(sw, pw), sh + tab + ph),
+                           pygame.Rect(0, sh + tab, pw, ph),
+                           pygame.Rect(0, sh, max(sw, pw), tab)))
+    scale, _room, logical, panel_rect, tab_rect = max(
+        candidates, key=lambda c: (round(c[0], 3), c[1]))
     shown = (max(1, round(logical[0] * scale)), max(1, round(logical[1] * scale)))
     size = window or shown
     offset = (max(0, (size[0] - shown[0]) // 2), max(0, (size[1] - shown[1]) // 2))
-    return WindowLayout(logical, pygame.Rect((0, 0), screen), panel_rect, scale, size, offset)
+    return WindowLayout(logical, pygame.Rect((0, 0), screen), panel_rect, scale, size, offset,
+                        tab_rect if tab else None)
