@@ -75,6 +75,27 @@ def test_the_window_fits_the_desktop_with_the_virtual_table(
         app.close()
 
 
+@pytest.mark.parametrize("desktop", DESKTOPS)
+@pytest.mark.parametrize("size", SIZES)
+def test_with_real_hubs_the_screen_alone_fits_the_desktop(
+        size: tuple[int, int], desktop: tuple[int, int], chosen: list[str]) -> None:
+    app = App(size, desktop=desktop)
+    try:
+        app.show(ChooserScreen(installed_games(), chosen.append))
+        app.draw()
+        free = free_area(desktop)
+        window = pygame.display.get_surface().get_size()
+        assert window[0] <= free[0] and window[1] <= free[1]
+        assert app.panel_rect is None and app.layout.tab is None
+        assert app.window.get_size() == size
+        fits = size[0] <= free[0] and size[1] <= free[1]
+        assert (app.layout.scale == 1) == fits
+        _click(app, "Tenka Meidou")
+        assert chosen == ["tenka-meidou"]
+    finally:
+        app.close()
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_a_kiosk_is_the_panel_and_nothing_else(size: tuple[int, int]) -> None:
     layout = fit(size, size, panel=False)
