@@ -470,8 +470,8 @@ class VirtualTable(DragHandler):
         chip_h = round(t.target * (1.6 if faces else 1.2))  # three short lines of a face
         where = zone_name(self.spread, self.board) if self.spread != GAME_BOX else "Game box"
         mixed = len({self.blocks[b].side for b in blocks}) > 1
-        title = (f"{where}: {len(blocks)} block{'s' * (len(blocks) != 1)}, "
-                 + ("both sides': drag the ones you move" if mixed else "drag one away"))
+        title = (f"{where}: {len(blocks)} block{'s' * (len(blocks) != 1)}"
+                 + (" of both sides, drag the ones you move" if mixed else ", drag one away"))
         lines = len(canvas.painter.wrap(title, t.small, area.width - 2 * t.gap))
         title_h = lines * round(t.small * 1.25) + 8
         panel = pygame.Rect(area.x, area.y, area.width, rows * (chip_h + 4) + title_h + 4)
