@@ -1,13 +1,17 @@
 """The virtual table: the physical board beside the screen when no hub is plugged in.
 
 A person moves wooden blocks with the mouse or a finger exactly as on the real table: pressing a
-location, tray or box picks up every block standing there, releasing puts them down where the
-finger is. A tap on a stack spreads its blocks out so one or a few can be taken; pressing a bag
-draws one block at random. Every block put on or lifted from an antenna's zone is put on or
-lifted from the :class:`SimulatedTable`, so the simulated readers see exactly what was done.
+location, tray or box picks up the blocks standing there, releasing puts them down where the
+finger is. Where both sides' blocks stand, the finger takes only those of the side whose turn it
+is (``to_move``, from the screen's public prompt); when both sides may act, the stack spreads out
+instead so the blocks meant are taken one by one. A tap on a stack spreads its blocks out so one
+or a few can be taken; the spread is put away while a block is held, so it never hides a drop.
+Pressing a bag draws one block at random. Every block put on or lifted from an antenna's zone is
+put on or lifted from the :class:`SimulatedTable`, so the simulated readers see exactly what was
+done.
 
-Blocks stand upright: no face, clan, mon or block id is drawn unless that side's "peek" toggle is
-on (a player looking at their own blocks).
+Blocks stand upright: no face, clan, mon, set-up symbol or block id is drawn unless that side's
+"Show faces" toggle is on (a player looking at their own blocks).
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ side panel (the virtual table). The loop sleeps in ``pygame.event.wait`` until s
 a touch, a wake-up posted from another thread (:meth:`App.wake`, e.g. when the readers saw a
 move), or a screen's own timer (a blinking discrepancy). It redraws only then, at most 30 frames a
 second. An exception in a screen's action is shown as one line and logged, never as a traceback.
+
+On a desktop the window fits the desktop (:mod:`ui.shell.window`): screens and the panel draw on
+one logical picture, the screen at its own size, shown scaled when the window is too small;
+clicks and touches are mapped back to the picture's pixels. A kiosk is the panel, unscaled.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ FRAME_S = 1 / 30
 DESK: th.Colour = (12, 13, 15)
 """The window round the touchscreen and the virtual table."""
 TAB_TEXT_PX = 15
+"""The words of the button that shows or hides the virtual table."""
 POLL_S = 0.01
 """How often an idle app looks for a touch: 10 ms, well under a finger's notice."""
 
@@ -229,7 +234,8 @@ class App:
             button = pygame.Rect(3, t.gap, rect.width - 6, 2 * t.target)
             canvas.fill(th.PANEL_HI, button, radius=t.gap)
             for i, word in enumerate(words):
-                canvas.text(word, (button.centerx, button.centery + (2 * i - 1) * 10),
+                line = round(TAB_TEXT_PX * 0.65)
+                canvas.text(word, (button.centerx, button.centery + (2 * i - 1) * line),
                             size=TAB_TEXT_PX, anchor="center", bold=True)
         else:
             button = pygame.Rect(t.gap, 3, 5 * t.target, rect.height - 6)
