@@ -10,7 +10,7 @@ import pygame
 import pytest
 from ui_helpers import leaks
 
-from companion.games.sekigahara.components import Side, default_blocks, default_board
+from companion.games.sekigahara.components import SetupSymbol, Side, default_blocks, default_board
 from firmware_bridge.simtable import SimulatedTable
 from ui.sekigahara.virtual_table import (
     DRAG_TICK_MS,
@@ -333,3 +333,17 @@ def test_hidden_faces_draw_the_same_pixels_whatever_the_block(sim: SimulatedTabl
         finally:
             app.close()
     assert pictures[0] == pictures[1]
+
+
+def test_the_board_shows_where_set_up_symbols_go(app: App, sim: SimulatedTable) -> None:
+    """The map's printed set-up symbols (5.2.1) are public: drawn with faces hidden or shown."""
+    table = _table(app, sim)
+    printed = {(loc.id, symbol) for loc in default_board().locations.values()
+               for symbols in loc.setup.fixed.values() for symbol in symbols}
+    printed |= {("mori_box", symbol)
+                for symbols in default_board().boxes["mori_box"].setup.fixed.values()
+                for symbol in symbols}
+    assert ("osaka", SetupSymbol.SQUARE) in printed and ("kiyosu", SetupSymbol.STAR) in printed
+    assert set(table.marks) == printed and table.symbols == []
+    assert app.tap("Show Tokugawa faces")
+    assert set(table.marks) == printed

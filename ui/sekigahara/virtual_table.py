@@ -63,23 +63,25 @@ SIDE_LABEL = {Side.ISHIDA: "Ishida", Side.TOKUGAWA: "Tokugawa"}
 
 
 def draw_symbol(surface: pygame.Surface, symbol: SetupSymbol, centre: Point, half: int,
-                colour: th.Colour) -> None:
-    """A set-up symbol as the map prints it (5.2.1): square, circle, star or triangle."""
+                colour: th.Colour, width: int = 0) -> None:
+    """A set-up symbol as the map prints it (5.2.1): square, circle, star or triangle; filled,
+    or an outline ``width`` pixels wide."""
     x, y = centre
     if symbol is SetupSymbol.SQUARE:
-        pygame.draw.rect(surface, colour, pygame.Rect(x - half, y - half, 2 * half, 2 * half))
+        pygame.draw.rect(surface, colour, pygame.Rect(x - half, y - half, 2 * half, 2 * half),
+                         width=width)
     elif symbol is SetupSymbol.CIRCLE:
-        pygame.draw.circle(surface, colour, centre, half)
+        pygame.draw.circle(surface, colour, centre, half, width=width)
     elif symbol is SetupSymbol.TRIANGLE:
         pygame.draw.polygon(surface, colour, [(x, y - half), (x + half, y + half),
-                                              (x - half, y + half)])
+                                              (x - half, y + half)], width=width)
     else:
         points = []
         for i in range(10):
             r = half if i % 2 == 0 else half * 0.45
             a = math.pi / 2 + i * math.pi / 5
             points.append((x + r * math.cos(a), y - r * math.sin(a)))
-        pygame.draw.polygon(surface, colour, points)
+        pygame.draw.polygon(surface, colour, points, width=width)
 
 
 def face_words(face: BlockFace) -> str:
@@ -136,6 +138,8 @@ class VirtualTable(DragHandler):
         self.to_move = to_move
         self.symbols: list[tuple[str, SetupSymbol]] = []
         """The set-up symbols drawn in the last frame (block, symbol): only on shown faces."""
+        self.marks: list[tuple[str, SetupSymbol]] = []
+        """The board's printed set-up symbols drawn in the last frame (zone, symbol)."""
         self.board = board
         self.rng = rng or random.Random(0)
         self.blocks: dict[str, Block] = default_blocks().by_id()
@@ -328,6 +332,7 @@ class VirtualTable(DragHandler):
         canvas.drag_region(area, self)
         self._draw_top(canvas, top)
         draw_map(canvas, self._layout)
+        self._draw_setup_marks(canvas, self._layout)
         self._draw_map_blocks(canvas, self._layout)
         self._draw_trays(canvas, trays, columns)
         self._chips, self._spread_panel = [], None
@@ -388,6 +393,19 @@ class VirtualTable(DragHandler):
             rect = pygame.Rect(x0 + (i % columns) * step, y0 + (i // columns) * step, size, size)
             self._square(canvas, block, rect, face)
 
+    def _draw_setup_marks(self, canvas: Canvas, layout: MapLayout) -> None:
+        """The set-up symbols printed on the board (5.2.1), round their locations: where the
+        blocks carrying them stand at set-up (the blocks, once there, cover them)."""
+        self.marks = []
+        for loc in layout.board.locations.values():
+            for side, symbols in loc.setup.fixed.items():
+                for symbol in symbols:
+                    grow = 1.9 if symbol in (SetupSymbol.STAR, SetupSymbol.TRIANGLE) else 1.5
+                    draw_symbol(canvas.surface, symbol, layout.point(loc.id),
+                                round(layout.radius * grow) + 3,
+                                th.GOLD if side is Side.ISHIDA else BLACK_EDGE, width=2)
+                    self.marks.append((loc.id, symbol))
+
     def _draw_map_blocks(self, canvas: Canvas, layout: MapLayout) -> None:
         size = max(7, round(layout.radius * 1.1))
         if self.spread in layout.points:
@@ -445,10 +463,20 @@ class VirtualTable(DragHandler):
         count = str(len(blocks))
         size = TEXT_PX
         count_w = canvas.painter.measure(count, size, True)[0] + 8
+        marked = zone in self.board.boxes and bool(self.board.boxes[zone].setup.fixed)
+        count_w += 16 if marked else 0
         drawn = canvas.text(label, (rect.x + 4, rect.y + 2), size=size, colour=th.DIM,
                             width=rect.width - count_w - 6, max_lines=2)
         canvas.text(count, (rect.right - 4, rect.y + 2), size=size, colour=th.INK,
                     anchor="topright", bold=True)
+        box = self.board.boxes.get(zone)
+        for side, symbols in (box.setup.fixed.items() if box is not None else ()):
+            for symbol in symbols:
+                half = 6
+                draw_symbol(canvas.surface, symbol, (rect.right - count_w - half - 2,
+                                                     rect.y + 2 + size // 2 + 1), half,
+                            th.GOLD if side is Side.ISHIDA else BLACK_EDGE)
+                self.marks.append((zone, symbol))
         if is_bag or zone == GAME_BOX:
             return
         inner = pygame.Rect(rect.x + 4, drawn.bottom + 3, rect.width - 8,
