@@ -24,7 +24,7 @@ from typing import Protocol
 import pygame
 
 from ui.shell import theme as th
-from ui.shell.canvas import Canvas, DragHandler, Target
+from ui.shell.canvas import READ_IN_FULL, Canvas, DragHandler, Target
 from ui.shell.pages import full_text
 from ui.shell.text import Box, Drawn, Painter
 
@@ -286,7 +286,7 @@ class App:
         self.drawn = []
         self.painter.sink = lambda screen, text: self.drawn.append((screen, text))
         self.placed = []
-        self.painter.placed = self.placed.append
+        self.painter.on_text = self.placed.append
         targets: list[Target] = []
         regions: list[tuple[pygame.Rect, DragHandler]] = []
         screen_surface = self.window.subsurface(pygame.Rect((0, 0), self.size))
@@ -295,14 +295,13 @@ class App:
             canvas = Canvas(screen_surface, self.painter, self.theme, (0, 0), targets, regions,
                             read_in_full=self._read_in_full)
             self.painter.screen = self.screen.name
-            self._guarded(lambda: self.screen.draw(canvas) if self.screen else None)
-            if self.banner:
-                self._draw_banner(canvas, self.banner)
-            targets[:0] = canvas.openers  # under the screen's own targets
-            if self.reading is not None:
-                targets.clear()
-                regions.clear()
+            if self.reading is not None:  # instead of the screen, until "Close"
                 full_text(canvas, self.reading, self._close_reading)
+            else:
+                self._guarded(lambda: self.screen.draw(canvas) if self.screen else None)
+                targets[:0] = canvas.openers  # under the screen's own targets
+                if self.banner:
+                    self._draw_banner(canvas, self.banner)
         on_screen, screen_targets = len(self.placed), len(targets)
         if self.panel is not None and self.panel_rect is not None:
             surface = self.window.subsurface(self.panel_rect)
@@ -329,6 +328,9 @@ class App:
         canvas.fill(th.WARN, rect)
         canvas.text(message, (t.gap, rect.centery), size=t.small, anchor="midleft",
                     colour=th.BLACK_SIDE, width=rect.width - 3 * t.target, max_lines=2)
+        if self.painter.last_cut:  # over the screen, as the banner is
+            canvas.tap_area(pygame.Rect(0, rect.y, rect.width - 2 * t.target, rect.height),
+                            READ_IN_FULL + message, partial(self._read_in_full, message))
         canvas.button(pygame.Rect(rect.right - 2 * t.target, rect.y, 2 * t.target, t.target),
                       "OK", self._dismiss_banner, colour=th.PANEL_HI)
 

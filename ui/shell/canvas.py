@@ -76,7 +76,9 @@ class Canvas:
                                  colour=colour, anchor=anchor, bold=bold, width=width,
                                  max_lines=max_lines)
         if self.painter.last_cut and self.read_in_full is not None:
-            self.openers.append(Target(self._window(rect), READ_IN_FULL + text,
+            area = rect.inflate(max(0, self.theme.target - rect.width),
+                                max(0, self.theme.target - rect.height))
+            self.openers.append(Target(self._window(area), READ_IN_FULL + text,
                                        partial(self.read_in_full, text), button=False))
         return rect
 

@@ -146,7 +146,7 @@ def _inside(box: Sequence[int], bounds: Sequence[int], slack: int = 1) -> bool:
 def _covers(target: Record, record: Record) -> bool:
     """Whether a tap on ``target`` lands on the string (its first line's middle)."""
     x, y, w, h = _lines(record)[0]
-    tx, ty, tw, th = target["rect"]
+    tx, ty, tw, th = (int(v) for v in target["rect"])
     cx, cy = x + w // 2, y + h // 2
     return tx <= cx < tx + tw and ty <= cy < ty + th
 

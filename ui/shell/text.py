@@ -4,7 +4,7 @@ Concealment is checked at this choke point: a recorder (headless runs, tests) se
 exactly as drawn, with the screen it was drawn on, so a test can scan all of them against what the
 rules had revealed at that moment. Nothing else in the app renders text.
 
-Legibility is checked here too: :attr:`Painter.placed` receives a :class:`Drawn` for every string,
+Legibility is checked here too: :attr:`Painter.on_text` gets a :class:`Drawn` for every string,
 with the pixel height of its font, where each of its lines landed in the window and whether
 ``max_lines`` cut it (:mod:`ui.shell.legibility` lints them).
 """
@@ -54,7 +54,7 @@ class Painter:
     sink: TextSink | None = None
     screen: str = ""
     """The name of the screen being drawn, recorded with each string."""
-    placed: Placed | None = None
+    on_text: Placed | None = None
     """Called with every string drawn, once it is on the surface (the legibility record)."""
     last_cut: bool = False
     """Whether the last string drawn was cut by ``max_lines`` (so a tap can open it whole)."""
@@ -138,16 +138,16 @@ class Painter:
             surface.blit(image, rect)
             boxes.append(rect)
             y += image.get_height()
-        if self.placed is not None and text:
+        if self.on_text is not None and text:
             self._place(surface, text, font.get_height(), block, boxes, cut)
         return block
 
     def _place(self, surface: pygame.Surface, text: str, px: int, block: pygame.Rect,
                boxes: list[pygame.Rect], cut: bool) -> None:
         dx, dy = surface.get_abs_offset()
-        placed = self.placed
-        assert placed is not None
-        placed(Drawn(self.screen, text, px, _box(block.move(dx, dy)),
+        on_text = self.on_text
+        assert on_text is not None
+        on_text(Drawn(self.screen, text, px, _box(block.move(dx, dy)),
                      tuple(_box(b.move(dx, dy)) for b in boxes if b.width), cut,
                      not surface.get_rect().contains(block)))
 
