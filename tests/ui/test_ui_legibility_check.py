@@ -102,10 +102,10 @@ def test_a_cut_string_needs_a_tap_that_opens_it() -> None:
 @pytest.mark.parametrize("text", [
     "Ishida: draw 2 blocks for @recruitment", "{side} moves", "winner: None",
     "End movement (10000 moves left)", "declare combat at kiyosu", "field_battle",
-    "Ishida: draw 2 block(s)", "Tokugawa: 1 cards", "Ishida: 1 blocks",
+    "Ishida: draw 2 block(s)", "Tokugawa: 1 cards", "Ishida: 1 gold blocks",
     "deployed blocks stand on the map again (rule 8.2.3) (8.2.3)",
     "Ishida has finished (8.5) (8.5)", "5 gold blocks in the Mori box", "blue's Daimyo pawn",
-    "Ishida loses kobayakawa 1-mon",
+    "Ishida loses kobayakawa 1-mon", "Put back: black-01",
 ])
 def test_developer_words_are_found(text: str) -> None:
     problems = lg.check([string(text, [10, 10, 300, 16])], names=lg.proper_names())
@@ -115,7 +115,8 @@ def test_developer_words_are_found(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "Week 1 of 7", "Ishida: 1 card · draw 45 · 11 VP", "Tokugawa discards 1 card (7.3.3)",
     "1 block in the Mōri box", "Week 1 has ended", "combat at Kiyosu (8.1, 8.2)",
-    "blue wins", "Date 2-mon", "The black pawns", "Ishida buys 11 cards", "Osaka (5.II.3)",
+    "blue wins", "Date 2-mon", "Yellow 1 beats Red 1 on the sword", "1 gold block",
+    "The black pawns", "Ishida buys 11 cards", "Osaka (5.II.3)",
 ])
 def test_plain_words_pass(text: str) -> None:
     assert lg.check([string(text, [10, 10, 300, 16])], names=lg.proper_names()) == []

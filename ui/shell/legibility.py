@@ -15,8 +15,8 @@ A :class:`Problem` is one of:
   up) must not be the string's own button, whose tap does the button's action (a tap area
   with the string's words, a feed line opening its detail, does open it);
 - ``words``: an id, a placeholder or an engine word (``@``, braces, ``None``, ``10000``,
-  snake_case, a game's name in lower case as its id is spelt ("kiyosu"), ``(s)``, "1 cards", a
-  rule cited twice, "Mori" for Mōri, "blue's" for a player);
+  snake_case, a pawn's id ("black-01"), a game's name in lower case as its id is spelt
+  ("kiyosu"), ``(s)``, "1 cards", a rule cited twice, "Mori" for Mōri, "blue's" for a player);
 - ``same-label``: two buttons of a frame that say the same thing (tap areas over drawn things,
   such as a feed line opening its detail, are not buttons);
 - ``small-target``: a tap target under the screen's touch target size (9 mm).
@@ -64,10 +64,12 @@ WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("'None'", re.compile(r"\bNone\b")),
     ("engine constant", re.compile(r"\b(?:10000|9999|99999)\b")),
     ("snake_case id", re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")),
+    ("pawn id", re.compile(r"\b(?:red|blue|yellow|black|white|green)-\d+\b")),
     ("'(s)' plural", re.compile(r"\w\(s\)")),
     ("broken plural", re.compile(
-        r"(?<![\d.,/-])\b1 (?!(?:is|was|has|as|us|its|this|plus|less|minus|across|pass)\b)"
-        r"[a-z]*[^su\W]s\b")),
+        r"(?<![\d.,/-])\b1 (?:[a-z]+ )?(?:cards|blocks|pawns|soldiers|points|moves|tags|hubs|"
+        r"antennas|zones|castles|entries|commands|corrections|weeks|turns|disks|losses|hits|"
+        r"steps|problems|readers|players|tokens|dice|scans|frames|pieces|units)\b")),
     ("'Mori' without macron", re.compile(r"\bMori\b")),
     ("player id as a name", re.compile(r"\b(?:red|blue|green|yellow|white|black)'s\b")),
 )

@@ -55,7 +55,7 @@ def full_text(canvas: Canvas, text: str, close: Callable[[], None]) -> None:
     canvas.fill(th.PAPER)
     width = r.width - 4 * t.gap
     room = r.height - t.target - 5 * t.gap
-    size = t.body
+    size = t.title  # as large as the page allows
     while size > th.MIN_TEXT and (len(canvas.painter.wrap(text, size, width))
                                   * canvas.painter.font(size).get_height() > room):
         size -= 1
