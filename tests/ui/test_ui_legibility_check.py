@@ -76,6 +76,11 @@ def test_panel_strings_never_overlap_screen_strings() -> None:
     assert kinds([a, b]) == []
 
 
+def test_the_window_round_the_screen_is_a_part_of_its_own() -> None:
+    tab = string("Virtual table", [820, 10, 120, 16], screen="virtual-table", window=True)
+    assert kinds([tab, string("Menu", [820, 10, 60, 16])], FRAME) == ["off-screen"]  # Menu's
+
+
 def test_a_string_off_the_screen_or_clipped() -> None:
     assert kinds([string("Final score", [760, 10, 80, 16])], FRAME) == ["off-screen"]
     assert kinds([string("Final score", [10, 10, 80, 16], clipped=True)]) == ["off-screen"]

@@ -97,12 +97,13 @@ class FrameRecorder:
     ``"clipped": true`` when it runs past the surface it was drawn on. ``text`` is the whole
     string; ``px`` its font's pixel height; ``rect`` its box and ``lines`` each line's box, in
     pixels of the touchscreen. A string of the side panel (the virtual table) has its screen
-    name (``virtual-table``), ``"panel": true`` and boxes in pixels of the panel.
+    name (``virtual-table``), ``"panel": true`` and boxes in pixels of the panel; one drawn on
+    the window round them, ``"window": true`` and window pixels.
 
     A frame's line: ``{"frame": N, "size": [w, h], "panel": [w, h] or null, "target": px,
     "targets": [{"label": ..., "rect": [x, y, w, h], "enabled": bool}, ...]}`` with the
     smallest touch target and what can be tapped (``"area": true`` for an invisible tap area
-    over something drawn; ``"panel": true`` and panel pixels for the panel's), from the
+    over something drawn; ``"panel"``/``"window"`` as for strings), from the
     bottom up (a tap goes to the last that holds it). :mod:`ui.shell.legibility` checks the
     three together."""
 
@@ -117,33 +118,31 @@ class FrameRecorder:
 
     def record(self, surface: pygame.Surface, strings: Sequence[Drawn],
                targets: Sequence[Target] = (), *, target_px: int = 0,
-               panel: pygame.Rect | None = None, panel_strings: Sequence[Drawn] = (),
-               panel_targets: Sequence[Target] = ()) -> bool:
-        """Save the frame if the touchscreen changed; True if it did. ``panel`` is where the side
-        panel sits in the window, with what was drawn on it."""
+               panel: pygame.Rect | None = None) -> bool:
+        """Save the frame if the touchscreen (``surface``) changed; True if it did. ``strings``
+        and ``targets`` are the whole window's; ``panel`` is where the side panel sits."""
         digest = hashlib.blake2b(pygame.image.tobytes(surface, "RGB"), digest_size=16).digest()
         if digest == self._last:
             return False
         self._last = digest
         self.frame += 1
         pygame.image.save(surface, str(self.directory / "frames" / f"{self.frame:05d}.png"))
-        lines = [self._string(d, None) for d in strings]
-        lines += [self._string(d, panel) for d in panel_strings]
-        for line in lines:
+        screen = pygame.Rect(surface.get_abs_offset(), surface.get_size())
+        for drawn in strings:
+            line = self._string(drawn, _part(pygame.Rect(drawn.surface), screen, panel))
             self._text.write(json.dumps(line, ensure_ascii=False) + "\n")
         self._frames.write(json.dumps({
             "frame": self.frame, "size": list(surface.get_size()),
             "panel": list(panel.size) if panel is not None else None, "target": target_px,
-            "targets": [*(self._target(t, None) for t in targets),
-                        *(self._target(t, panel) for t in panel_targets)]},
-            ensure_ascii=False) + "\n")
+            "targets": [self._target(t, _part(t.rect, screen, panel, by_corner=True))
+                        for t in targets]}, ensure_ascii=False) + "\n")
         self._text.flush()
         self._frames.flush()
         return True
 
-    def _string(self, drawn: Drawn, panel: pygame.Rect | None) -> dict[str, object]:
-        """``panel``: where the panel it was drawn on sits (None: the touchscreen)."""
-        dx, dy = panel.topleft if panel is not None else (0, 0)
+    def _string(self, drawn: Drawn, part: tuple[str, pygame.Rect | None]) -> dict[str, object]:
+        name, where = part
+        dx, dy = where.topleft if where is not None else (0, 0)
         line: dict[str, object] = {
             "frame": self.frame, "screen": drawn.screen, "text": drawn.text, "px": drawn.px,
             "rect": _moved(drawn.rect, dx, dy), "lines": [_moved(b, dx, dy) for b in drawn.lines]}
@@ -151,25 +150,40 @@ class FrameRecorder:
             line["cut"] = True
         if drawn.clipped:
             line["clipped"] = True
-        if panel is not None:
-            line["panel"] = True
+        if name != "screen":
+            line[name] = True
         return line
 
-    def _target(self, target: Target, panel: pygame.Rect | None) -> dict[str, object]:
+    def _target(self, target: Target, part: tuple[str, pygame.Rect | None]) -> dict[str, object]:
+        name, where = part
         rect = target.rect
-        dx, dy = panel.topleft if panel is not None else (0, 0)
+        dx, dy = where.topleft if where is not None else (0, 0)
         out: dict[str, object] = {"label": target.label,
                                   "rect": _moved((rect.x, rect.y, rect.w, rect.h), dx, dy),
                                   "enabled": target.action is not None}
         if not target.button:
             out["area"] = True
-        if panel is not None:
-            out["panel"] = True
+        if name != "screen":
+            out[name] = True
         return out
 
     def close(self) -> None:
         self._text.close()
         self._frames.close()
+
+
+def _part(rect: pygame.Rect, screen: pygame.Rect, panel: pygame.Rect | None,
+          by_corner: bool = False) -> tuple[str, pygame.Rect | None]:
+    """Which part of the window ``rect`` (a surface drawn on, or a target) is in: the
+    touchscreen, the side panel, or the window round them; with where that part is."""
+    inside: Callable[[pygame.Rect], bool] = (
+        (lambda part: part.collidepoint(rect.topleft)) if by_corner else
+        (lambda part: part.contains(rect)))
+    if inside(screen):
+        return "screen", screen
+    if panel is not None and inside(panel):
+        return "panel", panel
+    return "window", None
 
 
 def _moved(box: Box, dx: int, dy: int) -> list[int]:
@@ -302,7 +316,6 @@ class App:
                 targets[:0] = canvas.openers  # under the screen's own targets
                 if self.banner:
                     self._draw_banner(canvas, self.banner)
-        on_screen, screen_targets = len(self.placed), len(targets)
         if self.panel is not None and self.panel_rect is not None:
             surface = self.window.subsurface(self.panel_rect)
             surface.fill(th.PAPER)
@@ -317,10 +330,8 @@ class App:
         if self.on_frame is not None:
             self.on_frame(time.monotonic())
         if self.recorder is not None:
-            self.recorder.record(
-                screen_surface, self.placed[:on_screen], targets[:screen_targets],
-                target_px=self.theme.target, panel=self.panel_rect,
-                panel_strings=self.placed[on_screen:], panel_targets=targets[screen_targets:])
+            self.recorder.record(screen_surface, self.placed, targets,
+                                 target_px=self.theme.target, panel=self.panel_rect)
 
     def _draw_banner(self, canvas: Canvas, message: str) -> None:
         t = self.theme

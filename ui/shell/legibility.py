@@ -140,6 +140,11 @@ def overlaps(a: Record, b: Record, slack: int = SLACK_PX) -> bool:
     return False
 
 
+def _part(record: Record) -> str:
+    """Where a string or target was drawn: the touchscreen, the side panel or the window."""
+    return "panel" if record.get("panel") else "window" if record.get("window") else "screen"
+
+
 def _inside(box: Sequence[int], bounds: Sequence[int], slack: int = 1) -> bool:
     return (box[0] >= -slack and box[1] >= -slack and box[0] + box[2] <= bounds[0] + slack
             and box[1] + box[3] <= bounds[1] + slack)
@@ -168,7 +173,7 @@ def check_frame(strings: Sequence[Record], frame: Record | None = None,
         if record.get("px", min_px) < min_px:
             add("small", record, f"{record['px']} px")
         bounds = None
-        if frame is not None:
+        if frame is not None and not record.get("window"):
             bounds = frame.get("panel") if record.get("panel") else frame.get("size")
         if record.get("clipped") or (bounds and not all(
                 _inside(box, bounds) for box in _lines(record))):
@@ -176,15 +181,14 @@ def check_frame(strings: Sequence[Record], frame: Record | None = None,
         text = record["text"].rstrip()
         if record.get("cut") or text.endswith(ELLIPSIS):
             under = [t for t in targets if t.get("enabled", True)
-                     and bool(t.get("panel")) == bool(record.get("panel")) and _covers(t, record)]
+                     and _part(t) == _part(record) and _covers(t, record)]
             top = under[-1] if under else None
             if top is None or (top["label"] == record["text"] and not top.get("area")):
                 add("cut", record, "cut by max_lines" if record.get("cut") else "ends in ...")
         for found in word_problems(record["text"], names):
             add("words", record, found)
-    for surface in (False, True):
-        group = sorted((r for r in strings if bool(r.get("panel")) == surface),
-                       key=lambda r: r["rect"][0])
+    for part in ("screen", "panel", "window"):
+        group = sorted((r for r in strings if _part(r) == part), key=lambda r: r["rect"][0])
         for i, a in enumerate(group):
             right = a["rect"][0] + a["rect"][2]
             for b in group[i + 1:]:
@@ -199,10 +203,10 @@ def check_frame(strings: Sequence[Record], frame: Record | None = None,
 
 def _target_problems(number: int, frame: Record, strings: Sequence[Record]) -> list[Problem]:
     problems: list[Problem] = []
-    screen = next((r["screen"] for r in strings if not r.get("panel")), "")
+    screen = next((r["screen"] for r in strings if _part(r) == "screen"), "")
     minimum = frame.get("target", 0)
     enabled = [t for t in frame.get("targets", ()) if t.get("enabled", True)
-               and not t.get("panel")]
+               and _part(t) == "screen"]
     seen: dict[str, list[Sequence[int]]] = defaultdict(list)
     for target in enabled:
         if not target.get("area"):

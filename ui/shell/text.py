@@ -32,8 +32,8 @@ _ANCHORS = ("topleft", "midtop", "topright", "midleft", "center", "midright",
 class Drawn:
     """One string as drawn: its font's pixel height (``font.get_height()``, the line height the
     eye gets), its lines' boxes in window pixels (``surface.get_abs_offset()`` applied) and their
-    union, whether ``max_lines`` cut it, and whether it runs past the surface it was drawn on (so
-    part of it is not shown)."""
+    union, whether ``max_lines`` cut it, whether it runs past the surface it was drawn on (so
+    part of it is not shown), and that surface's box in the window."""
 
     screen: str
     text: str
@@ -42,6 +42,7 @@ class Drawn:
     lines: tuple[Box, ...]
     cut: bool = False
     clipped: bool = False
+    surface: Box = (0, 0, 0, 0)
 
 
 Placed = Callable[[Drawn], None]
@@ -149,7 +150,7 @@ class Painter:
         assert on_text is not None
         on_text(Drawn(self.screen, text, px, _box(block.move(dx, dy)),
                      tuple(_box(b.move(dx, dy)) for b in boxes if b.width), cut,
-                     not surface.get_rect().contains(block)))
+                     not surface.get_rect().contains(block), (dx, dy, *surface.get_size())))
 
 
 def _box(rect: pygame.Rect) -> Box:
