@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -107,6 +107,16 @@ def _pin(app: App) -> None:
         app.draw()
 
 
+def _until(app: App, shown: Callable[[list[str]], bool], polls: int = 40) -> None:
+    """Redraw until the strings drawn satisfy ``shown`` (the simulated hubs answer within a
+    second or two), at most ``polls`` waits for an event."""
+    for _ in range(polls):
+        app.pump(100)
+        app.draw()
+        if shown([text for _screen, text in app.drawn]):
+            return
+
+
 def _visit(app: App, label: str) -> bool:
     """Tap ``label``, draw what it opens (every page of it), come back; False if not shown."""
     target = app.find(label)
@@ -114,6 +124,8 @@ def _visit(app: App, label: str) -> bool:
         return False
     app.tap(label)
     app.draw()
+    if app.painter.screen == "hardware":
+        _until(app, lambda texts: any(" tags, " in t for t in texts))
     _pin(app)
     for _ in range(4):
         if not app.tap("Next page"):
@@ -127,17 +139,23 @@ def _visit(app: App, label: str) -> bool:
 
 
 def _walk(app: App) -> list[str]:
-    """The start screen and what it opens, then a new game's first screen and back."""
+    """A new game's first screen, then the start screen and all it opens (the referee's page
+    with a game to show), then back to the game."""
     app.draw()
     seen = [app.painter.screen]
-    for label in ("Hardware check", "The rules in short", "Saved games", "Referee"):
-        if _visit(app, label):
-            seen.append(label)
     if app.tap("New game"):
         app.draw()
+        if app.tap("Start the game"):  # Tenka Meidou: the players first
+            app.draw()
         seen.append(app.painter.screen)
         if app.tap("Menu") or app.tap("Back"):
             app.draw()
+    for label in ("Hardware check", "The rules in short", "Saved games", "Referee"):
+        if _visit(app, label):
+            seen.append(label)
+    if app.tap("Resume the game"):
+        app.draw()
+        seen.append(app.painter.screen)
     return seen
 
 
