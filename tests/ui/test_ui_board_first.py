@@ -190,3 +190,44 @@ def test_every_target_of_the_set_up_and_board_screens_is_a_finger_wide(
     app.draw()
     assert app.find("Whole map") is None and app.find("Kiyosu") is None
     assert app.find(zoom.label) is not None
+    # zoomed, a discrepancy brings the whole map back: its blink may be outside the view
+    app.touch(zoom.rect.center)
+    app.pump()
+    app.draw()
+    assert app.find("Whole map") is not None
+    block, origin = next((b, z) for b, z in sorted(demo.state.pos.items())
+                         if z in ("edo", "osaka"))
+    demo._place((block,), "sendai" if origin == "osaka" else "himeji")
+    demo.wait(lambda: any("The table differs" in text for _, text in app.drawn),
+              "the discrepancy")
+    assert app.find("Whole map") is None
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_zoomed_the_marks_still_show(midgame: SekigaharaGame, size: tuple[int, int]) -> None:
+    """Legal destinations lit, a discrepancy blinking, the battle, the disks and control."""
+    public = _public(midgame)
+    assert public.battle is not None
+    board = default_board()
+    layout = _overview(size).zoom(board.locations[public.battle.location].xy)
+    battle = public.battle.location
+    assert battle in layout.shown
+    lit = next(loc for loc in sorted(layout.shown) if loc != battle)
+    x, y = layout.point(lit)
+
+    def pixel(at: tuple[int, int], **kw: object) -> tuple[int, int, int]:
+        canvas, _ = _canvas(size)
+        draw_board(canvas, layout, public, **kw)  # type: ignore[arg-type]
+        return tuple(canvas.surface.get_at(at))[:3]  # type: ignore[return-value]
+
+    ring = (x + layout.radius + 3, y)
+    assert pixel(ring, lit=frozenset({lit})) == th.LIT != pixel(ring)
+    far = (x + layout.radius + max(6, layout.radius // 2) + 3 - 2, y)
+    assert pixel(far, blinking=frozenset({lit}), blink_on=True) == th.WARN
+    assert pixel(far, blinking=frozenset({lit}), blink_on=False) != th.WARN
+    canvas, painter = _canvas(size)
+    draw_board(canvas, layout, public)
+    assert ("SIEGE" if public.battle.siege else "BATTLE") in painter.drawn
+    for disk, where in public.disks.items():
+        if where in layout.shown:
+            assert {"hideyori": "H", "sanada": "S"}[disk] in painter.drawn

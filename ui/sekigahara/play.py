@@ -54,7 +54,9 @@ class PlayScreen:
     _layouts: dict[tuple[int, int], BoardRects] = field(default_factory=dict)
     _focus: tuple[int, int] | None = None
     """Zoomed on this board point (map units); None: the whole map."""
-    _zoom_page: str = ""
+    _news: tuple[str, bool, int] = ("", False, 0)
+    """The page, a stack in hand, the discrepancies open: the whole map comes back when one
+    appears (its lit destinations or its blink may lie outside the zoomed view)."""
     _replacing: bool = False
     _challenge: battle.ChallengeEntry = field(default_factory=battle.ChallengeEntry)
 
@@ -84,8 +86,11 @@ class PlayScreen:
             ending.draw(canvas, snap, self.history() if self.history else ending.History(),
                         self.leave)
             return
-        if page != self._zoom_page:
-            self._focus, self._zoom_page = None, page
+        news = (page, bool(snap.in_hand), len(snap.discrepancies))
+        old = self._news
+        if news[0] != old[0] or (news[1] and not old[1]) or news[2] > old[2]:
+            self._focus = None  # a new screen, a stack lifted, a discrepancy: see it all
+        self._news = news
         t = canvas.theme
         r = canvas.rect
         if page in ("board", "setup"):
