@@ -97,11 +97,18 @@ class PlayScreen:
             rects = self._rects(canvas)
             status_bar(canvas, rects.bar, snap, self.open_detail)
             self._map(canvas, rects.map, snap)
-            self._actions(canvas, rects.side, snap, page)
-            feed(canvas, rects.feed, snap.feed, self.open_detail)
+            y = self._actions(canvas, rects.side, snap, page)
+            top = max(rects.feed.y, y + t.gap) if t.portrait else rects.feed.y
+            below = pygame.Rect(rects.feed.x, top, rects.feed.width, rects.feed.bottom - top)
+            if below.height >= t.target:  # upright, a long prompt runs over the rulings
+                feed(canvas, below, snap.feed, self.open_detail)
             if self._focus is not None:
                 canvas.button(rects.whole, "Whole map", self._whole_map, colour=th.ACCEPT,
                               size=t.small)
+            else:  # how the map answers a finger, where "Whole map" stands when zoomed
+                canvas.text("Tap the map to zoom in", rects.whole.midleft, size=t.small,
+                            colour=th.DIM, anchor="midleft", width=rects.whole.width,
+                            max_lines=2)
             canvas.button(rects.menu, "Menu", self.leave, size=t.small)
             return
         bar = pygame.Rect(0, 0, r.width, status_height(t))

@@ -55,7 +55,7 @@ def board_rects(theme: th.Theme, screen: pygame.Rect, board: Board) -> BoardRect
     body = pygame.Rect(screen.x + t.gap, bar.bottom + t.gap, screen.width - 2 * t.gap,
                        screen.bottom - bar.bottom - 2 * t.gap)
     if t.portrait:
-        feed_h = FEED_ROWS_PORTRAIT * t.target
+        feed_h = FEED_ROWS_PORTRAIT * t.target + t.gap
         column = pygame.Rect(body.x, body.y, body.width, round(body.height * MAP_SHARE_PORTRAIT))
         layout = MapLayout.fit(column, board, t, fill=True)
         bottom = pygame.Rect(body.x, body.bottom - t.target, body.width, t.target)
