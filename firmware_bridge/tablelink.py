@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,8 @@ class TableLink:
     settle_s: float = 1.0
     """How long set-down pieces rest before they are ruled as moved (the settle rule)."""
     on_change: Callable[[], None] | None = None
+    clock: Callable[[], float] = time.monotonic
+    """The bridge's clock (:attr:`Bridge.clock`; tests inject one)."""
     bridge: Bridge = field(init=False)
     session: TableSession = field(init=False)
     lit: frozenset[str] = field(default=frozenset(), init=False)
@@ -100,11 +103,13 @@ class TableLink:
     def start(self) -> TableLink:
         r = self.readers
         self.bridge = Bridge(r.ports, wiring=r.wiring, registry=r.registry,
-                             missing_after_s=self.debounce_missing_s, settle_s=self.settle_s)
+                             missing_after_s=self.debounce_missing_s, settle_s=self.settle_s,
+                             clock=self.clock)
         self.bridge.start()
         self.session = TableSession(self.bridge, self.game)
         self.session.on_refresh = self._notify
         self.bridge.subscribe(lambda _event: self._changed())
+        self.bridge.watch_hubs(lambda _problems: self._hubs_changed())
         self.session.start()
         return self
 
@@ -145,6 +150,13 @@ class TableLink:
         if self.on_change is not None:
             self.on_change()
 
+    def _hubs_changed(self) -> None:
+        """From the bridge's thread: a hub was lost, went quiet, failed or came back. The table
+        is judged again at once (its places are unobserved, or read again) and the screens
+        redraw, whether or not a piece moved."""
+        self.session.refresh()
+        self._notify()
+
     def _changed(self) -> None:
         """From a reader thread: light the legal destinations of a lifted stack."""
         held = self.bridge.holding()
@@ -163,6 +175,11 @@ class TableLink:
         self._notify()
 
     # ------------------------------------------------------------------ what screens see
+
+    def hub_lines(self) -> tuple[str, ...]:
+        """What is wrong with the hubs, one sentence each for the shared screen (empty when
+        every hub answers): see :mod:`firmware_bridge.hubstatus`."""
+        return tuple(p.words(self.session.table) for p in self.bridge.hub_problems())
 
     @property
     def in_hand(self) -> int:

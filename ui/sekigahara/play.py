@@ -34,6 +34,7 @@ from ui.sekigahara.parts import (
 from ui.shell import theme as th
 from ui.shell.app import App
 from ui.shell.canvas import Canvas, grid, row
+from ui.shell.hubstatus import hub_strip
 
 BLINK_MS = 500
 
@@ -68,6 +69,7 @@ class PlayScreen:
         return BLINK_MS if snap is not None and snap.discrepancies else None
 
     def draw(self, canvas: Canvas) -> None:
+        canvas = hub_strip(canvas, self.control.hub_lines())
         snap = self._snap or self.control.snapshot()
         if self.detail is not None:
             detail_page(canvas, self.detail, self.close_detail)
