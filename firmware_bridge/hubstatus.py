@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from companion.core.table import GameTable
 from firmware_bridge.wiring import AntennaKey, WiringMap
-from firmware_bridge.zones import zone_name
+from firmware_bridge.zones import active_table, zone_name
 
 if TYPE_CHECKING:
     from firmware_bridge.bridge import HubStatus
@@ -58,11 +58,12 @@ class HubProblem:
 
     def words(self, table: GameTable | None = None) -> str:
         """One sentence for the shared screen: the hub, its places, what to do."""
+        table = table or active_table()
         places = [zone_name(z, table) for z in self.zones]
         if self.kind == "reader":
             where = places[0] if places else "a place"
             return (f"The reader under {where} has failed: check its antenna cable. "
-                    "The blocks there are kept as they were.")
+                    f"The {table.piece_word}s there are kept as they were.")
         if self.kind == "refused":
             return f"The hub on {self.hub} needs new firmware: it is not used."
         if self.kind == "unknown":
@@ -79,7 +80,8 @@ class HubProblem:
             "replaced": "is not answering and another hub is plugged in: if it replaces "
                         f"{hub_label(self.hub)}, run the hardware wiring again",
         }.get(self.kind) or _fault_words(self.detail)
-        return f"{who} {what}. Its places keep their last pieces until it is back."
+        return (f"{who} {what}. Its places keep their last {table.piece_word}s until it is "
+                "back.")
 
 
 def hub_label(hub: str) -> str:

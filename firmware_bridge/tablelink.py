@@ -83,8 +83,17 @@ def check_readers(hubs: Sequence[str], config: Path) -> None:
         return
     for name, how in (("wiring.yaml", "hardware wiring"), ("tags.yaml", "hardware register-tags")):
         if not (config / name).exists():
-            raise ReadersUnavailable(f"The hubs are not set up: {config / name} is missing",
-                                     f"run `companion {how}` on this computer first")
+            raise ReadersUnavailable("The hubs are not set up yet",
+                                     f"{_home(config / name)} is missing: run `companion "
+                                     f"{how}` on this computer first")
+
+
+def _home(path: Path) -> str:
+    """``~/...`` for a path in the home directory: short enough to read on a 7-inch screen."""
+    try:
+        return f"~/{path.relative_to(Path.home())}"
+    except ValueError:
+        return str(path)
 
 
 def _port_problem(port: str) -> str | None:

@@ -16,7 +16,7 @@ from firmware_bridge.hubstatus import FAULT_STANDS_S, START_GRACE_S, HubProblem
 from firmware_bridge.protocol import Fault
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.simulator import VirtualHub
-from firmware_bridge.zones import use_table
+from firmware_bridge.zones import active_table, use_table
 
 STEP_S = 0.25
 """Injected seconds per step: far below the 1.5 s a healthy hub may be quiet."""
@@ -145,9 +145,17 @@ def test_a_hub_never_heard_is_missing_after_the_grace(tmp_path: Path, clock: Clo
         table.hubs["hub-1"].stop()
 
 
-def test_the_words_name_the_hub_and_its_places() -> None:
-    use_table("sekigahara")
-    problem = HubProblem("lost", "hub-2", ("kiyosu", "gifu", "kofu", "ishida_deployment"))
-    assert problem.words() == (
-        "Hub 2 (Kiyosu, Gifu, Kōfu and 1 more) is not answering: check its USB cable. "
-        "Its places keep their last pieces until it is back.")
+def test_the_words_name_the_hub_its_places_and_the_game_s_pieces() -> None:
+    served = active_table()
+    try:
+        use_table("sekigahara")
+        lost = HubProblem("lost", "hub-2", ("kiyosu", "gifu", "kofu", "ishida_deployment"))
+        assert lost.words() == (
+            "Hub 2 (Kiyosu, Gifu, Kōfu and 1 more) is not answering: check its USB cable. "
+            "Its places keep their last blocks until it is back.")
+        use_table("tenka-meidou")
+        reader = HubProblem("reader", "hub-1", ("kiyosu",)).words()
+        assert reader == ("The reader under Kiyosu-jō has failed: check its antenna cable. "
+                          "The pawns there are kept as they were.")
+    finally:
+        use_table(served)

@@ -19,6 +19,7 @@ import pytest
 
 from companion.cli import main
 from firmware_bridge.simtable import SimulatedTable
+from firmware_bridge.tablelink import ReadersUnavailable, check_readers
 from firmware_bridge.zones import active_table, use_table
 from ui.shell.app import App
 from ui.shell.startup import StartupScreen
@@ -243,3 +244,12 @@ def test_the_hardware_check_on_the_simulator_leaves_nothing(tmp_path: Path) -> N
                           capture_output=True, text=True, timeout=START_S)
     assert done.returncode == 0, done.stderr
     assert left(tmp) == []
+
+
+def test_real_hubs_need_their_wiring_map_before_they_start(tmp_path: Path) -> None:
+    with pytest.raises(ReadersUnavailable) as found:
+        check_readers(["/dev/null"], tmp_path)  # a character device anyone may open
+    assert found.value.problem == "The hubs are not set up yet"
+    assert found.value.advice == (f"{tmp_path / 'wiring.yaml'} is missing: run `companion "
+                                  "hardware wiring` on this computer first")
+    check_readers(["sim"], tmp_path)  # the simulator needs neither
