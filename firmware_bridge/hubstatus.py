@@ -43,6 +43,10 @@ _FAULTS = {
     "BROWNOUT": "is short of power: check its power supply",
     "CONFIG": "has wrong settings: see the build guide",
 }
+_READER_FAULTS = {
+    "RF_COLLISION": "is drowned out by a neighbouring reader: see the hardware check",
+    "OVERFLOW": "sees more {pieces} than it can report: spread the stack out",
+}
 _STANDARD_ID = re.compile(r"hub-(\d+)", re.IGNORECASE)
 
 
@@ -62,7 +66,10 @@ class HubProblem:
         places = [zone_name(z, table) for z in self.zones]
         if self.kind == "reader":
             where = places[0] if places else "a place"
-            return (f"The reader under {where} has failed: check its antenna cable. "
+            what = _READER_FAULTS.get(self.detail.split(" ", 1)[0].upper(),
+                                      "has failed: check its antenna cable").format(
+                                          pieces=f"{table.piece_word}s")
+            return (f"The reader under {where} {what}. "
                     f"The {table.piece_word}s there are kept as they were.")
         if self.kind == "refused":
             return f"The hub on {self.hub} needs new firmware: it is not used."

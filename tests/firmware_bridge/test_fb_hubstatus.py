@@ -157,5 +157,8 @@ def test_the_words_name_the_hub_its_places_and_the_game_s_pieces() -> None:
         reader = HubProblem("reader", "hub-1", ("kiyosu",)).words()
         assert reader == ("The reader under Kiyosu-jō has failed: check its antenna cable. "
                           "The pawns there are kept as they were.")
+        full = HubProblem("reader", "hub-1", ("kyoto",), "OVERFLOW 30 tags").words()
+        assert full.startswith("The reader under Kyō (Kyoto) sees more pawns than it can "
+                               "report: spread the stack out.")
     finally:
         use_table(served)
