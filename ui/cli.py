@@ -5,8 +5,10 @@ installed (:func:`installed_games`), the first screen asks "Which game is on the
 game's start screen has "Change game" to come back to it. With no hub plugged in either game
 runs on the built-in reader simulator and opens the virtual table beside the screen (blocks or
 pawns). ``--kiosk`` fills the screen (SDL's kmsdrm driver on a
-Raspberry Pi with no desktop); ``--headless --demo`` plays a seeded game with no window. Errors
-are one line and a non-zero exit status, never a traceback.
+Raspberry Pi with no desktop); ``--headless --demo`` plays a seeded game with no window. Readers
+that cannot start (a bad ``--hubs`` port) are said on a start-up screen with a retry
+(docs/touchscreen.md, "When something is wrong"); other errors, and any with no screen to show
+them on, are one line and a non-zero exit status, never a traceback.
 """
 
 from __future__ import annotations
