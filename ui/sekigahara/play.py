@@ -35,6 +35,7 @@ from ui.sekigahara.playlayout import BoardRects, board_rects, status_height
 from ui.shell import theme as th
 from ui.shell.app import App
 from ui.shell.canvas import Canvas, grid, row
+from ui.shell.hubstatus import hub_strip
 
 BLINK_MS = 500
 
@@ -74,6 +75,7 @@ class PlayScreen:
         return BLINK_MS if snap is not None and snap.discrepancies else None
 
     def draw(self, canvas: Canvas) -> None:
+        canvas = hub_strip(canvas, self.control.hub_lines())
         snap = self._snap or self.control.snapshot()
         if self.detail is not None:
             detail_page(canvas, self.detail, self.close_detail)
