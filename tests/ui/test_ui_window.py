@@ -8,7 +8,6 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pygame
 import pytest
@@ -19,7 +18,6 @@ from ui.cli import installed_games
 from ui.sekigahara.virtual_table import VirtualTable
 from ui.shell.app import App, panel_size
 from ui.shell.chooser import ChooserScreen
-from ui.shell.text import Painter
 from ui.shell.window import PANEL_MIN, TAB_PX, fit, free_area
 
 SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
@@ -211,29 +209,26 @@ def test_a_finger_on_a_scaled_window_is_mapped_back(sim: SimulatedTable,
         app.close()
 
 
-class SizePainter(Painter):
-    """The app's own painter, also keeping each string's font size."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.sizes: list[tuple[str, str, int]] = []
-
-    def text(self, surface: pygame.Surface, text: str, pos: tuple[int, int], **kw: Any
-             ) -> pygame.Rect:
-        self.sizes.append((self.screen, text, int(kw["size"])))
-        return super().text(surface, text, pos, **kw)
-
-
 MAP_NAMES = {loc.name for loc in default_board().locations.values()}
-"""The board's own names, drawn by the map at the map's scale (ui/sekigahara/mapview.py)."""
+"""The board's own names, drawn by the map at the map's size (ui/sekigahara/mapview.py)."""
+
+
+def test_the_hide_table_words_are_at_least_14_px(sim: SimulatedTable, chosen: list[str]
+                                                 ) -> None:
+    app = _app((800, 480), (1366, 768), sim, chosen)
+    try:
+        words = [d for d in app.placed if d.text in ("Hide", "table")]
+        assert len(words) == 2 and all(d.px >= 14 for d in words)
+        assert app.layout.tab is not None
+        assert all(app.layout.tab.contains(pygame.Rect(d.rect)) for d in words)
+    finally:
+        app.close()
 
 
 @pytest.mark.parametrize("desktop", DESKTOPS)
 def test_the_virtual_tables_own_words_are_at_least_14_px(
         desktop: tuple[int, int], sim: SimulatedTable, chosen: list[str]) -> None:
     app = _app((800, 480), desktop, sim, chosen)
-    painter = SizePainter()
-    app.painter = painter
     try:
         table = app.panel
         assert isinstance(table, VirtualTable)
@@ -244,8 +239,8 @@ def test_the_virtual_tables_own_words_are_at_least_14_px(
         table.peek = dict.fromkeys(table.peek, True)
         table.spread = "osaka"
         app.draw()
-        own = [(text, size) for screen, text, size in painter.sizes
-               if screen == table.name and text not in MAP_NAMES]
+        own = [(d.text, d.px) for d in app.placed
+               if d.screen == table.name and d.text not in MAP_NAMES]
         assert {"Virtual table", "Ishida Recruitment", "Game box"} <= {t for t, _ in own}
         assert any(text.startswith("Osaka: 4 blocks") for text, _ in own)
         small = [(text, size) for text, size in own if size < 14]
@@ -279,23 +274,23 @@ def test_tenka_meidous_virtual_table_words_are_at_least_14_px(tmp_path: Path) ->
     from companion.games.tenka_meidou.components import Colour
     from companion.games.tenka_meidou.components import default_board as tenka_board
     from firmware_bridge.zones import active_table, use_table
+    from ui.tenka_meidou.boardview import BREAKS
     from ui.tenka_meidou.virtual_table import VirtualTable as TenkaTable
+    from ui.tenka_meidou.words import short_zone
 
     served = active_table()
     use_table("tenka-meidou")
     tenka_sim = SimulatedTable.create(tmp_path / "hubs", hubs=2, rate_hz=50)
     app = App((800, 480), panel_size=panel_size((800, 480)), desktop=(1366, 768))
-    painter = SizePainter()
-    app.painter = painter
     try:
         table = TenkaTable(tenka_sim)
         table.lay_out(tuple(Colour)[:4], 16, True)
         app.panel = table
         app.draw()
-        zones = {zone.name for zone in tenka_board().zones}
-        own = [(text, size) for screen, text, size in painter.sizes
-               if screen == table.name and text not in zones and not text.isdigit()
-               and text != "D"]  # the board's zones and pawn counts are drawn by boardview
+        zones = {short_zone(z.id) for z in tenka_board().zones} | set(BREAKS.values())
+        own = [(d.text, d.px) for d in app.placed
+               if d.screen == table.name and d.text not in zones and not d.text.isdigit()
+               and d.text != "D"]  # the board's zones and pawn counts are drawn by boardview
         assert any(text.endswith("reserve") for text, _ in own)
         small = [(text, size) for text, size in own if size < 14]
         assert not small, small

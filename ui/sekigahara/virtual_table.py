@@ -46,10 +46,14 @@ HAND = "hand"
 GAME_BOX = "box"
 """Blocks not in play."""
 SLOP_PX = 6
-TEXT_PX = 15
-"""The virtual table's own words (tray names, counts, faces): readable on a desktop monitor."""
-TRAY_MIN_PX = 58
+TEXT_PX = th.MIN_TEXT
+"""The virtual table's own words (tray names, counts, faces): 14 px lines."""
+TRAY_MIN_PX = 64
 """A tray holds its name (two lines at most) and a row of blocks."""
+MAP_THEME = th.Theme((1000, 600), 5.7)
+"""The board's names at :data:`ui.shell.theme.MIN_TEXT` (14 px lines), read at a desk."""
+FACE_MIN_PX = 20
+"""A block drawn smaller shows no mon (its 14 px digit would not fit): spread it to see."""
 WIDE_PX = 900
 """A panel this wide lays its trays in two rows of six; a narrower one in rows of three."""
 NARROW_COLUMNS = 3
@@ -322,10 +326,11 @@ class VirtualTable(DragHandler):
                            area.height - top.height - rows * (tray_h + t.gap // 2))
         if self._layout is None or self._layout.rect.width != area.width or (
                 self._layout.rect.y != room.y):
-            fitted = MapLayout.fit(room, self.board, t, with_strip=False)
+            names = MAP_THEME if area.width >= WIDE_PX else t  # 14 px names need the width
+            fitted = MapLayout.fit(room, self.board, names, with_strip=False)
             map_area = pygame.Rect(room.x, room.y, room.width,
                                    min(room.height, fitted.map_rect.height))
-            self._layout = MapLayout.fit(map_area, self.board, t, with_strip=False)
+            self._layout = MapLayout.fit(map_area, self.board, names, with_strip=False)
         map_area = self._layout.rect
         trays = pygame.Rect(area.x, map_area.bottom + t.gap // 2, area.width,
                             area.bottom - map_area.bottom - t.gap // 2)
@@ -342,7 +347,7 @@ class VirtualTable(DragHandler):
 
     def _draw_top(self, canvas: Canvas, rect: pygame.Rect) -> None:
         t = canvas.theme
-        canvas.text("Virtual table", (rect.x + t.gap, rect.centery), size=t.body, bold=True,
+        canvas.text("Virtual table", (rect.x + t.gap, rect.centery), size=TEXT_PX, bold=True,
                     anchor="midleft")
         width = min(round(t.target * 3.6), (rect.width - 2 * t.gap) // 3)
         for i, side in enumerate((Side.TOKUGAWA, Side.ISHIDA)):
@@ -388,7 +393,7 @@ class VirtualTable(DragHandler):
         y0 = centre[1] - (rows * step - 2) // 2
         if bottom is not None:
             y0 = min(y0, bottom - rows * step + 2)
-        face = size if size >= 14 else 0
+        face = size if size >= FACE_MIN_PX else 0
         for i, block in enumerate(blocks):
             rect = pygame.Rect(x0 + (i % columns) * step, y0 + (i // columns) * step, size, size)
             self._square(canvas, block, rect, face)
@@ -481,13 +486,15 @@ class VirtualTable(DragHandler):
             return
         inner = pygame.Rect(rect.x + 4, drawn.bottom + 3, rect.width - 8,
                             rect.bottom - drawn.bottom - 5)
-        square = max(8, min(20, inner.height // 2 - 2, inner.height))
+        square = next((size for size in range(24, 8, -1)
+                       if ((inner.width + 2) // (size + 2)) * ((inner.height + 2) // (size + 2))
+                       >= len(blocks)), 8)  # the largest that shows them all
         per_row = max(1, (inner.width + 2) // (square + 2))
         shown = blocks[: per_row * max(1, (inner.height + 2) // (square + 2))]
         for i, block in enumerate(shown):
             cell = pygame.Rect(inner.x + (i % per_row) * (square + 2),
                                inner.y + (i // per_row) * (square + 2), square, square)
-            self._square(canvas, block, cell, square if square >= 14 else 0)
+            self._square(canvas, block, cell, square if square >= FACE_MIN_PX else 0)
 
     def _draw_spread(self, canvas: Canvas, area: pygame.Rect) -> None:
         """The tapped zone's blocks laid out side by side, each one draggable on its own."""

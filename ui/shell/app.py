@@ -40,8 +40,8 @@ FRAME_S = 1 / 30
 """At most 30 frames a second, and only while something changes."""
 DESK: th.Colour = (12, 13, 15)
 """The window round the touchscreen and the virtual table."""
-TAB_TEXT_PX = 15
-"""The words of the button that shows or hides the virtual table."""
+TAB_TEXT_PX = th.MIN_TEXT
+"""The words of the button that shows or hides the virtual table (14 px lines)."""
 POLL_S = 0.01
 """How often an idle app looks for a touch: 10 ms, well under a finger's notice."""
 
@@ -65,9 +65,9 @@ def panel_size(screen: tuple[int, int]) -> tuple[int, int]:
     return PANEL_MAX
 
 
-PANEL_THEME = th.Theme((1000, 600), 10.0)
+PANEL_THEME = th.Theme((1000, 600), 9.0)
 """The virtual table is read on a desktop monitor at a desk, whatever the touchscreen's size:
-16 px small text, 42 px targets for a mouse or a finger."""
+text of :data:`ui.shell.theme.MIN_TEXT` and up (14 px lines), 46 px targets."""
 
 
 class Screen(Protocol):
@@ -309,10 +309,10 @@ class App:
         words = ("Hide", "table") if self.panel_open else ("Show", "table")
         label = " ".join(words)
         if rect.height > rect.width:  # a column beside the screen: the words one above the other
-            button = pygame.Rect(3, t.gap, rect.width - 6, 2 * t.target)
+            button = pygame.Rect(2, t.gap, rect.width - 4, 2 * t.target)
             canvas.fill(th.PANEL_HI, button, radius=t.gap)
             for i, word in enumerate(words):
-                line = round(TAB_TEXT_PX * 0.65)
+                line = round(TAB_TEXT_PX * 0.4)
                 canvas.text(word, (button.centerx, button.centery + (2 * i - 1) * line),
                             size=TAB_TEXT_PX, anchor="center", bold=True)
         else:

@@ -16,9 +16,9 @@ import pygame
 Size = tuple[int, int]
 Point = tuple[int, int]
 
-TAB_PX = 52
+TAB_PX = 54
 """The strip between the screen and the virtual table: its show/hide button, two short words."""
-PANEL_MIN: Size = (490, 420)
+PANEL_MIN: Size = (488, 420)
 """The smallest virtual table that still shows the board, its trays and readable names."""
 PANEL_MAX: Size = (1000, 720)
 """A larger virtual table only spreads the same board thinner."""

@@ -29,8 +29,8 @@ from ui.tenka_meidou.words import TEXT_COLOUR, colour_name
 
 Point = tuple[int, int]
 HAND = "hand"
-TEXT_PX = 14
-"""The smallest words on the virtual table: readable on a desktop monitor."""
+TEXT_PX = th.MIN_TEXT
+"""The smallest words on the virtual table: 14 px lines."""
 WHITE = "white"
 """The white reinforcement pawns' colour (they belong to nobody, 5.II.3)."""
 
