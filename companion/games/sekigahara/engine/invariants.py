@@ -12,6 +12,7 @@ from companion.games.sekigahara.engine.views import public_view
 # A block id's shape; the word boundary before it is checked by hand, since a pattern that
 # starts with ``\b`` makes the search eight times slower.
 _ID = re.compile(r"[IT]\d\d(?!\w)")
+_ZONES = OFF_MAP | BOARD.locations.keys()
 
 
 def holds_block_id(text: str) -> bool:
@@ -29,9 +30,9 @@ def violations(state: State, *, views: bool = True) -> list[str]:
     found: list[str] = []
     if len(state.pos) != TOTAL_BLOCKS and state.pos:
         found.append(f"{len(state.pos)} blocks tracked, not {TOTAL_BLOCKS}")
-    for b, zone in state.pos.items():
-        if b not in FACES or (zone not in OFF_MAP and zone not in BOARD.locations):
-            found.append(f"{b} in unknown zone {zone}")
+    if not (state.pos.keys() <= FACES.keys() and set(state.pos.values()) <= _ZONES):
+        found += [f"{b} in unknown zone {zone}" for b, zone in state.pos.items()
+                  if b not in FACES or zone not in _ZONES]
     if not index_agrees(state):
         found.append("the blocks by zone disagree with the blocks' positions")
     for side in Side:
