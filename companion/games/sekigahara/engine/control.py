@@ -28,9 +28,10 @@ def units_count(state: State, location: str, side: Side) -> int:
 def occupancy(state: State) -> dict[str, dict[Side, int]]:
     """Units per location and side (locations with any unit only)."""
     table: dict[str, dict[Side, int]] = {}
+    ishida_blocks, locations = SIDE_BLOCKS[Side.ISHIDA], BOARD.locations
     for z, here in state.at.items():
-        if z in BOARD.locations:
-            ishida = len(here & SIDE_BLOCKS[Side.ISHIDA])
+        if z in locations:
+            ishida = len(here & ishida_blocks)
             table[z] = {Side.ISHIDA: ishida, Side.TOKUGAWA: len(here) - ishida}
     for d, where in state.disks.items():
         if where is not None:
