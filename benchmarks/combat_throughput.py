@@ -63,7 +63,8 @@ def random_setup(rng: random.Random) -> CombatSetup:
         for n in range(rng.randint(1, most)):
             blocks[f"{side.value[0]}{n}"] = random_face(rng, side)
     inside = frozenset(b for b, f in blocks.items() if f.side is defender)
-    castle, disks = None, ()
+    castle: str | None = None
+    disks: tuple[Disk, ...] = ()
     if kind is CombatKind.SIEGE and defender is Side.ISHIDA and rng.random() < 0.5:
         castle, disk = rng.choice([("osaka", Disk.HIDEYORI), ("ueda", Disk.SANADA)])
         disks = (disk,)
