@@ -14,7 +14,7 @@ propagates and nothing is applied: the caller shows "not saved" and may submit a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
@@ -79,6 +79,27 @@ class Rejection:
         return f"{self.message} (rule {self.rule})"
 
 
+Judge = Callable[[S, C, "str | None"], tuple[list[E], S]]
+"""A rules object's optional ``judge(state, command, by)``: ``handle``'s events together with the
+state they lead to, for rules that apply each event as they rule (it is then applied once)."""
+
+
+def judge_of(rules: GameRules[S, C, E]) -> Judge[S, C, E]:
+    """How to rule on a command and get the state after it: the rules' own ``judge`` if they
+    have one, else ``handle`` then ``apply`` of each event."""
+    own: Judge[S, C, E] | None = getattr(rules, "judge", None)
+    if own is not None:
+        return own
+
+    def judge(state: S, command: C, by: str | None) -> tuple[list[E], S]:
+        events = rules.handle(state, command, by)
+        for event in events:
+            state = rules.apply(state, event)
+        return events, state
+
+    return judge
+
+
 def replay(rules: GameRules[S, C, E], events: Iterable[E]) -> S:
     """Rebuild a state from an event list."""
     state = rules.initial_state()
@@ -96,6 +117,7 @@ class Game(Generic[S, C, E]):
     ) -> None:
         self.rules = rules
         self.recorder = recorder
+        self._judge = judge_of(rules)
         self._events: list[E] = list(events)
         self._state = replay(rules, self._events)
 
@@ -111,14 +133,11 @@ class Game(Generic[S, C, E]):
         """Validate and apply ``command``; ``by`` names the submitter so the rules can refuse a
         command sent in another player's name."""
         try:
-            events = self.rules.handle(self._state, command, by)
+            events, state = self._judge(self._state, command, by)
         except HiddenViolation as exc:
             return Rejection(exc.rule, exc.message, exc.private)
         except RuleViolation as exc:
             return Rejection(exc.rule, exc.message)
-        state = self._state
-        for event in events:
-            state = self.rules.apply(state, event)
         if self.recorder is not None:
             self.recorder.record(command, events)  # raises if not saved: nothing applied
         self._state = state

@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import TypeAdapter, ValidationError
 
 from companion.core.chain import ChainBreak, check_chain, entry_hash
-from companion.core.game import GameRules
+from companion.core.game import GameRules, judge_of
 from companion.core.rules import RuleViolation
 from companion.core.store import Entry, GameLog
 
@@ -81,9 +81,8 @@ def step(rules: GameRules[S, Any, Any], commands: TypeAdapter[Any], rebuilt: Reb
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise LogRefused(n, f"not a valid command: {where}: {first['msg']}") from None
-    state = rebuilt.state
     try:
-        produced = rules.handle(state, command)
+        produced, after = judge_of(rules)(rebuilt.state, command, None)
     except RuleViolation as exc:
         raise LogRefused(n, f"the rules refuse this {command.type}: {exc}", exc.rule) from None
     except Exception as exc:  # a state no legal game reaches; never a raw traceback
@@ -92,9 +91,7 @@ def step(rules: GameRules[S, Any, Any], commands: TypeAdapter[Any], rebuilt: Reb
     given = [event.model_dump(mode="json") for event in produced]
     if given != recorded:
         raise LogRefused(n, _difference(command.type, recorded, given))
-    for event in produced:
-        state = rules.apply(state, event)
-    rebuilt.state = state
+    rebuilt.state = after
     rebuilt.events.extend(produced)
     rebuilt.commands += 1
     return produced

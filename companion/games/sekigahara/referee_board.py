@@ -28,6 +28,7 @@ from companion.games.sekigahara.engine.movement_phase import move_stack
 from companion.games.sekigahara.engine.queries import explain_stack_move
 from companion.games.sekigahara.engine.retreat import retreat, retreat_options
 from companion.games.sekigahara.engine.state import (
+    BAG,
     Level,
     PendingCombat,
     Phase,
@@ -203,13 +204,14 @@ def _engine(ids: dict[str, str], block: str) -> str:
 def _state(given: Position, phase: Phase) -> tuple[State, dict[str, str]]:
     """The engine state of the position and the engine id of each given block."""
     state = apply_event(State(), ev.GameStarted())
-    state.pos = {b: "@bag" for b in state.pos}
+    for b in list(state.pos):
+        state.place(b, BAG)
     ids: dict[str, str] = {}
     for block_id, block in given.blocks.items():
         _location(block.at)
         engine_id = _match(block_id, block, set(ids.values()))
         ids[block_id] = engine_id
-        state.pos[engine_id] = block.at
+        state.place(engine_id, block.at)
         if block.inside:
             state.inside.add(engine_id)
     for disk, where in given.disks.items():

@@ -31,9 +31,21 @@ class GivenBlock:
     leader: bool | None
 
 
+_COUNTED: dict[int, tuple[BlockSet, Counter[FaceKey]]] = {}
+
+
 def manifest_counts(blocks: BlockSet) -> Counter[FaceKey]:
-    """How many blocks of each face the copy of the game has."""
-    return Counter((b.face.clan, b.face.mon, b.face.attack, b.face.leader) for b in blocks.blocks)
+    """How many blocks of each face the copy of the game has: counted once per manifest loaded,
+    not for every combat judged (the result is shared: read it, never change it)."""
+    seen = _COUNTED.get(id(blocks))
+    if seen is not None and seen[0] is blocks:
+        return seen[1]
+    counts = Counter(
+        (b.face.clan, b.face.mon, b.face.attack, b.face.leader) for b in blocks.blocks)
+    if len(_COUNTED) >= 8:  # a process judges with one or two manifests; never grow unbounded
+        _COUNTED.clear()
+    _COUNTED[id(blocks)] = (blocks, counts)
+    return counts
 
 
 def resolve_faces(

@@ -1,4 +1,4 @@
-"""``companion selfplay --games N --seed S``: random legal games, invariants after every event.
+"""``companion selfplay --games N --seed S``: random legal games, invariants after every command.
 
 Prints one JSON object on standard output and exits non-zero if any game failed.
 ``--export DIR`` also writes each game as a game export (``DIR/selfplay-seed-S.jsonl``,
@@ -71,7 +71,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-checks", action="store_true",
-                        help="skip the per-event invariant checks (faster)")
+                        help="skip the invariant checks after every command (faster)")
     parser.add_argument("--export", type=Path, default=None, metavar="DIR",
                         help="write each game as a game export file into DIR")
     parser.set_defaults(handler=_handler)

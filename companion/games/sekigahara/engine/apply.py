@@ -53,7 +53,7 @@ def _started(s: State, e: ev.GameStarted) -> None:
     for side in Side:
         s.draw[side] = DECK_SIZE[side]
     for b, face in FACES.items():
-        s.pos[b] = BAG if face.setup is None else ASIDE
+        s.place(b, BAG if face.setup is None else ASIDE)
     for loc in BOARD.locations.values():
         if loc.disk is not None:
             s.disks[loc.disk] = loc.id
@@ -66,7 +66,7 @@ def _started(s: State, e: ev.GameStarted) -> None:
 
 def _placed(s: State, e: ev.BlocksPlaced) -> None:
     for b in e.blocks:
-        s.pos[b] = e.zone
+        s.place(b, e.zone)
     if e.random:
         for i, due in enumerate(s.draws_due):
             if due[:2] == (e.side, e.zone):
@@ -128,7 +128,7 @@ def _bought(s: State, e: ev.MovementBought) -> None:
 
 def _mustered(s: State, e: ev.Mustered) -> None:
     for b in e.blocks:
-        s.pos[b] = e.location
+        s.place(b, e.location)
     s.immobile |= set(e.blocks)
     s.mustered = True
     if s.level is not Level.TOTAL:
@@ -139,7 +139,7 @@ def _mustered(s: State, e: ev.Mustered) -> None:
 def _mori(s: State, e: ev.MoriArrived) -> None:
     osaka = BOARD.mori_box.leads_to or "osaka"
     for b in e.blocks:
-        s.pos[b] = osaka
+        s.place(b, osaka)
     s.immobile |= set(e.blocks)
     normalise(s, [osaka])
 
@@ -147,7 +147,7 @@ def _mori(s: State, e: ev.MoriArrived) -> None:
 def _moved(s: State, e: ev.StackMoved) -> None:
     touched = {e.origin}
     for b, path in e.paths.items():
-        s.pos[b] = path[-1]
+        s.place(b, path[-1])
         touched.add(path[-1])
         before = path[-2] if len(path) > 1 else e.origin
         s.entered_from.setdefault(entry_key(e.side, path[-1]), set()).add(before)
@@ -161,7 +161,7 @@ def _moved(s: State, e: ev.StackMoved) -> None:
 
 def _overrun(s: State, e: ev.Overrun) -> None:
     for b in e.blocks:
-        s.pos[b] = DEAD
+        s.place(b, DEAD)
         s.casualties.append(b)
     normalise(s, [e.location])
 
@@ -218,7 +218,7 @@ def _acted(s: State, e: ev.CombatActed) -> None:
 def _ended(s: State, e: ev.CombatEnded) -> None:
     for side in Side:
         for b in e.losses.get(side, ()):
-            s.pos[b] = DEAD
+            s.place(b, DEAD)
             s.casualties.append(b)
     for d in e.disks_lost:
         s.disks[d] = None
@@ -239,7 +239,7 @@ def _retreated(s: State, e: ev.Retreated) -> None:
         if b in e.into_castle:
             s.inside.add(b)
         elif e.destination is not None:
-            s.pos[b] = e.destination
+            s.place(b, e.destination)
             if e.join_castle:
                 s.inside.add(b)
             else:

@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from companion.games.sekigahara.components import Disk, Side
-from companion.games.sekigahara.engine.data import BOARD, DISK_SIDE, side_of
+from companion.games.sekigahara.engine.data import BOARD, CASTLES, DISK_SIDE, SIDE_BLOCKS, side_of
 from companion.games.sekigahara.engine.state import State
 
 
 def blocks_at(state: State, location: str, side: Side | None = None) -> list[str]:
     """Blocks in ``location`` (inside its castle or not), sorted, optionally of one side."""
-    return sorted(
-        b for b, z in state.pos.items() if z == location and (side is None or side_of(b) is side)
-    )
+    here = state.at.get(location, frozenset())
+    return sorted(here if side is None else here & SIDE_BLOCKS[side])
 
 
 def disks_at(state: State, location: str) -> list[Disk]:
@@ -22,17 +21,18 @@ def disks_at(state: State, location: str) -> list[Disk]:
 
 def units_count(state: State, location: str, side: Side) -> int:
     """Blocks plus disks (3.4: disks are units) of ``side`` at ``location``."""
-    n = sum(1 for b, z in state.pos.items() if z == location and side_of(b) is side)
+    n = len(state.at.get(location, frozenset()) & SIDE_BLOCKS[side])
     return n + sum(1 for d in disks_at(state, location) if DISK_SIDE[d] is side)
 
 
 def occupancy(state: State) -> dict[str, dict[Side, int]]:
     """Units per location and side (locations with any unit only)."""
     table: dict[str, dict[Side, int]] = {}
-    for b, z in state.pos.items():
-        if z in BOARD.locations:
-            row = table.setdefault(z, {Side.ISHIDA: 0, Side.TOKUGAWA: 0})
-            row[side_of(b)] += 1
+    ishida_blocks, locations = SIDE_BLOCKS[Side.ISHIDA], BOARD.locations
+    for z, here in state.at.items():
+        if z in locations:
+            ishida = len(here & ishida_blocks)
+            table[z] = {Side.ISHIDA: ishida, Side.TOKUGAWA: len(here) - ishida}
     for d, where in state.disks.items():
         if where is not None:
             row = table.setdefault(where, {Side.ISHIDA: 0, Side.TOKUGAWA: 0})
@@ -68,19 +68,22 @@ def castle_controller(
     if natural is None:
         return None
     if occ is None:
-        present = {s for s in Side if units_count(state, location, s)}
+        ishida = units_count(state, location, Side.ISHIDA) > 0
+        tokugawa = units_count(state, location, Side.TOKUGAWA) > 0
     else:
-        row = occ.get(location, {})
-        present = {s for s in Side if row.get(s)}
-    if len(present) == 1:
-        return present.pop()
-    if not present:
+        row = occ.get(location)
+        ishida = bool(row and row.get(Side.ISHIDA))
+        tokugawa = bool(row and row.get(Side.TOKUGAWA))
+    if ishida != tokugawa:
+        return Side.ISHIDA if ishida else Side.TOKUGAWA
+    if not ishida:
         return natural
     return castle_owner(state, location)
 
 
 def castles_controlled(state: State, side: Side) -> int:
-    return sum(1 for loc in BOARD.castles if castle_controller(state, loc.id) is side)
+    occ = occupancy(state)
+    return sum(1 for loc in CASTLES if castle_controller(state, loc, occ) is side)
 
 
 def resources_controlled(state: State, side: Side) -> int:

@@ -27,6 +27,10 @@ TOTAL_BLOCKS = len(BLOCKS)
 DISK_SIDE: dict[Disk, Side] = {Disk.HIDEYORI: Side.ISHIDA, Disk.SANADA: Side.ISHIDA}
 OSAKA = BOARD.mori_box.leads_to or "osaka"
 BLOCK_SIDE: dict[str, Side] = {b: f.side for b, f in FACES.items()}
+CASTLES: tuple[str, ...] = tuple(loc.id for loc in BOARD.castles)
+SIDE_BLOCKS: dict[Side, frozenset[str]] = {
+    side: frozenset(b for b, f in FACES.items() if f.side is side) for side in Side
+}
 ISHIDA_LEADER = next(b for b, f in FACES.items() if f.is_protagonist and f.clan is Clan.ISHIDA)
 TOKUGAWA_LEADER = next(
     b for b, f in FACES.items() if f.is_protagonist and f.clan is Clan.TOKUGAWA

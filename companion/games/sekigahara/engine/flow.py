@@ -19,16 +19,32 @@ def scrub(text: str) -> str:
     return _BLOCK_ID.sub("a block", text)
 
 
+class Ruled(list[ev.Event]):
+    """A command's events that know the state they lead to: each was applied once, when it was
+    emitted, so the game takes ``after`` instead of applying them again."""
+
+    def __init__(self, before: State) -> None:
+        super().__init__()
+        self.before = before
+        self.after = before
+        self.applied = 0
+
+    def leads_from(self, state: State) -> bool:
+        """Whether ``after`` is these very events applied to ``state`` (nothing added since)."""
+        return self.before is state and self.applied == len(self)
+
+
 class Emitter:
     """Collects a command's events, applying each so later checks see its effect."""
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.events: list[ev.Event] = []
+        self.events = Ruled(state)
 
     def emit(self, event: ev.Event) -> None:
         self.events.append(event)
         self.state = apply_event(self.state, event)
+        self.events.after, self.events.applied = self.state, len(self.events)
 
     @property
     def over(self) -> bool:

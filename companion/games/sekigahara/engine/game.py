@@ -14,7 +14,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.apply import apply_event
 from companion.games.sekigahara.engine.bidding import bid, choose_first
 from companion.games.sekigahara.engine.combat_phase import act, choose_inside, declare, end_combat
-from companion.games.sekigahara.engine.flow import check_submitter, reject
+from companion.games.sekigahara.engine.flow import Ruled, check_submitter, reject
 from companion.games.sekigahara.engine.mori import bring_mori
 from companion.games.sekigahara.engine.movement_phase import buy_movement, end_movement, move_stack
 from companion.games.sekigahara.engine.muster import muster
@@ -59,6 +59,18 @@ class SekigaharaRules:
         if handler is None:
             raise reject("1", f"unknown command {command.type!r}")
         return handler(state, command)
+
+    def judge(
+        self, state: State, command: cm.Command, by: str | None = None
+    ) -> tuple[list[ev.Event], State]:
+        """``handle``'s events and the state after them: the handlers applied each event as
+        they emitted it, so it is not applied again."""
+        events = self.handle(state, command, by)
+        if isinstance(events, Ruled) and events.leads_from(state):
+            return events, events.after
+        for event in events:
+            state = apply_event(state, event)
+        return events, state
 
     def apply(self, state: State, event: ev.Event) -> State:
         return apply_event(state, event)

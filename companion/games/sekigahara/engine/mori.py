@@ -13,7 +13,7 @@ from companion.games.sekigahara.engine.state import MORI_BOX, State
 
 
 def mori_in_box(state: State) -> list[str]:
-    return sorted(b for b, z in state.pos.items() if z == MORI_BOX)
+    return sorted(state.at.get(MORI_BOX, ()))
 
 
 def bring_mori(state: State, cmd: BringMori) -> list[ev.Event]:

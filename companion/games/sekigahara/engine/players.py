@@ -18,7 +18,7 @@ from companion.games.sekigahara.components import CardKind, Clan, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import blocks_at, castle_owner
-from companion.games.sekigahara.engine.data import CARDS, DECK_SIZE, FACES, side_of
+from companion.games.sekigahara.engine.data import CARDS, DECK_SIZE, FACES
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
 from companion.games.sekigahara.engine.mori import mori_in_box
 from companion.games.sekigahara.engine.queries import (
@@ -117,7 +117,7 @@ class RandomPlayer:
             due = next_draw(state)
             assert due is not None
             side, zone, n = due
-            bag = sorted(b for b, z in state.pos.items() if z == BAG and side_of(b) is side)
+            bag = blocks_at(state, BAG, side)
             return cm.DrawBlocks(side=side, zone=zone, blocks=tuple(r.sample(bag, n)))
         if state.phase is Phase.BID:
             side = next(s for s in Side if s not in state.bids)
@@ -139,9 +139,7 @@ class RandomPlayer:
             replace = r.randint(0, state.hand[side]) if level is Level.NONE else 0
             return cm.BuyMovement(side=side, level=level, replace=replace)
         options: list[str] = ["end"]
-        if may_muster(state, side) is None and any(
-            z == RECRUITMENT and side_of(b) is side for b, z in state.pos.items()
-        ):
+        if may_muster(state, side) is None and blocks_at(state, RECRUITMENT, side):
             options.append("muster")
         if side is Side.ISHIDA and mori_in_box(state) and state.hand[side] > 2 and r.random() < .2:
             options.append("mori")
@@ -150,9 +148,7 @@ class RandomPlayer:
             options += ["move"] * 4
         choice = r.choice(options)
         if choice == "muster":
-            box = sorted(
-                b for b, z in state.pos.items() if z == RECRUITMENT and side_of(b) is side
-            )
+            box = blocks_at(state, RECRUITMENT, side)
             option = r.choice(["A", "B"])
             if option == "A":
                 clan = FACES[r.choice(box)].clan

@@ -42,8 +42,7 @@ def movable_stacks(state: State, side: Side) -> dict[str, list[str]]:
         return {}
     found: dict[str, list[str]] = {}
     for loc in BOARD.locations:
-        blocks = movable(state, side, loc)
-        if blocks:
+        if loc in state.at and (blocks := movable(state, side, loc)):
             found[loc] = blocks
     return found
 

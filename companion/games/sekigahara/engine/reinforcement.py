@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import castles_controlled, resources_controlled
-from companion.games.sekigahara.engine.data import BOARD, side_of
+from companion.games.sekigahara.engine.control import (
+    blocks_at,
+    castles_controlled,
+    resources_controlled,
+)
+from companion.games.sekigahara.engine.data import BOARD
 from companion.games.sekigahara.engine.flow import Emitter, draw_cards
 from companion.games.sekigahara.engine.state import BAG, RECRUITMENT, Phase, State
 
 
 def _bag(state: State, side: Side) -> int:
-    return sum(1 for b, z in state.pos.items() if z == BAG and side_of(b) is side)
+    return len(blocks_at(state, BAG, side))
 
 
 def begin_week(em: Emitter, week: int) -> None:

@@ -18,8 +18,15 @@ from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import BlockFace, Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import castle_controller, contested, occupancy
-from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
-from companion.games.sekigahara.engine.state import BAG, DEAD, MORI_BOX, OFF_MAP, RECRUITMENT, State
+from companion.games.sekigahara.engine.data import (
+    BOARD,
+    CARDS,
+    CASTLES,
+    FACES,
+    SIDE_BLOCKS,
+    side_of,
+)
+from companion.games.sekigahara.engine.state import BAG, DEAD, MORI_BOX, RECRUITMENT, State
 
 
 class Face(BaseModel):
@@ -43,6 +50,8 @@ _SHOWN: dict[str, Face] = {b: Face.of(f) for b, f in FACES.items()}
 
 
 class Stack(BaseModel):
+    model_config = ConfigDict(frozen=True)  # one shared value per count (see _stack)
+
     ishida: int
     tokugawa: int
     inside: dict[Side, int]
@@ -134,25 +143,36 @@ class RefereeState(BaseModel):
     combat: dict[str, Any] | None
 
 
+_STACKS: dict[tuple[int, int, int, int], Stack] = {}
+
+
+def _stack(ishida: int, tokugawa: int, ishida_in: int, tokugawa_in: int) -> Stack:
+    """The stack of these counts; built once (a few hundred exist) and shared, being frozen."""
+    key = (ishida, tokugawa, ishida_in, tokugawa_in)
+    found = _STACKS.get(key)
+    if found is None:
+        inside = {s: n for s, n in ((Side.ISHIDA, ishida_in), (Side.TOKUGAWA, tokugawa_in)) if n}
+        found = _STACKS[key] = Stack.model_construct(
+            ishida=ishida, tokugawa=tokugawa, inside=inside)
+    return found
+
+
+def _count(state: State, zone: str, side: Side) -> int:
+    return len(state.at.get(zone, frozenset()) & SIDE_BLOCKS[side])
+
+
 def _public(state: State) -> PublicState:
-    counts: dict[str, list[int]] = {}  # location -> [ishida, tokugawa, ishida in, tokugawa in]
-    zones: Counter[tuple[str, Side]] = Counter()
-    for b, z in state.pos.items():
-        side = side_of(b)
-        zones[(z, side)] += 1
-        if z not in OFF_MAP:
-            row = counts.setdefault(z, [0, 0, 0, 0])
-            i = 0 if side is Side.ISHIDA else 1
-            row[i] += 1
-            if b in state.inside:
-                row[2 + i] += 1
-    locations = {
-        loc: Stack.model_construct(ishida=r[0], tokugawa=r[1],
-                   inside={s: n for s, n in ((Side.ISHIDA, r[2]), (Side.TOKUGAWA, r[3])) if n})
-        for loc in BOARD.locations if (r := counts.get(loc)) is not None
-    }  # board order: an order taken from block ids would say where the protagonists stand
+    ishida_blocks, inside = SIDE_BLOCKS[Side.ISHIDA], state.inside
+    locations: dict[str, Stack] = {}
+    for loc in BOARD.locations:  # board order: an order taken from block ids would say where
+        here = state.at.get(loc)  # the protagonists stand
+        if here:
+            ishida = len(here & ishida_blocks)
+            held = here & inside if inside else frozenset()
+            ishida_in = len(held & ishida_blocks) if held else 0
+            locations[loc] = _stack(ishida, len(here) - ishida, ishida_in, len(held) - ishida_in)
     occ = occupancy(state)
-    castles = {c.id: castle_controller(state, c.id, occ) for c in BOARD.castles}
+    castles = {c: castle_controller(state, c, occ) for c in CASTLES}
     fought = contested(state, occ)
     battle = None
     p = state.pending
@@ -175,9 +195,9 @@ def _public(state: State) -> PublicState:
                    if loc in state.resource_control}, contested=fought,
         hand=dict(state.hand), draw_pile=dict(state.draw), discard_pile=dict(state.discard),
         on_table=dict(state.table),
-        recruitment_box={s: zones[(RECRUITMENT, s)] for s in Side},
-        bag={s: zones[(BAG, s)] for s in Side},
-        mori_box=[_SHOWN[b] for b in sorted(state.pos) if state.pos[b] == MORI_BOX],
+        recruitment_box={s: _count(state, RECRUITMENT, s) for s in Side},
+        bag={s: _count(state, BAG, s) for s in Side},
+        mori_box=[_SHOWN[b] for b in sorted(state.at.get(MORI_BOX, ()))],
         casualties=[_SHOWN[b] for b in state.casualties],
         battle=battle, bids_placed=sorted(state.bids), winner=state.winner,
         victory=state.victory, score=dict(state.score),

@@ -30,7 +30,7 @@ def _chunk(args: tuple[int, int]) -> dict[str, Any]:
 @pytest.mark.slow
 def test_a_thousand_random_games_play_out_legally() -> None:
     """Every game completes with no rejection of a query-chosen command, and the invariants
-    (96 blocks, 110 cards, no hidden identity in the public view) hold after every event."""
+    (96 blocks, 110 cards, no hidden identity in the public view) hold after every command."""
     workers = max(1, min(4, os.cpu_count() or 1))
     per = 1000 // workers
     chunks = [(per + (1000 - per * workers if i == 0 else 0), i * 100_000) for i in range(workers)]
