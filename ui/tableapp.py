@@ -47,6 +47,8 @@ class TableOptions:
     workdir: Path | None = None
     virtual_table: bool = True
     """Draw the virtual table beside the screen when the readers are simulated."""
+    desktop: tuple[int, int] | None = None
+    """The desktop the window must fit (default: the display's own)."""
     settle_s: float = 1.0
     """Pieces set down are ruled once they have rested this long (the settle rule)."""
     db: Path | None = None
@@ -86,8 +88,9 @@ class GameTableApp:
         self.workdir = options.workdir or default_workdir()
 
     def _open_window(self, title: str, simulated: bool) -> bool:
-        """The window (full screen on a kiosk); True when the virtual table is drawn beside it
-        (simulated readers on a desktop)."""
+        """The window (full screen on a kiosk, exactly the panel); True when the virtual table
+        is drawn beside or below the screen (simulated readers on a desktop): the window then
+        fits the desktop (:func:`ui.shell.window.fit`)."""
         options = self.options
         size = options.size
         if options.kiosk:
@@ -95,7 +98,8 @@ class GameTableApp:
             size = (info.current_w, info.current_h) if info.current_w > 0 else size
         show_table = simulated and options.virtual_table and not options.kiosk
         self.app = App(size, panel_size=panel_size(size) if show_table else None,
-                       diagonal_in=options.diagonal_in, fullscreen=options.kiosk, title=title)
+                       diagonal_in=options.diagonal_in, fullscreen=options.kiosk, title=title,
+                       desktop=options.desktop)
         if options.kiosk:
             pygame.mouse.set_visible(False)
         return show_table

@@ -29,7 +29,7 @@ def leaks(strings: list[str]) -> list[str]:
     found = []
     for text in strings:
         words = set(re.findall(r"[a-z]+", text.lower()))
-        if BLOCK_ID.search(text) or words & CLAN_WORDS or re.search(r"\d-mon", text):
+        if BLOCK_ID.search(text) or words & CLAN_WORDS or re.search(r"\d[- ]mon\b", text):
             found.append(text)
     return found
 

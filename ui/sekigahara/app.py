@@ -24,7 +24,7 @@ from ui.sekigahara.ending import History, WeekPoint
 from ui.sekigahara.menus import SekigaharaReferee, StartScreen
 from ui.sekigahara.parts import victory_points
 from ui.sekigahara.play import PlayScreen
-from ui.sekigahara.virtual_table import VirtualTable
+from ui.sekigahara.virtual_table import VirtualTable, side_to_move
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
 from ui.tableapp import GameTableApp, TableOptions
@@ -54,7 +54,9 @@ class TableApp(GameTableApp):
         self.control.on_change = self.app.wake
         self.virtual: VirtualTable | None = None
         if readers.simulated is not None:
-            self.virtual = VirtualTable(readers.simulated, default_board())
+            self.virtual = VirtualTable(
+                readers.simulated, default_board(),
+                to_move=lambda: side_to_move(self.control.snapshot().prompt.waiting))
             if show_table:
                 self.app.panel = self.virtual
         self.pin = RefereePin(options.pin_file)

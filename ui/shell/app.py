@@ -5,6 +5,10 @@ side panel (the virtual table). The loop sleeps in ``pygame.event.wait`` until s
 a touch, a wake-up posted from another thread (:meth:`App.wake`, e.g. when the readers saw a
 move), or a screen's own timer (a blinking discrepancy). It redraws only then, at most 30 frames a
 second. An exception in a screen's action is shown as one line and logged, never as a traceback.
+
+On a desktop the window fits the desktop (:mod:`ui.shell.window`): screens and the panel draw on
+one logical picture, the screen at its own size, shown scaled when the window is too small;
+clicks and touches are mapped back to the picture's pixels. A kiosk is the panel, unscaled.
 """
 
 from __future__ import annotations
@@ -27,12 +31,17 @@ from ui.shell import theme as th
 from ui.shell.canvas import READ_IN_FULL, Canvas, DragHandler, Target
 from ui.shell.pages import full_text
 from ui.shell.text import Box, Drawn, Painter
+from ui.shell.window import PANEL_MAX, TAB_PX, WindowLayout, fit, window_area
 
 log = logging.getLogger(__name__)
 
 WAKE = pygame.event.custom_type()
 FRAME_S = 1 / 30
 """At most 30 frames a second, and only while something changes."""
+DESK: th.Colour = (12, 13, 15)
+"""The window round the touchscreen and the virtual table."""
+TAB_TEXT_PX = th.MIN_TEXT
+"""The words of the button that shows or hides the virtual table (14 px lines)."""
 POLL_S = 0.01
 """How often an idle app looks for a touch: 10 ms, well under a finger's notice."""
 
@@ -50,15 +59,15 @@ def kiosk_display(size: tuple[int, int]) -> tuple[int, int]:
 
 
 def panel_size(screen: tuple[int, int]) -> tuple[int, int]:
-    """A side panel's size (the virtual table): as large as the desktop allows beside the
-    screen."""
-    try:
-        desktop = pygame.display.get_desktop_sizes()[0]
-    except (pygame.error, IndexError):
-        desktop = (1920, 1080)
-    width = max(640, min(1000, desktop[0] - screen[0] - 40))
-    height = max(screen[1], min(int(width * 0.72), desktop[1] - 80))
-    return width, height
+    """The largest virtual table a window may give (it takes what the desktop leaves free, up
+    to this: :func:`ui.shell.window.fit`)."""
+    del screen  # the same for every touchscreen: it is read at a desk, not on the panel
+    return PANEL_MAX
+
+
+PANEL_THEME = th.Theme((1000, 600), 9.0)
+"""The virtual table is read on a desktop monitor at a desk, whatever the touchscreen's size:
+text of :data:`ui.shell.theme.MIN_TEXT` and up (14 px lines), 46 px targets."""
 
 
 class Screen(Protocol):
@@ -195,18 +204,32 @@ class App:
 
     def __init__(self, size: tuple[int, int], *, panel_size: tuple[int, int] | None = None,
                  diagonal_in: float = 7.0, fullscreen: bool = False,
-                 title: str = "Table companion") -> None:
+                 title: str = "Table companion", desktop: tuple[int, int] | None = None) -> None:
+        """``panel_size``: draw a panel (the virtual table) beside or below the screen, at most
+        this large; ``desktop``: the desktop to fit the window in (default: the display's)."""
         pygame.display.init()
         pygame.font.init()
         self.size = size
         self.theme = th.Theme(size, diagonal_in)
-        width = size[0] + (panel_size[0] if panel_size else 0)
-        height = max(size[1], panel_size[1] if panel_size else 0)
-        flags = pygame.FULLSCREEN if fullscreen else 0
-        self.window = pygame.display.set_mode((width, height), flags)
+        self.panel_theme = PANEL_THEME
+        self.fullscreen = fullscreen
+        self._panel_max = panel_size
+        self._desktop = desktop
+        self.panel_open = True
+        """The virtual table is shown (its strip's button hides it, to give the screen room)."""
+        if fullscreen:
+            self.layout = WindowLayout(size, pygame.Rect((0, 0), size), None, 1.0, size)
+        else:
+            self.layout = self._fit(window_area(desktop))
+        flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+        self.display = pygame.display.set_mode(self.layout.window, flags)
+        if fullscreen and self.display.get_size() != size:  # a panel not of the size asked
+            self.layout = fit(size, self.display.get_size(), panel=False,
+                              window=self.display.get_size())
         pygame.display.set_caption(title)
-        self.panel_rect = (pygame.Rect(size[0], 0, panel_size[0], height)
-                           if panel_size else None)
+        self.window = self._picture()
+        """The logical picture: the touchscreen at (0, 0) and its own size, the panel beside or
+        below; every target, region and touch is in its pixels."""
         self.painter = Painter()
         self.screen: Screen | None = None
         self.panel: Panel | None = None
@@ -230,6 +253,84 @@ class App:
         self._dragging: DragHandler | None = None
         self._finger: int | None = None
         self._wakeup = threading.Event()
+
+    # ------------------------------------------------------------------ the window
+
+    @property
+    def panel_rect(self) -> pygame.Rect | None:
+        """Where the panel is in the logical picture (None: no panel)."""
+        return self.layout.panel
+
+    def _picture(self) -> pygame.Surface:
+        """The display itself when it shows the picture pixel for pixel, else an off-screen
+        picture that :meth:`draw` scales into the window."""
+        if self.layout.direct:
+            return self.display
+        return pygame.Surface(self.layout.logical).convert()
+
+    def resize(self, window: tuple[int, int]) -> None:
+        """The window was resized: the touchscreen keeps its size when it fits, else the whole
+        picture is scaled to fit; the panel takes what is left (:func:`ui.shell.window.fit`)."""
+        if self.fullscreen or (window == self.layout.window
+                               and self.display.get_size() == window):
+            return
+        current = pygame.display.get_surface()
+        if current is None or current.get_size() != window:  # SDL has not resized it itself
+            self.display = pygame.display.set_mode(window, pygame.RESIZABLE)
+        else:
+            self.display = current
+        self.layout = self._fit(window, window)
+        self.window = self._picture()
+        self._dirty = True
+
+    def _fit(self, area: tuple[int, int], window: tuple[int, int] | None = None
+             ) -> WindowLayout:
+        return fit(self.size, area, panel=self._panel_max is not None,
+                   panel_max=self._panel_max or PANEL_MAX, window=window, tab=TAB_PX,
+                   closed=not self.panel_open)
+
+    def toggle_panel(self) -> None:
+        """Show or hide the virtual table; the window takes the new layout's size on the
+        desktop (:func:`ui.shell.window.fit`)."""
+        self.panel_open = not self.panel_open
+        self.layout = self._fit(window_area(self._desktop))
+        self.display = pygame.display.set_mode(self.layout.window, pygame.RESIZABLE)
+        self.window = self._picture()
+        self._dirty = True
+
+    def _draw_tab(self, targets: list[Target]) -> None:
+        """The strip between the screen and the virtual table, with the button that shows or
+        hides it."""
+        rect = self.layout.tab
+        if rect is None:
+            return
+        t = self.panel_theme
+        canvas = Canvas(self.window.subsurface(rect), self.painter, t, rect.topleft, targets)
+        words = ("Hide", "table") if self.panel_open else ("Show", "table")
+        label = " ".join(words)
+        if rect.height > rect.width:  # a column beside the screen: the words one above the other
+            button = pygame.Rect(2, t.gap, rect.width - 4, 2 * t.target)
+            canvas.fill(th.PANEL_HI, button, radius=t.gap)
+            for i, word in enumerate(words):
+                line = round(TAB_TEXT_PX * 0.4)
+                canvas.text(word, (button.centerx, button.centery + (2 * i - 1) * line),
+                            size=TAB_TEXT_PX, anchor="center", bold=True)
+        else:
+            button = pygame.Rect(t.gap, 3, 5 * t.target, rect.height - 6)
+            canvas.fill(th.PANEL_HI, button, radius=t.gap)
+            canvas.text(label, button.center, size=TAB_TEXT_PX, anchor="center", bold=True)
+        canvas.tap_area(button, label, self.toggle_panel)
+
+    def _show(self) -> None:
+        """Put the picture on the display (scaled when it does not fit pixel for pixel)."""
+        if self.layout.direct:
+            return
+        shown = self.layout.shown
+        self.display.fill(DESK)
+        if shown.size == self.layout.logical:
+            self.display.blit(self.window, shown)
+        else:
+            self.display.blit(pygame.transform.smoothscale(self.window, shown.size), shown)
 
     # ------------------------------------------------------------------ navigation
 
@@ -303,6 +404,8 @@ class App:
         self.painter.on_text = self.placed.append
         targets: list[Target] = []
         regions: list[tuple[pygame.Rect, DragHandler]] = []
+        if self.layout.panel is not None or self.layout.tab is not None:
+            self.window.fill(DESK)
         screen_surface = self.window.subsurface(pygame.Rect((0, 0), self.size))
         screen_surface.fill(th.PAPER)
         if self.screen is not None:
@@ -316,15 +419,19 @@ class App:
                 targets[:0] = canvas.openers  # under the screen's own targets
                 if self.banner:
                     self._draw_banner(canvas, self.banner)
+        if self.layout.tab is not None:
+            self.painter.screen = self.panel.name if self.panel is not None else "window"
+            self._draw_tab(targets)
         if self.panel is not None and self.panel_rect is not None:
             surface = self.window.subsurface(self.panel_rect)
             surface.fill(th.PAPER)
-            canvas = Canvas(surface, self.painter, self.theme, self.panel_rect.topleft,
+            canvas = Canvas(surface, self.painter, self.panel_theme, self.panel_rect.topleft,
                             targets, regions)
             self.painter.screen = self.panel.name
             panel = self.panel
             self._guarded(lambda: panel.draw(canvas))
         self.targets, self.regions = targets, regions
+        self._show()
         pygame.display.flip()
         self.frames_drawn += 1
         if self.on_frame is not None:
@@ -368,14 +475,16 @@ class App:
         kind = event.type
         if kind == pygame.QUIT:
             self.running = False
+        elif kind == pygame.VIDEORESIZE:
+            self.resize(event.size)
         elif kind in (WAKE, pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSIZECHANGED):
             self._dirty = True
         elif kind == pygame.MOUSEBUTTONDOWN and event.button == 1 and not event.touch:
-            self._press(event.pos)
+            self._press(self.layout.to_logical(event.pos))
         elif kind == pygame.MOUSEMOTION and not event.touch and self._dragging is not None:
-            self._motion(event.pos)
+            self._motion(self.layout.to_logical(event.pos))
         elif kind == pygame.MOUSEBUTTONUP and event.button == 1 and not event.touch:
-            self._release(event.pos)
+            self._release(self.layout.to_logical(event.pos))
         elif kind == pygame.FINGERDOWN and self._finger is None:
             self._finger = event.finger_id
             self._press(self._finger_pos(event))
@@ -386,8 +495,9 @@ class App:
             self._release(self._finger_pos(event))
 
     def _finger_pos(self, event: pygame.event.Event) -> tuple[int, int]:
-        w, h = self.window.get_size()
-        return int(event.x * w), int(event.y * h)
+        """A finger's place (SDL gives it as a fraction of the window) in logical pixels."""
+        w, h = self.display.get_size()
+        return self.layout.to_logical((event.x * w, event.y * h))
 
     def _press(self, pos: tuple[int, int]) -> None:
         for target in reversed(self.targets):
@@ -424,12 +534,14 @@ class App:
     # ------------------------------------------------------------------ simulated touches
 
     def touch(self, pos: tuple[int, int], to: tuple[int, int] | None = None) -> None:
-        """A finger taps ``pos`` (or drags from ``pos`` to ``to``): real FINGER events through
-        the event queue, as a touchscreen sends them."""
-        w, h = self.window.get_size()
+        """A finger taps ``pos`` (or drags from ``pos`` to ``to``), both in logical pixels: real
+        FINGER events through the event queue, at the window's place for them, as a touchscreen
+        sends them."""
+        w, h = self.display.get_size()
 
         def finger(kind: int, at: tuple[int, int]) -> pygame.event.Event:
-            return pygame.event.Event(kind, touch_id=1, finger_id=1, x=at[0] / w, y=at[1] / h,
+            x, y = self.layout.to_window(at)
+            return pygame.event.Event(kind, touch_id=1, finger_id=1, x=x / w, y=y / h,
                                       dx=0.0, dy=0.0, pressure=1.0)
 
         pygame.event.post(finger(pygame.FINGERDOWN, pos))

@@ -29,6 +29,8 @@ from ui.tenka_meidou.words import TEXT_COLOUR, colour_name
 
 Point = tuple[int, int]
 HAND = "hand"
+TEXT_PX = th.MIN_TEXT
+"""The smallest words on the virtual table: 14 px lines."""
 WHITE = "white"
 """The white reinforcement pawns' colour (they belong to nobody, 5.II.3)."""
 
@@ -159,11 +161,13 @@ class VirtualTable(DragHandler):
         for i, (place, label, ink) in enumerate(shelves):
             tray = pygame.Rect(trays.x + i * (width + t.gap), trays.y, width, trays.height)
             canvas.fill(th.PANEL, tray, radius=t.gap)
-            canvas.text(label, (tray.x + t.gap, tray.y + 2), colour=ink,
-                        size=canvas.painter.fit_size(label, t.small, tray.width - 2 * t.gap,
-                                                     smallest=11))
-            inner = pygame.Rect(tray.x + 4, tray.y + t.small + 4, tray.width - 8,
-                                tray.height - t.small - 8)
+            named = canvas.text(label, (tray.x + t.gap, tray.y + 2), colour=ink,
+                                size=canvas.painter.fit_size(label, t.small,
+                                                             tray.width - 2 * t.gap,
+                                                             smallest=TEXT_PX),
+                                width=tray.width - 2 * t.gap, max_lines=2)
+            inner = pygame.Rect(tray.x + 4, named.bottom + 4, tray.width - 8,
+                                tray.bottom - named.bottom - 8)
             self._place_chips(canvas, place, inner)
             self._drops[place] = tray
         if self._held is not None:
