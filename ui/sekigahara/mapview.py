@@ -171,7 +171,7 @@ class MapLayout:
 
     def named(self, public: PublicState) -> MapLayout:
         """Zoomed: this view, or closer in on the same point until every location shown has
-        room for its name beside the marks of ``public``."""
+        room for its name beside the marks of ``public``, none covering another."""
         if not self.zoomed:
             return self
         key = (self.map_rect.topleft, self.map_rect.size, self.scale, self.aim,
@@ -181,7 +181,8 @@ class MapLayout:
             return found
         view = self
         for _ in range(12):
-            if not plan_board(_measure(), view, public).left:
+            plan = plan_board(_measure(), view, public)
+            if not plan.left and plan.clear():
                 break
             assert view.aim is not None
             view = view._view(view.aim, view.scale * 1.15)
@@ -484,10 +485,24 @@ class Plan:
     left: list[str]
     """The locations shown whose name found no room (on the whole map: zoom there)."""
 
+    def clear(self) -> bool:
+        """No two of its words or counters cover each other (a counter with no free spot is
+        put where it covers least)."""
+        rects = [b.rect for b in self.badges] + [d[1] for d in self.disks]
+        rects += [r for r, _ in self.labels.values()] + ([self.tag[0]] if self.tag else [])
+        return not any(a.colliderect(b) for a, b in itertools.combinations(rects, 2))
+
 
 def plan_board(painter: Painter, layout: MapLayout, public: PublicState) -> Plan:
-    """The battle tag, the counts (crowded places first; on the whole map each with its name),
-    the disks, then the names."""
+    """The battle tag, the counts (crowded places first; on the whole map each with its name
+    when that leaves room for all the counts), the disks, then the names."""
+    plan = _plan(painter, layout, public, beside=not layout.zoomed)
+    if plan.clear() or layout.zoomed:
+        return plan
+    return _plan(painter, layout, public, beside=False)
+
+
+def _plan(painter: Painter, layout: MapLayout, public: PublicState, *, beside: bool) -> Plan:
     placer = Placer(layout.map_rect, [_shape(layout, loc) for loc in layout.points
                                       if layout.map_rect.collidepoint(layout.point(loc))])
     battle = public.battle.location if public.battle is not None else None
@@ -495,16 +510,16 @@ def plan_board(painter: Painter, layout: MapLayout, public: PublicState) -> Plan
     if public.battle is not None and battle in layout.shown:
         tag = _battle_tag(painter, layout, placer, public.battle.location, public.battle.siege)
     occupied = [loc for loc, s in public.locations.items() if s.ishida or s.tokugawa]
+    disks = _disk_spots(painter, layout, placer, public.disks)
     badges: list[Badge] = []
-    beside: Placed = {}
+    named: Placed = {}
     for loc_id in _crowded_first(layout, [loc for loc in occupied if loc in layout.shown]):
         badges += count_badges(painter, layout, loc_id, public.locations[loc_id], placer)
-        if not layout.zoomed:  # where blocks stand, the name goes with the count
-            beside.update(_try_labels(painter, layout, placer, [loc_id])[0])
-    disks = _disk_spots(painter, layout, placer, public.disks)
+        if beside:  # where blocks stand, the name goes with the count
+            named.update(_try_labels(painter, layout, placer, [loc_id])[0])
     labels, left = place_labels(painter, layout, placer=placer, occupied=occupied,
-                                skip=beside.keys())
-    return Plan(tag, badges, disks, {**beside, **labels}, left)
+                                skip=named.keys())
+    return Plan(tag, badges, disks, {**named, **labels}, left)
 
 
 def _marks_key(public: PublicState) -> tuple[object, ...]:
