@@ -8,6 +8,11 @@ Locations red, recruitment locations marked), and over them only what the :class
 holds: the block counts of each side, castle occupancy, control, the disks, pending combats and
 the battle in progress. No word or count covers another (:mod:`ui.sekigahara.mapplace`); the
 off-map boxes (:mod:`ui.sekigahara.mapboxes`) sit in a strip above the map.
+
+Every word is at least 14 px high as drawn (font size :data:`MIN_TEXT`), every count clearly
+larger (:data:`COUNT_OVER_NAME`). The whole map names what it has room for, what matters first
+(:func:`_tier`); zoomed, every location shown is named. What the shapes mean is a page
+(:data:`KEY`), not a legend too small to read.
 """
 
 from __future__ import annotations
@@ -381,12 +386,17 @@ def place_labels(painter: Painter, layout: MapLayout, obstacles: Sequence[pygame
             del _PLACED[next(iter(_PLACED))]
     placed, left, taken = dict(found[0]), list(found[1]), found[2]
     placer.taken[:] = taken
-    if not drop:
+    if not drop:  # over a road or a shape rather than another name
         for loc in left:
             name = layout.board.locations[loc].name
-            spots = around(layout.point(loc), _reach(layout),
-                           text_box(painter, name, layout.label_size))
-            placed[loc] = (placer.take(placer.least_covering(spots)), layout.label_size)
+            size = layout.label_size
+            spots = around(layout.point(loc), _reach(layout), text_box(painter, name, size),
+                           far=(layout.radius, layout.radius + size, layout.radius + 2 * size))
+            spots = [r for r in spots if placer.bounds.contains(r)] or spots
+            words = [r for r, _ in placed.values()]
+            spot = min(spots, key=lambda r: (len(r.inflate(NAME_GAP, 0).collidelistall(words)),
+                                             len(r.collidelistall(placer.taken))))
+            placed[loc] = (placer.take(spot), layout.label_size)
         left = []
     return placed, left
 
@@ -497,9 +507,14 @@ def plan_board(painter: Painter, layout: MapLayout, public: PublicState) -> Plan
     """The battle tag, the counts (crowded places first; on the whole map each with its name
     when that leaves room for all the counts), the disks, then the names."""
     plan = _plan(painter, layout, public, beside=not layout.zoomed)
-    if plan.clear() or layout.zoomed:
+    if layout.zoomed:
         return plan
-    return _plan(painter, layout, public, beside=False)
+    fixed = [b.rect for b in plan.badges] + [d[1] for d in plan.disks]
+    fixed += [plan.tag[0]] if plan.tag else []
+    covered = [loc for loc, (r, _) in plan.labels.items() if r.collidelist(fixed) != -1]
+    plan = replace(plan, labels={loc: v for loc, v in plan.labels.items() if loc not in covered},
+                   left=[*plan.left, *covered])  # a count put where it covers a name wins
+    return plan if plan.clear() else _plan(painter, layout, public, beside=False)
 
 
 def _plan(painter: Painter, layout: MapLayout, public: PublicState, *, beside: bool) -> Plan:
@@ -514,9 +529,8 @@ def _plan(painter: Painter, layout: MapLayout, public: PublicState, *, beside: b
     badges: list[Badge] = []
     named: Placed = {}
     for loc_id in _crowded_first(layout, [loc for loc in occupied if loc in layout.shown]):
-        badges += count_badges(painter, layout, loc_id, public.locations[loc_id], placer)
-        if beside:  # where blocks stand, the name goes with the count
-            named.update(_try_labels(painter, layout, placer, [loc_id])[0])
+        badges += count_badges(painter, layout, loc_id, public.locations[loc_id], placer,
+                               named if beside else None)  # the name goes with the count
     labels, left = place_labels(painter, layout, placer=placer, occupied=occupied,
                                 skip=named.keys())
     return Plan(tag, badges, disks, {**named, **labels}, left)
@@ -704,9 +718,10 @@ def badge_size(layout: MapLayout) -> int:
 
 
 def count_badges(painter: Painter, layout: MapLayout, loc_id: str, stack: Stack,
-                 placer: Placer | None = None) -> list[Badge]:
+                 placer: Placer | None = None, named: Placed | None = None) -> list[Badge]:
     """How many blocks of each side stand at a location, gold left of black: just above it, or
-    the first free spot round it."""
+    the first free spot round it. ``named``: the first free spot that leaves the location's
+    name room beside it, the name placed there too (when there is such a spot)."""
     counts = [(s, n) for s, n in ((Side.ISHIDA, stack.ishida), (Side.TOKUGAWA, stack.tokugawa))
               if n]
     if not counts:
@@ -717,9 +732,18 @@ def count_badges(painter: Painter, layout: MapLayout, loc_id: str, stack: Stack,
     spots = around(layout.point(loc_id), _reach(layout) - 1, group.size,
                    far=(layout.radius, layout.radius + group.height))
     spots = [spots[1], *spots[0:1], *spots[2:]]  # above first, where the blocks stand
-    if placer is None:
-        spot = spots[0]
-    else:
+    spot: pygame.Rect | None = spots[0] if placer is None else None
+    if placer is not None and named is not None:
+        for free in (r for r in spots[:12] if placer.free(r)):  # the ring next to it
+            trial = Placer(placer.bounds, [*placer.taken, free])
+            found = _try_labels(painter, layout, trial, [loc_id])[0]
+            if found:
+                placer.taken[:] = trial.taken
+                named.update(found)
+                spot = free
+                break
+    if spot is None:
+        assert placer is not None
         spot = placer.take(placer.first_free(spots) or placer.least_covering(spots))
     x = spot.x
     out = []
@@ -778,4 +802,4 @@ KEY = (
 )
 """What the map's shapes and marks mean: a page opened by "Key" (the whole map has no room to
 spare for a legend in words a player reads from a chair)."""
-KEY_RULES = ("4.1", "4.2", "4.3", "7.2")
+KEY_RULES = ("4.3", "4.2", "7.2")
