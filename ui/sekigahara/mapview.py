@@ -441,7 +441,8 @@ def _try_labels(painter: Painter, layout: MapLayout, placer: Placer, order: Sequ
                            far=(layout.radius, layout.radius + size))
             spot = next((spot for spot in spots if placer.bounds.contains(spot)
                          and spot.inflate(NAME_GAP, 0).collidelist(placer.taken) == -1
-                         and _nearest_is_own(spot, point, near, size // 4)), None)
+                         and _nearest_is_own(spot, point, near, size // 4,
+                                             _reach(layout) + size)), None)
             if spot is not None:
                 placer.take(spot.inflate(NAME_GAP, 0))
                 placed[loc] = (spot, size)
@@ -452,15 +453,15 @@ def _try_labels(painter: Painter, layout: MapLayout, placer: Placer, order: Sequ
 
 
 def _nearest_is_own(rect: pygame.Rect, own: Point, others: Sequence[Point],
-                    slack: int) -> bool:
+                    slack: int, within: float) -> bool:
     """A name is not further (``slack`` aside) from its own location than from any other, so
-    it is not read as theirs."""
+    it is not read as theirs, nor further than ``within`` from it, so it is read as a name."""
     def gap(p: Point) -> float:
         dx = max(rect.left - p[0], 0, p[0] - rect.right)
         dy = max(rect.top - p[1], 0, p[1] - rect.bottom)
         return math.hypot(dx, dy)
     mine = gap(own)
-    return all(gap(p) + slack >= mine for p in others)
+    return mine <= within and all(gap(p) + slack >= mine for p in others)
 
 
 
