@@ -1,7 +1,8 @@
 """Board first (issue 15): at every screen size the map is the largest part of the set-up and
-board screens, its words are at least 14 px and never cover one another, counts at least 16 px,
-the Mōri box's faces always shown, and every tap target a finger wide: the whole map zooms where
-it is tapped, and zoomed every location there is a full target with its name."""
+board screens, its words are at least 14 px high as rendered (the font's line height, what
+``--record`` writes as "px") and never cover one another, counts clearly larger than names, the
+Mōri box's faces always shown, and every tap target a finger wide: the whole map zooms where it
+is tapped, and zoomed every location there is a full target with its name."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from companion.games.sekigahara.components import default_board
 from companion.games.sekigahara.engine.game import SekigaharaGame
 from companion.games.sekigahara.engine.state import Phase
 from companion.games.sekigahara.engine.views import PublicState, public_view
+from ui.sekigahara import mapview
 from ui.sekigahara.app import TableApp
 from ui.sekigahara.demo import Demo
 from ui.sekigahara.mapview import MapLayout, draw_board
@@ -27,8 +29,12 @@ from ui.shell.canvas import Canvas
 SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
 
 
+MIN_PX = 14
+"""The least rendered line height of any word on the map (issue 15)."""
+
+
 class SizedPainter(RecordingPainter):
-    """Also keeps each string's font size."""
+    """Also keeps each string's rendered line height (px), as the recorder writes it."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -37,7 +43,8 @@ class SizedPainter(RecordingPainter):
     def text(self, surface: pygame.Surface, text: str, pos: tuple[int, int], **kw: object
              ) -> pygame.Rect:
         rect = super().text(surface, text, pos, **kw)
-        self.sized.append((text, rect.move(surface.get_abs_offset()), int(kw["size"])))  # type: ignore[call-overload]
+        px = self.font(int(kw["size"]), bool(kw.get("bold"))).get_height()  # type: ignore[call-overload]
+        self.sized.append((text, rect.move(surface.get_abs_offset()), px))
         return rect
 
 
@@ -85,12 +92,22 @@ def test_on_the_whole_map_words_are_legible_and_never_overlap(
     layout = _overview(size)
     draw_board(canvas, layout, public, on_area=lambda _: None)
     assert painter.sized
-    assert [(t, s) for t, _, s in painter.sized if s < 14] == []
-    counts = [(t, s) for t, _, s in painter.sized if t.isdigit()]
-    assert counts and all(s >= 16 for _, s in counts)
-    assert _overlaps(painter.sized) == []
+    assert [(t, px) for t, _, px in painter.sized if px < MIN_PX] == []
     names = {loc.name for loc in default_board().locations.values()}
-    assert len(names & set(painter.drawn)) >= len(names) - 4  # the rest zoomed (below)
+    name_px = max(px for t, _, px in painter.sized if t in names)
+    counts = [(t, px) for t, r, px in painter.sized if t.isdigit()
+              and (layout.map_rect.contains(r) or r.x < layout.strip.x + layout.strip.width // 4)]
+    assert counts and all(px >= name_px * 1.2 for _, px in counts), (name_px, counts)
+    assert _overlaps(painter.sized) == []
+    assert not {"Castle", "Road", "Highway"} & set(painter.drawn)  # the key is a page ("Key")
+    shown = names & set(painter.drawn)
+    assert len(shown) >= len(names) // 2  # the rest zoomed (below)
+    board = default_board()
+    occupied = {board.locations[loc].name for loc, s in public.locations.items()
+                if s.ishida or s.tokugawa}
+    plain = {loc.name for loc in board.locations.values()
+             if not (loc.castle or loc.resource or loc.recruitment or loc.capital)}
+    assert len(occupied & shown) / len(occupied) > len(plain & shown) / len(plain)
     for target in canvas.targets:
         assert min(target.rect.size) >= canvas.theme.target, target
         assert target.label.startswith("Zoom in on ")
@@ -106,12 +123,13 @@ def test_zoomed_on_any_location_each_place_there_is_a_target_with_its_name(
     board = default_board()
     target = th.Theme(size).target
     for loc in board.locations.values():
-        layout = overview.zoom(loc.xy)
+        layout = overview.zoom(loc.xy, public)
         assert loc.id in layout.shown and layout.map_rect == overview.map_rect
         canvas, painter = _canvas(size)
         tapped: list[str] = []
-        draw_board(canvas, layout, public, on_location=tapped.append, on_area=lambda _: None)
-        assert [(t, s) for t, _, s in painter.sized if s < 14] == []
+        assert draw_board(canvas, layout, public, on_location=tapped.append,
+                          on_area=lambda _: None) == layout
+        assert [(t, px) for t, _, px in painter.sized if px < MIN_PX] == []
         assert _overlaps(painter.sized) == [], loc.id
         by_label = {t.label: t for t in canvas.targets}
         for shown in layout.shown:
@@ -132,7 +150,7 @@ def test_the_mori_box_shows_each_face_up_block(midgame: SekigaharaGame,
     public = _public(midgame)
     assert len(public.mori_box) >= 4
     layout = _overview(size)
-    for shown in (layout, layout.zoom(default_board().locations["osaka"].xy)):
+    for shown in (layout, layout.zoom(default_board().locations["osaka"].xy, public)):
         canvas, painter = _canvas(size)
         draw_board(canvas, shown, public)
         in_strip = [(t, r, s) for t, r, s in painter.sized if layout.strip.contains(r)]
@@ -190,6 +208,13 @@ def test_every_target_of_the_set_up_and_board_screens_is_a_finger_wide(
     app.draw()
     assert app.find("Whole map") is None and app.find("Kiyosu") is None
     assert app.find(zoom.label) is not None
+    assert app.tap("Key")  # what the map's marks mean: a page, not a legend too small to read
+    app.draw()
+    assert mapview.KEY_TITLE in [text for _, text in app.drawn]
+    assert app.painter.screen == "detail"
+    assert app.tap("Back")
+    app.draw()
+    assert app.painter.screen == "board"
     # zoomed, a discrepancy brings the whole map back: its blink may be outside the view
     app.touch(zoom.rect.center)
     app.pump()
@@ -209,7 +234,7 @@ def test_zoomed_the_marks_still_show(midgame: SekigaharaGame, size: tuple[int, i
     public = _public(midgame)
     assert public.battle is not None
     board = default_board()
-    layout = _overview(size).zoom(board.locations[public.battle.location].xy)
+    layout = _overview(size).zoom(board.locations[public.battle.location].xy, public)
     battle = public.battle.location
     assert battle in layout.shown
     lit = next(loc for loc in sorted(layout.shown) if loc != battle)

@@ -16,54 +16,65 @@ from companion.games.sekigahara.engine.views import Face, PublicState
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 
-SHARES = (0.3, 0.4, 0.3)
-"""The Mōri box gets the widest cell: its faces need the room."""
+RECRUIT_SHARE = 0.3
+"""Each Recruitment Box's least share of the strip, wider when its name needs it; the Mōri box
+gets the rest (its faces need the room) and never less than this share."""
 PAD = 3
+NAMES = ("Ishida Recruitment", "Tokugawa Recruitment")
 
 
-def strip_height(text: int) -> int:
-    """The strip's height for box names and faces of ``text`` px: two rows."""
-    return text + face_square(text) + 3 * PAD + 2
+def strip_height(name: int, count: int) -> int:
+    """The strip's height for box names of font size ``name`` over counts and faces of
+    ``count``: two rows."""
+    return _line(name) + face_square(count) + 3 * PAD + 2
 
 
-def face_square(text: int) -> int:
-    return text + 6
+def _line(size: int) -> int:
+    return round(size * 0.72) + 2
+
+
+def face_square(size: int) -> int:
+    """A count's or a face's square for a font of ``size`` (lines two thirds of it high)."""
+    return _line(size) + 4
 
 
 def draw_off_map(canvas: Canvas, strip: pygame.Rect, public: PublicState, mori_name: str,
-                 text: int, ink: dict[Side, th.Colour]) -> list[pygame.Rect]:
-    """Both Recruitment Boxes and the Mōri box; returns the three panels."""
-    gap = max(4, text // 3)
+                 name: int, count: int, ink: dict[Side, th.Colour]) -> list[pygame.Rect]:
+    """Both Recruitment Boxes and the Mōri box, names at font size ``name`` over counts at
+    ``count``; returns the three panels."""
+    gap = max(4, name // 3)
     inner = strip.inflate(-2, -2)
     usable = inner.width - 2 * gap
+    named = max(canvas.painter.measure(n, name)[0] for n in NAMES) + max(4, name // 4) + 3 * PAD
+    side = min(max(round(usable * RECRUIT_SHARE), named), round(usable * (1 - RECRUIT_SHARE) / 2))
     cells: list[pygame.Rect] = []
     x = inner.x
-    for share in SHARES:
-        width = round(usable * share)
+    for width in (side, usable - 2 * side, side):
         cells.append(pygame.Rect(x, inner.y, width, inner.height))
         x += width + gap
     recruit = public.recruitment_box
-    _panel(canvas, cells[0], "Ishida Recruitment", recruit.get(Side.ISHIDA, 0), Side.ISHIDA,
-           text, ink)
-    _panel(canvas, cells[1], mori_name, len(public.mori_box), Side.ISHIDA, text, ink,
+    sizes = (name, count)
+    _panel(canvas, cells[0], NAMES[0], recruit.get(Side.ISHIDA, 0), Side.ISHIDA,
+           sizes, ink)
+    _panel(canvas, cells[1], mori_name, len(public.mori_box), Side.ISHIDA, sizes, ink,
            faces=public.mori_box)
-    _panel(canvas, cells[2], "Tokugawa Recruitment", recruit.get(Side.TOKUGAWA, 0),
-           Side.TOKUGAWA, text, ink)
+    _panel(canvas, cells[2], NAMES[1], recruit.get(Side.TOKUGAWA, 0),
+           Side.TOKUGAWA, sizes, ink)
     return cells
 
 
-def _panel(canvas: Canvas, rect: pygame.Rect, name: str, count: int, side: Side, text: int,
-           ink: dict[Side, th.Colour], faces: Sequence[Face] = ()) -> None:
+def _panel(canvas: Canvas, rect: pygame.Rect, name: str, count: int, side: Side,
+           sizes: tuple[int, int], ink: dict[Side, th.Colour], faces: Sequence[Face] = ()) -> None:
+    text, big = sizes
     canvas.fill(th.PANEL, rect, radius=4)
     bar = pygame.Rect(rect.x, rect.y, max(4, text // 4), rect.height)
     canvas.fill(ink[side], bar, radius=2)
     left = bar.right + PAD + 2
     width = rect.right - PAD - left
-    size = canvas.painter.fit_size(name, text, width, smallest=14)
-    canvas.text(name, (left, rect.y + PAD), size=size, colour=th.INK)
-    square = face_square(text)
+    canvas.text(name, (left, rect.y + PAD), size=text, colour=th.INK, width=width, max_lines=1)
+    square = face_square(big)
     row = pygame.Rect(left, rect.bottom - PAD - square, width, square)
-    badge = _count(canvas, str(count), row, side, text)
+    badge = _count(canvas, str(count), row, side, big)
     _faces(canvas, pygame.Rect(badge.right + PAD + 2, row.y, row.right - badge.right - PAD - 2,
                                square), faces, text)
 
@@ -81,19 +92,16 @@ def _count(canvas: Canvas, text: str, row: pygame.Rect, side: Side, size: int) -
 
 
 def _faces(canvas: Canvas, rect: pygame.Rect, faces: Sequence[Face], size: int) -> None:
-    """Face-up blocks as gold squares showing their mon, a leader's square ringed; smaller
-    squares (never text under 14 px) when many; one row is enough: the Mōri box holds the leader
+    """Face-up blocks as gold squares showing their mon (font ``size``, the names'), a leader's
+    square ringed; narrower squares when many; one row is enough: the Mōri box holds the leader
     and four blocks at most (9.3)."""
     if not faces:
         return
     square = rect.height
-    step = square + 3
-    while len(faces) * step - 3 > rect.width and size > 14:
-        size -= 1
-        square = size + 6
-        step = square + 3
+    digit = canvas.painter.measure("8", size, bold=True)[0] + 4
+    step = max(digit, min(square, (rect.width + 3) // len(faces) - 3)) + 3
     for i, face in enumerate(faces):
-        cell = pygame.Rect(rect.x + i * step, rect.centery - square // 2, square, square)
+        cell = pygame.Rect(rect.x + i * step, rect.centery - square // 2, step - 3, square)
         canvas.fill(th.GOLD, cell, radius=2)
         if face.leader:
             pygame.draw.rect(canvas.surface, th.INK, cell, width=2, border_radius=2)

@@ -2,9 +2,10 @@
 
 The map draws, over each location, its block counts (badges), the disks, the battle tag and its
 name. Each asks the :class:`Placer` for the first of a few spots around its location that covers
-nothing already taken (the locations' shapes, then everything placed before it). A word that
-finds no free spot is not drawn: on the whole map that only happens in the crowded corners, and
-the zoomed view (tap there) has room for every name.
+nothing already taken (the locations' shapes, then everything placed before it). A name that
+finds no free spot is not drawn: at 14 px the whole map has room for about half the names to
+three quarters of them, and the zoomed view (tap there) has room for every name. A count always
+is (where it covers least, if it must).
 """
 
 from __future__ import annotations

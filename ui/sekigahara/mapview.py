@@ -8,13 +8,18 @@ Locations red, recruitment locations marked), and over them only what the :class
 holds: the block counts of each side, castle occupancy, control, the disks, pending combats and
 the battle in progress. No word or count covers another (:mod:`ui.sekigahara.mapplace`); the
 off-map boxes (:mod:`ui.sekigahara.mapboxes`) sit in a strip above the map.
+
+Every word is at least 14 px high as drawn (font size :data:`MIN_TEXT`), every count clearly
+larger (:data:`COUNT_OVER_NAME`). The whole map names what it has room for, what matters first
+(:func:`_tier`); zoomed, every location shown is named. What the shapes mean is a page
+(:data:`KEY`), not a legend too small to read.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -26,6 +31,7 @@ from ui.sekigahara import mapboxes
 from ui.sekigahara.mapplace import Placer, around, text_box
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
+from ui.shell.text import Painter
 
 Point = tuple[int, int]
 
@@ -44,10 +50,16 @@ SIDE_INK: dict[Side, th.Colour] = {Side.ISHIDA: th.GOLD, Side.TOKUGAWA: th.TOKUG
 CASTLE_FILL: dict[Side, th.Colour] = {Side.ISHIDA: th.GOLD, Side.TOKUGAWA: BLUE_CASTLE}
 DISK_LETTER = {"hideyori": "H", "sanada": "S"}
 
-MIN_TEXT = 14
-"""No word on the map is smaller (px), at any size or zoom."""
-MIN_COUNT = 16
-"""Block counts are read at a glance: never smaller (px)."""
+MIN_TEXT = th.MIN_TEXT
+"""No word on the map is drawn at a smaller font size (its lines 14 px high), at any screen
+size or zoom."""
+MIN_COUNT = 27
+"""Block counts are read at a glance: never a smaller font size (18 px lines), and always
+clearly larger than the names beside them (:attr:`MapLayout.badge_size`)."""
+COUNT_OVER_NAME = 1.3
+"""How much larger a count's font is than the names'."""
+NAME_GAP = 10
+"""Room kept clear either side of a name (px), so two names never read as one."""
 STRETCH = 1.3
 """At most this much taller than true, where the screen has height to spare (the map is a
 diagram of roads: the names gain room, the roads stay legible)."""
@@ -76,12 +88,16 @@ class MapLayout:
     """The locations drawn whole, named and tappable (all of them on the whole map)."""
     focus: Point | None = None
     """Zoomed: the board point (map units) at the centre of the view."""
+    aim: Point | None = None
+    """Zoomed: the board point asked for (the view stops at the board's edges)."""
     text_min: int = MIN_TEXT
     """The size a name is drawn at when the map is small (:func:`legible`)."""
-    text_max: int = 18
+    text_max: int = MIN_TEXT
     """The largest a name may be drawn (the theme's small text)."""
     strip_text: int = MIN_COUNT
-    """The off-map boxes' text size (the same zoomed or not: the strip does not zoom)."""
+    """The off-map boxes' count size (the same zoomed or not: the strip does not zoom)."""
+    strip_name: int = MIN_TEXT
+    """The off-map boxes' name size."""
     stretch: float = 1.0
     """How much taller than true the map is drawn (an upright screen has height to spare)."""
 
@@ -91,7 +107,7 @@ class MapLayout:
 
     @property
     def badge_size(self) -> int:
-        return max(MIN_COUNT, round(self.label_size * 1.15))
+        return count_size(self.label_size)
 
     @classmethod
     def fit(cls, rect: pygame.Rect, board: Board, theme: th.Theme | None = None, *,
@@ -107,11 +123,11 @@ class MapLayout:
         scale = min(rect.width / span_x, rect.height / span_y)
         for _ in range(3):  # sizes depend on the scale and the margins on the sizes
             radius, label = _sizes(scale, legible(theme), theme.small)
-            badge = max(MIN_COUNT, round(label * 1.15))
+            badge = count_size(label)
             pad_x = radius + 4
             pad_top = radius + badge + 8
             pad_bottom = radius + label + 4
-            strip_h = mapboxes.strip_height(badge) if with_strip else 0
+            strip_h = mapboxes.strip_height(label, badge) if with_strip else 0
             scale = min((rect.width - 2 * pad_x) / span_x,
                         (rect.height - strip_h - pad_top - pad_bottom) / span_y)
         radius, label = _sizes(scale, legible(theme), theme.small)
@@ -136,13 +152,14 @@ class MapLayout:
             for loc in board.locations.values()
         }
         return cls(board, rect, strip, map_rect, scale, radius, label, theme.target, points,
-                   _spacing(points), frozenset(points), None, legible(theme), theme.small, badge,
-                   stretch)
+                   _spacing(points), frozenset(points), None, text_min=legible(theme),
+                   text_max=theme.small, strip_text=badge, strip_name=label, stretch=stretch)
 
-    def zoom(self, focus: Sequence[float]) -> MapLayout:
+    def zoom(self, focus: Sequence[float], public: PublicState | None = None) -> MapLayout:
         """The same map area showing the board around ``focus`` (map units), twice the whole
         map's scale or more: enough that the touch targets of the locations shown (squares
-        round their centres) never overlap."""
+        round their centres) never overlap and (given the ``public`` marks drawn round them)
+        that every location shown has room for its name."""
         scale = 2 * self.scale
         for _ in range(4):
             view = self._view(focus, scale)
@@ -151,9 +168,33 @@ class MapLayout:
                            for a, b in itertools.combinations(spread, 2)), default=1 << 20)
             needed = self.target * 1.02 / max(1, closest)
             if needed <= scale:
-                return view
+                break
             scale = needed
-        return self._view(focus, scale)
+        else:
+            view = self._view(focus, scale)
+        return view if public is None else view.named(public)
+
+    def named(self, public: PublicState) -> MapLayout:
+        """Zoomed: this view, or closer in on the same point until every location shown has
+        room for its name beside the marks of ``public``, none covering another."""
+        if not self.zoomed:
+            return self
+        key = (self.map_rect.topleft, self.map_rect.size, self.scale, self.aim,
+               _marks_key(public))
+        found = _NAMED.get(key)
+        if found is not None:
+            return found
+        view = self
+        for _ in range(12):
+            plan = plan_board(_measure(), view, public)
+            if not plan.left and plan.clear():
+                break
+            assert view.aim is not None
+            view = view._view(view.aim, view.scale * 1.15)
+        _NAMED[key] = view
+        while len(_NAMED) > 32:
+            del _NAMED[next(iter(_NAMED))]
+        return view
 
     def _view(self, focus: Sequence[float], scale: float) -> MapLayout:
         radius, label = _sizes(scale, self.text_min, self.text_max)
@@ -169,7 +210,7 @@ class MapLayout:
         shown = frozenset(loc for loc, p in points.items() if inner.collidepoint(p))
         return replace(self, scale=scale, radius=radius, label_size=label, points=points,
                        spacing=_spacing(points), shown=shown, focus=(round(fx), round(fy)),
-                       stretch=1.0)
+                       aim=(round(focus[0]), round(focus[1])), stretch=1.0)
 
     def to_board(self, pos: Sequence[int]) -> Point:
         """The board point (map units) under a point of the screen."""
@@ -225,8 +266,16 @@ def _sizes(scale: float, smallest: int, largest: int) -> tuple[int, int]:
 
 
 def legible(theme: th.Theme) -> int:
-    """The name size read from a chair: 2.6 mm on the panel, never under :data:`MIN_TEXT`."""
-    return max(MIN_TEXT, round(2.6 * theme.px_per_mm))
+    """The names' font size read from a chair: lines 2.6 mm high on the panel (a line is about
+    two thirds of the font size), never under :data:`MIN_TEXT` nor over the theme's small
+    text."""
+    return max(MIN_TEXT, min(theme.small, round(2.6 * theme.px_per_mm * 1.5)))
+
+
+def count_size(label: int) -> int:
+    """A count's font size beside names of ``label``: clearly larger, never under
+    :data:`MIN_COUNT`."""
+    return max(MIN_COUNT, round(label * COUNT_OVER_NAME))
 
 
 def _spacing(points: dict[str, Point]) -> dict[str, int]:
@@ -295,48 +344,80 @@ def _crowded_first(layout: MapLayout, locations: Sequence[str]) -> list[str]:
     return sorted(locations, key=lambda loc: (layout.spacing[loc], layout.point(loc)))
 
 
-def place_labels(canvas: Canvas, layout: MapLayout, obstacles: Sequence[pygame.Rect] = (), *,
-                 placer: Placer | None = None,
-                 drop: bool = True) -> dict[str, tuple[pygame.Rect, int]]:
-    """Where each location's name goes and at what size: the first free spot around its shape
-    (below, above, right, left, the corners, further out), crowded locations first; names left
-    without room go first on the next try (a few tries, the fewest left out wins). Zoomed, a
-    name that finds no room tries smaller sizes down to :data:`MIN_TEXT`. A name with no free
-    spot is left out (``drop``: the zoomed view has it) or put where it covers least."""
+def _tier(board: Board, loc_id: str, occupied: Collection[str]) -> int:
+    """Which names the whole map shows first when not all fit: where blocks stand, then the
+    castles and capitals (4.3, 4.5), the Resource Locations (4.2), the recruitment
+    locations (7.2), the rest."""
+    loc = board.locations[loc_id]
+    if loc_id in occupied:
+        return 0
+    if loc.castle is not None or loc.capital is not None:
+        return 1
+    if loc.resource:
+        return 2
+    return 3 if loc.recruitment else 4
+
+
+Placed = dict[str, tuple[pygame.Rect, int]]
+
+
+def place_labels(painter: Painter, layout: MapLayout, obstacles: Sequence[pygame.Rect] = (), *,
+                 placer: Placer | None = None, drop: bool = True,
+                 occupied: Collection[str] = (),
+                 skip: Collection[str] = ()) -> tuple[Placed, list[str]]:
+    """Where each location's name goes and at what size, and the names left out: the first
+    free spot around its shape (below, above, right, left, the corners, further out). Zoomed,
+    crowded locations first, and a name that finds no room tries smaller sizes down to
+    :data:`MIN_TEXT`; on the whole map the names that matter most first (:func:`_tier`). Names
+    left without room go first on the next try (a few tries, the best kept). A name with no
+    free spot is left out (``drop``: the zoomed view has it) or put where it covers least.
+    ``skip``: names placed already."""
     if placer is None:
         placer = Placer(layout.map_rect, [_shape(layout, loc) for loc in layout.shown])
         placer.taken += obstacles
+    tiers = {loc: 0 if layout.zoomed else _tier(layout.board, loc, occupied)
+             for loc in layout.shown if loc not in skip}
     key = (layout.map_rect.topleft, layout.scale, layout.label_size, layout.focus,
-           tuple(map(tuple, placer.taken)))
+           tuple(sorted(tiers.items())), tuple(map(tuple, placer.taken)))
     found = _PLACED.get(key)
     if found is None:
-        found = _PLACED[key] = _place_all(canvas, layout, placer)
-        while len(_PLACED) > 16:
+        found = _PLACED[key] = _place_all(painter, layout, placer, tiers)
+        while len(_PLACED) > 32:
             del _PLACED[next(iter(_PLACED))]
     placed, left, taken = dict(found[0]), list(found[1]), found[2]
     placer.taken[:] = taken
-    if not drop:
+    if not drop:  # over a road or a shape rather than another name
         for loc in left:
             name = layout.board.locations[loc].name
-            spots = around(layout.point(loc), _reach(layout),
-                           text_box(canvas.painter, name, layout.label_size))
-            placed[loc] = (placer.take(placer.least_covering(spots)), layout.label_size)
-    return placed
+            size = layout.label_size
+            spots = around(layout.point(loc), _reach(layout), text_box(painter, name, size),
+                           far=(layout.radius, layout.radius + size, layout.radius + 2 * size))
+            spots = [r for r in spots if placer.bounds.contains(r)] or spots
+            words = [r for r, _ in placed.values()]
+            spot = min(spots, key=lambda r: (len(r.inflate(NAME_GAP, 0).collidelistall(words)),
+                                             len(r.collidelistall(placer.taken))))
+            placed[loc] = (placer.take(spot), layout.label_size)
+        left = []
+    return placed, left
 
 
-_PLACED: dict[tuple[object, ...], tuple[dict[str, tuple[pygame.Rect, int]], list[str],
-                                         list[pygame.Rect]]] = {}
+_PLACED: dict[tuple[object, ...], tuple[Placed, list[str], list[pygame.Rect]]] = {}
 """Names placed for the last few maps and obstacles: a blink redraws without placing again."""
 
 
-def _place_all(canvas: Canvas, layout: MapLayout, placer: Placer
-               ) -> tuple[dict[str, tuple[pygame.Rect, int]], list[str], list[pygame.Rect]]:
-    order = _crowded_first(layout, sorted(layout.shown))
-    best: tuple[dict[str, tuple[pygame.Rect, int]], list[str], list[pygame.Rect]] | None = None
+def _place_all(painter: Painter, layout: MapLayout, placer: Placer, tiers: dict[str, int]
+               ) -> tuple[Placed, list[str], list[pygame.Rect]]:
+    crowded = _crowded_first(layout, sorted(tiers))
+    order = sorted(crowded, key=lambda loc: tiers[loc])
+
+    def missed(left: Sequence[str]) -> list[int]:  # fewer of the first tiers left out wins
+        return [sum(1 for loc in left if tiers[loc] == tier) for tier in range(5)]
+
+    best: tuple[Placed, list[str], list[pygame.Rect]] | None = None
     for _ in range(3):
         trial = Placer(placer.bounds, list(placer.taken))
-        placed, left = _try_labels(canvas, layout, trial, order)
-        if best is None or len(left) < len(best[1]):
+        placed, left = _try_labels(painter, layout, trial, order)
+        if best is None or missed(left) < missed(best[1]):
             best = (placed, left, trial.taken)
         if not left:
             break
@@ -345,10 +426,10 @@ def _place_all(canvas: Canvas, layout: MapLayout, placer: Placer
     return best
 
 
-def _try_labels(canvas: Canvas, layout: MapLayout, placer: Placer, order: Sequence[str]
-                ) -> tuple[dict[str, tuple[pygame.Rect, int]], list[str]]:
+def _try_labels(painter: Painter, layout: MapLayout, placer: Placer, order: Sequence[str]
+                ) -> tuple[Placed, list[str]]:
     sizes = range(layout.label_size, MIN_TEXT - 1, -1) if layout.zoomed else (layout.label_size,)
-    placed: dict[str, tuple[pygame.Rect, int]] = {}
+    placed: Placed = {}
     left: list[str] = []
     for loc in order:
         name = layout.board.locations[loc].name
@@ -356,12 +437,15 @@ def _try_labels(canvas: Canvas, layout: MapLayout, placer: Placer, order: Sequen
         near = [p for other, p in layout.points.items()
                 if other != loc and math.dist(p, point) < 4 * layout.label_size + 40]
         for size in sizes:
-            spots = around(point, _reach(layout), text_box(canvas.painter, name, size),
+            spots = around(point, _reach(layout), text_box(painter, name, size),
                            far=(layout.radius, layout.radius + size))
-            spot = next((spot for spot in spots if placer.free(spot)
-                         and _nearest_is_own(spot, point, near, size // 4)), None)
+            spot = next((spot for spot in spots if placer.bounds.contains(spot)
+                         and spot.inflate(NAME_GAP, 0).collidelist(placer.taken) == -1
+                         and _nearest_is_own(spot, point, near, size // 4,
+                                             _reach(layout) + size)), None)
             if spot is not None:
-                placed[loc] = (placer.take(spot), size)
+                placer.take(spot.inflate(NAME_GAP, 0))
+                placed[loc] = (spot, size)
                 break
         else:
             left.append(loc)
@@ -369,19 +453,20 @@ def _try_labels(canvas: Canvas, layout: MapLayout, placer: Placer, order: Sequen
 
 
 def _nearest_is_own(rect: pygame.Rect, own: Point, others: Sequence[Point],
-                    slack: int) -> bool:
+                    slack: int, within: float) -> bool:
     """A name is not further (``slack`` aside) from its own location than from any other, so
-    it is not read as theirs."""
+    it is not read as theirs, nor further than ``within`` from it, so it is read as a name."""
     def gap(p: Point) -> float:
         dx = max(rect.left - p[0], 0, p[0] - rect.right)
         dy = max(rect.top - p[1], 0, p[1] - rect.bottom)
         return math.hypot(dx, dy)
     mine = gap(own)
-    return all(gap(p) + slack >= mine for p in others)
+    return mine <= within and all(gap(p) + slack >= mine for p in others)
 
 
-def draw_labels(canvas: Canvas, placed: dict[str, tuple[pygame.Rect, int]],
-                board: Board) -> None:
+
+
+def draw_labels(canvas: Canvas, placed: Placed, board: Board) -> None:
     """Each location's name, on a dark patch so roads do not cross it."""
     for loc_id, (rect, size) in placed.items():
         canvas.fill(LAND, rect.inflate(2, -2), radius=3)
@@ -394,10 +479,83 @@ def draw_map(canvas: Canvas, layout: MapLayout) -> None:
     draw_roads(canvas, layout)
     for loc in layout.board.locations.values():
         draw_location(canvas, layout, loc)
-    draw_labels(canvas, place_labels(canvas, layout, drop=False), layout.board)
+    draw_labels(canvas, place_labels(canvas.painter, layout, drop=False)[0], layout.board)
 
 
 # --------------------------------------------------------------------------- the public board
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where the words and counters of a board go, none covering another."""
+
+    tag: tuple[pygame.Rect, str, int] | None
+    badges: list[Badge]
+    disks: list[tuple[str, pygame.Rect, int]]
+    labels: Placed
+    left: list[str]
+    """The locations shown whose name found no room (on the whole map: zoom there)."""
+
+    def clear(self) -> bool:
+        """No two of its words or counters cover each other (a counter with no free spot is
+        put where it covers least)."""
+        rects = [b.rect for b in self.badges] + [d[1] for d in self.disks]
+        rects += [r for r, _ in self.labels.values()] + ([self.tag[0]] if self.tag else [])
+        return not any(a.colliderect(b) for a, b in itertools.combinations(rects, 2))
+
+
+def plan_board(painter: Painter, layout: MapLayout, public: PublicState) -> Plan:
+    """The battle tag, the counts (crowded places first; on the whole map each with its name
+    when that leaves room for all the counts), the disks, then the names."""
+    plan = _plan(painter, layout, public, beside=not layout.zoomed)
+    if layout.zoomed:
+        return plan
+    fixed = [b.rect for b in plan.badges] + [d[1] for d in plan.disks]
+    fixed += [plan.tag[0]] if plan.tag else []
+    covered = [loc for loc, (r, _) in plan.labels.items() if r.collidelist(fixed) != -1]
+    plan = replace(plan, labels={loc: v for loc, v in plan.labels.items() if loc not in covered},
+                   left=[*plan.left, *covered])  # a count put where it covers a name wins
+    return plan if plan.clear() else _plan(painter, layout, public, beside=False)
+
+
+def _plan(painter: Painter, layout: MapLayout, public: PublicState, *, beside: bool) -> Plan:
+    placer = Placer(layout.map_rect, [_shape(layout, loc) for loc in layout.points
+                                      if layout.map_rect.collidepoint(layout.point(loc))])
+    battle = public.battle.location if public.battle is not None else None
+    tag = None
+    if public.battle is not None and battle in layout.shown:
+        tag = _battle_tag(painter, layout, placer, public.battle.location, public.battle.siege)
+    occupied = [loc for loc, s in public.locations.items() if s.ishida or s.tokugawa]
+    disks = _disk_spots(painter, layout, placer, public.disks)
+    badges: list[Badge] = []
+    named: Placed = {}
+    for loc_id in _crowded_first(layout, [loc for loc in occupied if loc in layout.shown]):
+        badges += count_badges(painter, layout, loc_id, public.locations[loc_id], placer,
+                               named if beside else None)  # the name goes with the count
+    labels, left = place_labels(painter, layout, placer=placer, occupied=occupied,
+                                skip=named.keys())
+    return Plan(tag, badges, disks, {**named, **labels}, left)
+
+
+def _marks_key(public: PublicState) -> tuple[object, ...]:
+    """What of ``public`` decides where the words go."""
+    stacks = tuple(sorted((loc, s.ishida, s.tokugawa, tuple(sorted(s.inside.items())))
+                          for loc, s in public.locations.items()))
+    battle = (public.battle.location, public.battle.siege) if public.battle else None
+    return stacks, tuple(sorted(public.disks.items(), key=str)), battle
+
+
+def _measure() -> Painter:
+    """A painter to measure words with (fonts are the same for every painter)."""
+    global _MEASURE
+    if _MEASURE is None:
+        _MEASURE = Painter()
+    return _MEASURE
+
+
+_MEASURE: Painter | None = None
+_NAMED: dict[tuple[object, ...], MapLayout] = {}
+"""Zoomed views grown to name every location shown, for the last few positions."""
 
 
 def draw_board(
@@ -410,12 +568,14 @@ def draw_board(
     blink_on: bool = True,
     on_location: Callable[[str], None] | None = None,
     on_area: Callable[[Point], None] | None = None,
-) -> None:
-    """The board with what both players may see on it (never a block's identity).
+) -> MapLayout:
+    """The board with what both players may see on it (never a block's identity); returns the
+    layout drawn (zoomed, closer in when a name shown had no room: :meth:`MapLayout.named`).
 
     ``on_location``: a tap on a location shown calls it with its id. ``on_area``: the map is
     covered with touch-sized cells, a tap on one calls it with the board point at its centre
     (to zoom there); locations' own targets lie over them."""
+    layout = layout.named(public)
     canvas.fill(LAND, layout.map_rect, radius=layout.radius)
     clip = canvas.surface.get_clip()
     canvas.surface.set_clip(layout.map_rect)
@@ -432,38 +592,27 @@ def draw_board(
                                layout.radius + max(6, layout.radius // 2) + 3,
                                width=max(3, layout.radius // 3))
     canvas.surface.set_clip(clip)
-    placer = Placer(layout.map_rect, [_shape(layout, loc) for loc in layout.points
-                                      if layout.map_rect.collidepoint(layout.point(loc))])
-    tag = None
-    if public.battle is not None and battle in layout.shown:
-        tag = _battle_tag(canvas, layout, placer, battle, public.battle.siege)
-    badges = [b for loc_id in _crowded_first(layout, [loc for loc in public.locations
-                                                       if loc in layout.shown])
-              for b in count_badges(canvas, layout, loc_id, public.locations[loc_id], placer)]
-    disks = _disk_spots(canvas, layout, placer, public.disks)
-    labels = place_labels(canvas, layout, placer=placer)
-    legend = None if layout.zoomed else _legend_spot(canvas, layout, placer)
-    _draw_disks(canvas, disks)
-    for badge in badges:
+    plan = plan_board(canvas.painter, layout, public)
+    _draw_disks(canvas, plan.disks)
+    for badge in plan.badges:
         badge.draw(canvas)
     for loc_id, stack in public.locations.items():
         for side, inside in stack.inside.items():
             if inside and loc_id in layout.shown:
                 _draw_inside(canvas, layout, layout.point(loc_id), side, inside)
-    if tag is not None:
-        _draw_battle_tag(canvas, *tag)
-    draw_labels(canvas, labels, layout.board)
-    if legend is not None:
-        draw_legend(canvas, legend, layout.label_size)
+    if plan.tag is not None:
+        _draw_battle_tag(canvas, *plan.tag)
+    draw_labels(canvas, plan.labels, layout.board)
     if layout.strip.height:
         mapboxes.draw_off_map(canvas, layout.strip, public, layout.board.mori_box.name,
-                              layout.strip_text, SIDE_INK)
+                              layout.strip_name, layout.strip_text, SIDE_INK)
     if on_area is not None:
         _area_cells(canvas, layout, on_area)
     if on_location is not None:
         for loc in layout.board.locations.values():
             if loc.id in layout.shown:
                 canvas.tap_area(layout.tap_rect(loc.id), loc.name, partial(on_location, loc.id))
+    return layout
 
 
 def _area_cells(canvas: Canvas, layout: MapLayout, on_area: Callable[[Point], None]) -> None:
@@ -516,16 +665,16 @@ def _draw_control(canvas: Canvas, layout: MapLayout, loc: Location, public: Publ
             pygame.draw.circle(canvas.surface, SIDE_INK[side], (x, y), r + width + 1, width=width)
 
 
-def _disk_spots(canvas: Canvas, layout: MapLayout, placer: Placer,
+def _disk_spots(painter: Painter, layout: MapLayout, placer: Placer,
                 disks: dict[str, str | None]) -> list[tuple[str, pygame.Rect, int]]:
     """Where each disk (Hideyori, Sanada) stands: a counter beside its location."""
     size = layout.badge_size
-    side = text_box(canvas.painter, "H", size, bold=True)[1] + 2
+    side = text_box(painter, "H", size, bold=True)[1] + 2
     spots = []
     for disk, where in sorted(disks.items()):
         if where in layout.shown:
             centre = layout.point(where)
-            order = around(centre, _reach(layout), (side, side))
+            order = around(centre, _reach(layout), (side, side), far=(layout.radius,))
             order = [*order[4:], *order[:4]]  # the corners first: counts sit above, names below
             spot = placer.first_free(order) or placer.least_covering(order)
             spots.append((disk, placer.take(spot), size))
@@ -550,8 +699,8 @@ class Badge:
     size: int
 
     @classmethod
-    def sized(cls, canvas: Canvas, text: str, size: int, side: Side) -> Badge:
-        w, h = text_box(canvas.painter, text, size, bold=True)
+    def sized(cls, painter: Painter, text: str, size: int, side: Side) -> Badge:
+        w, h = text_box(painter, text, size, bold=True)
         h += 2
         return cls(pygame.Rect(0, 0, max(h, w + 8), h), text, side, size)
 
@@ -569,22 +718,33 @@ def badge_size(layout: MapLayout) -> int:
     return layout.badge_size
 
 
-def count_badges(canvas: Canvas, layout: MapLayout, loc_id: str, stack: Stack,
-                 placer: Placer | None = None) -> list[Badge]:
+def count_badges(painter: Painter, layout: MapLayout, loc_id: str, stack: Stack,
+                 placer: Placer | None = None, named: Placed | None = None) -> list[Badge]:
     """How many blocks of each side stand at a location, gold left of black: just above it, or
-    the first free spot round it."""
+    the first free spot round it. ``named``: the first free spot that leaves the location's
+    name room beside it, the name placed there too (when there is such a spot)."""
     counts = [(s, n) for s, n in ((Side.ISHIDA, stack.ishida), (Side.TOKUGAWA, stack.tokugawa))
               if n]
     if not counts:
         return []
-    badges = [Badge.sized(canvas, str(n), layout.badge_size, s) for s, n in counts]
+    badges = [Badge.sized(painter, str(n), layout.badge_size, s) for s, n in counts]
     group = pygame.Rect(0, 0, sum(b.rect.width for b in badges) + 2 * (len(badges) - 1),
                         badges[0].rect.height)
-    spots = around(layout.point(loc_id), _reach(layout) - 1, group.size)
+    spots = around(layout.point(loc_id), _reach(layout) - 1, group.size,
+                   far=(layout.radius, layout.radius + group.height))
     spots = [spots[1], *spots[0:1], *spots[2:]]  # above first, where the blocks stand
-    if placer is None:
-        spot = spots[0]
-    else:
+    spot: pygame.Rect | None = spots[0] if placer is None else None
+    if placer is not None and named is not None:
+        for free in (r for r in spots[:12] if placer.free(r)):  # the ring next to it
+            trial = Placer(placer.bounds, [*placer.taken, free])
+            found = _try_labels(painter, layout, trial, [loc_id])[0]
+            if found:
+                placer.taken[:] = trial.taken
+                named.update(found)
+                spot = free
+                break
+    if spot is None:
+        assert placer is not None
         spot = placer.take(placer.first_free(spots) or placer.least_covering(spots))
     x = spot.x
     out = []
@@ -596,7 +756,7 @@ def count_badges(canvas: Canvas, layout: MapLayout, loc_id: str, stack: Stack,
 
 def _draw_inside(canvas: Canvas, layout: MapLayout, centre: Point, side: Side, n: int) -> None:
     """Blocks inside the castle (8.9): their count on the castle square itself."""
-    size = max(MIN_COUNT, round(layout.radius * 1.6))
+    size = max(layout.badge_size, round(layout.radius * 1.6))
     h = text_box(canvas.painter, str(n), size, bold=True)[1]
     inner = pygame.Rect(0, 0, max(h + 2, round(layout.radius * 1.5)),
                         max(h + 2, round(layout.radius * 1.5)))
@@ -607,14 +767,14 @@ def _draw_inside(canvas: Canvas, layout: MapLayout, centre: Point, side: Side, n
     canvas.text(str(n), centre, size=size, colour=ink, anchor="center", bold=True)
 
 
-def _battle_tag(canvas: Canvas, layout: MapLayout, placer: Placer, loc_id: str,
+def _battle_tag(painter: Painter, layout: MapLayout, placer: Placer, loc_id: str,
                 siege: bool) -> tuple[pygame.Rect, str, int]:
     """The tag naming the combat in progress, beside its location."""
     text = "SIEGE" if siege else "BATTLE"
-    size = max(MIN_COUNT, layout.label_size)
-    w, h = text_box(canvas.painter, text, size, bold=True)
+    size = layout.label_size
+    w, h = text_box(painter, text, size, bold=True)
     spots = around(layout.point(loc_id), layout.radius + max(7, layout.radius // 2) + 2,
-                   (w + 8, h + 2))
+                   (w + 8, h + 2), far=(layout.radius,))
     spots = [*spots[2:4], *spots[6:], *spots[:2], *spots[4:6]]  # beside, then above
     tag = placer.take(placer.first_free(spots) or placer.least_covering(spots))
     return tag, text, size
@@ -625,47 +785,22 @@ def _draw_battle_tag(canvas: Canvas, tag: pygame.Rect, text: str, size: int) -> 
     canvas.text(text, tag.center, size=size, colour=th.INK, anchor="center", bold=True)
 
 
-# --------------------------------------------------------------------------- legend
+# --------------------------------------------------------------------------- the key
 
-LEGEND = ("Castle", "Resource", "Recruitment", "Highway", "Road")
-
-
-def _legend_spot(canvas: Canvas, layout: MapLayout,
-                 placer: Placer) -> pygame.Rect | None:
-    """The legend in an empty corner of the sea (lower left, else lower right), in one column or
-    two; left out when no corner is free."""
-    size = layout.label_size
-    line_h = max(round(size * 1.15), text_box(canvas.painter, "Road", size)[1] + 1)
-    icon = 2 * max(4, size // 3) + 6
-    width = icon + max(text_box(canvas.painter, item, size)[0] for item in LEGEND) + 4
-    area = layout.map_rect.inflate(-layout.radius, -layout.radius)
-    for cols in (1, 2):
-        rows = -(-len(LEGEND) // cols)
-        rect = pygame.Rect(0, 0, cols * width + (cols - 1) * 8, rows * line_h)
-        for corner in ("bottomleft", "bottomright"):
-            setattr(rect, corner, getattr(area, corner))
-            if placer.free(rect):
-                return placer.take(rect.copy())
-    return None
-
-
-def draw_legend(canvas: Canvas, rect: pygame.Rect, size: int) -> None:
-    """What the shapes mean, in the rectangle the placer gave (one or two columns)."""
-    line_h = max(round(size * 1.15), text_box(canvas.painter, "Road", size)[1] + 1)
-    rows = rect.height // line_h
-    r = max(4, size // 3)
-    width = (rect.width + 8) // -(-len(LEGEND) // rows) if rows else rect.width
-    for i, item in enumerate(LEGEND):
-        x = rect.x + (i // rows) * width
-        cy = rect.y + (i % rows) * line_h + line_h // 2
-        icon = (x + r, cy)
-        if item == "Castle":
-            pygame.draw.rect(canvas.surface, th.GOLD, (x, cy - r, 2 * r, 2 * r))
-        elif item == "Resource":
-            pygame.draw.circle(canvas.surface, RESOURCE, icon, r)
-        elif item == "Recruitment":
-            _diamond(canvas.surface, icon, r, th.INK)
-        else:
-            colour, w = (HIGHWAY, max(3, r)) if item == "Highway" else (ROAD, 2)
-            pygame.draw.line(canvas.surface, colour, (x, cy), (x + 2 * r, cy), w)
-        canvas.text(item, (x + 2 * r + 6, cy), size=size, colour=th.DIM, anchor="midleft")
+KEY_TITLE = "Key to the map"
+KEY = (
+    "Square: a castle, gold if Ishida's at the start, blue if Tokugawa's; a ring round it in "
+    "the colour of the side holding it now",
+    "Red circle: a Resource Location, ringed in the colour of the side controlling it",
+    "Red circle with a gold or blue centre: a side's capital",
+    "White diamond beside a place: a recruitment location",
+    "Thick sand-coloured line: a highway; thin grey line: a road",
+    "Gold number: Ishida's blocks there; black number: Tokugawa's; a number on a castle: "
+    "the blocks inside it",
+    "H and S: the Hideyori and Sanada disks",
+    "Green glow: where the blocks in hand may go; red cross: a combat to fight; blinking "
+    "orange ring: the table differs there",
+)
+"""What the map's shapes and marks mean: a page opened by "Key" (the whole map has no room to
+spare for a legend in words a player reads from a chair)."""
+KEY_RULES = ("4.3", "4.2", "7.2")

@@ -18,7 +18,7 @@ from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side, default_board
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine.state import Level
-from ui.sekigahara import battle, ending
+from ui.sekigahara import battle, ending, mapview
 from ui.sekigahara.control import Snapshot, TableControl, bid_cards
 from ui.sekigahara.mapview import MapLayout, draw_board
 from ui.sekigahara.parts import (
@@ -111,6 +111,7 @@ class PlayScreen:
                 canvas.text("Tap the map to zoom in", rects.whole.midleft, size=t.small,
                             colour=th.DIM, anchor="midleft", width=rects.whole.width,
                             max_lines=2)
+            canvas.button(rects.key, "Key", self._key, size=t.small)
             canvas.button(rects.menu, "Menu", self.leave, size=t.small)
             return
         bar = pygame.Rect(0, 0, r.width, status_height(t))
@@ -151,14 +152,15 @@ class PlayScreen:
     def _map(self, canvas: Canvas, overview: MapLayout, snap: Snapshot) -> None:
         """The whole map, or zoomed where the players tapped (every location there a full
         target with its name); a tap on the whole map zooms, zoomed it opens the location."""
-        layout = overview if self._focus is None else overview.zoom(self._focus)
+        public = snap.view.payload
+        layout = overview if self._focus is None else overview.zoom(self._focus, public)
         lit = set(snap.lit) | set(snap.prompt.retreat_to)
         setup = snap.prompt.setup
         if setup is not None and setup.zone in default_board().locations:
             lit.add(setup.zone)
         blinking = frozenset(z for d in snap.discrepancies for z in d.zones)
         blink_on = int(time.monotonic() * 1000 / BLINK_MS) % 2 == 0
-        draw_board(canvas, layout, snap.view.payload, lit=frozenset(lit), blinking=blinking,
+        draw_board(canvas, layout, public, lit=frozenset(lit), blinking=blinking,
                    blink_on=blink_on, on_area=self._zoom,
                    on_location=self._location_detail if layout.zoomed else None)
 
@@ -167,6 +169,9 @@ class PlayScreen:
 
     def _whole_map(self) -> None:
         self._focus = None
+
+    def _key(self) -> None:
+        self.open_detail(Detail(mapview.KEY_TITLE, mapview.KEY, mapview.KEY_RULES))
 
     def _location_detail(self, location: str) -> None:
         snap = self._snap or self.control.snapshot()

@@ -2,10 +2,10 @@
 
 The map takes the most room at every size. In landscape it fills the left of the screen as wide
 as the prompt column allows (the map is wider than tall, so its width sets its size) and the
-latest rulings run under it; the prompt, its buttons and, at the bottom, "Whole map" (when
-zoomed) and "Menu" stand in a column on the right, never narrower than four touch targets. In
-portrait the map spans the width at the top, the prompt below it, then the rulings and the
-bottom row.
+latest rulings run under it, "Key" (what the map's marks mean) at their end; the prompt, its
+buttons and, at the bottom, "Whole map" (when zoomed) and "Menu" stand in a column on the right,
+never narrower than four touch targets. In portrait the map spans the width at the top, the
+prompt below it, then the rulings and the bottom row, where "Key" stands beside "Menu".
 """
 
 from __future__ import annotations
@@ -41,12 +41,19 @@ class BoardRects:
     whole: pygame.Rect
     """"Whole map", shown while zoomed."""
     menu: pygame.Rect
+    key: pygame.Rect
+    """"Key": what the map's shapes and marks mean."""
 
 
 def status_height(theme: th.Theme) -> int:
     """The status bar: a line for the week and phase, one (two upright) for the sides."""
     rows = 3 if theme.portrait else 2
     return max(theme.target, rows * (theme.small + 4) + 4)
+
+
+def feed_height(theme: th.Theme) -> int:
+    """Room for one ruling of two lines, a finger's target high (:func:`parts.feed`)."""
+    return max(theme.target, 2 * (theme.small + 2) + 4) + theme.gap
 
 
 def board_rects(theme: th.Theme, screen: pygame.Rect, board: Board) -> BoardRects:
@@ -65,10 +72,9 @@ def board_rects(theme: th.Theme, screen: pygame.Rect, board: Board) -> BoardRect
     else:
         side_w = max(4 * t.target, round(screen.width * SIDE_SHARE))
         column = pygame.Rect(body.x, body.y, body.width - side_w - t.gap, body.height)
-        layout = MapLayout.fit(column, board, t, top=True)
-        if column.bottom - layout.map_rect.bottom - t.gap < t.target:
-            column.height -= t.target + t.gap - (column.bottom - layout.map_rect.bottom)
-            layout = MapLayout.fit(column, board, t, top=True)
+        above = column.inflate(0, -feed_height(t) - t.gap)  # a ruling under the map
+        above.top = column.top
+        layout = MapLayout.fit(above, board, t, fill=True)
         feed = pygame.Rect(column.x, layout.map_rect.bottom + t.gap, column.width,
                            column.bottom - layout.map_rect.bottom - t.gap)
         bottom = pygame.Rect(column.right + t.gap, body.bottom - t.target, side_w, t.target)
@@ -77,4 +83,10 @@ def board_rects(theme: th.Theme, screen: pygame.Rect, board: Board) -> BoardRect
     menu_w = min(half, 2 * t.target)
     menu = pygame.Rect(bottom.right - menu_w, bottom.y, menu_w, t.target)
     whole = pygame.Rect(bottom.x, bottom.y, min(half, 3 * t.target), t.target)
-    return BoardRects(bar, layout, feed, side, whole, menu)
+    key_w = round(1.5 * t.target)
+    if t.portrait:
+        key = pygame.Rect(menu.x - t.gap - key_w, bottom.y, key_w, t.target)
+    else:
+        key = pygame.Rect(feed.right - key_w, feed.bottom - t.target, key_w, t.target)
+        feed.width -= key_w + t.gap
+    return BoardRects(bar, layout, feed, side, whole, menu, key)
