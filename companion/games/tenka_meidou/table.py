@@ -547,7 +547,7 @@ class TenkaSessionRules:
             wanted = ", ".join(f"{_places()[z].label} {seen[z] - before[z]} of {n}"
                                for z, n in step.sends.items())
             return Hold(f"reinforcements from {_places()[step.zone].label}: {wanted} white "
-                        "pawn(s) placed (5.II.3)")
+                        "pawns placed (5.II.3)")
         return Ready((), "")  # the zone's reinforcements are in place: see commands_for
 
     def _bound(self, positions: Mapping[str, str], seen: Mapping[str, str]) -> dict[str, str]:
@@ -659,7 +659,8 @@ class TenkaSessionRules:
     def describe(self, event: Event) -> str:
         if isinstance(event, SoldiersDeployed):
             daimyo = " and the Daimyo" if event.daimyo else ""
-            return (f"{event.colour} deployed {event.soldiers} soldier(s){daimyo} to "
+            plural = "s" if event.soldiers != 1 else ""
+            return (f"{event.colour} deployed {event.soldiers} soldier{plural}{daimyo} to "
                     f"{_places()[event.zone].label} (castle {sum(event.pair)}, 5.I.1)")
         if isinstance(event, TacticPlayed):
             return f"{event.colour} plays {event.card.value}: {_describe(event.moves)} (7)"
