@@ -511,6 +511,20 @@ class TenkaSessionRules:
         return {z: (min(n, max(0, seen[z] - before[z])), n)
                 for z, n in steps[at].sends.items()}
 
+    def war_left(self) -> dict[str, int] | None:
+        """White pawns still to place, per zone they go to, from the zone being resolved to
+        the last (5.II.3); empty once the War is over on the table, None before the War."""
+        steps = self.war_steps()
+        if steps is None:
+            return None
+        at = _next_step(steps, 0) if self.war_at is None else self.war_at
+        left: Counter[str] = Counter()
+        for step in steps[at:]:
+            left.update(step.sends)
+        for zone, (placed, _wanted) in (self.war_progress() or {}).items():
+            left[zone] -= placed
+        return dict(+left)
+
     def _judge_war(self, origin: str, destination: str, pawns: Sequence[str],
                    steps: list[WarStep]) -> Outcome | RuleViolation:
         """Section 5.II.3: white pawns from the supply (or, once it runs out, from zones
