@@ -167,7 +167,7 @@ def test_a_card_is_rejected_with_its_section(tenka: TenkaApp) -> None:
     assert any(s.startswith("7 Tactic cards:") for s in shown(tenka))
     demo.tap("Back")
     demo.tap("Cancel")
-    assert any(s.startswith("The table differs from the game. Put back:") for s in shown(tenka))
+    assert any(s.startswith("First put back what moved:") for s in shown(tenka))
 
 
 def _daimyo_names() -> dict[Daimyo, set[str]]:

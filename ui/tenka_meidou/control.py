@@ -297,9 +297,10 @@ class TenkaControl:
         what = f"{event.soldiers} soldier{'s' if event.soldiers != 1 else ''}"
         if event.daimyo:
             what += " and the Daimyo"
+        if event.daimyo:
+            what += f" ({pawns} pawn{'s' if pawns != 1 else ''})"
         text = (f"{colour_name(colour)}: pair {event.pair[0]}+{event.pair[1]} = {value}, "
-                f"{short_zone(event.zone)}; single die {single}: {what} ({pawns} pawn"
-                f"{'s' if pawns != 1 else ''}) (5.I.1)")
+                f"{short_zone(event.zone)}; single die {single}: {what} (5.I.1)")
         return Plan(event.zone, value, event.soldiers, event.daimyo, text)
 
     def enter_dice(self, colour: Colour, rolls: Sequence[Roll], single: int,

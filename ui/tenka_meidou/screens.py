@@ -56,7 +56,7 @@ def feed(canvas: Canvas, rect: pygame.Rect, lines: tuple[FeedLine, ...],
     y = rect.y + t.gap // 2
     for line in reversed(lines):
         wrapped = canvas.painter.wrap(line.text, t.small, rect.width - 2 * t.gap)[:2]
-        height = max(t.target * 2 // 3, len(wrapped) * (t.small + 2) + 4)
+        height = max(t.target, len(wrapped) * (t.small + 2) + 4)  # a finger's tap each
         if y + height > rect.bottom:
             break
         canvas.text(line.text, (rect.x + t.gap, y + 2), size=t.small,
@@ -333,7 +333,7 @@ class PlayScreen:
         self._status(canvas, bar, v)
         body = pygame.Rect(t.gap, bar.bottom + t.gap, r.width - 2 * t.gap,
                            r.height - bar.bottom - 2 * t.gap)
-        board, side = split(body, t.portrait, t.gap, 0.56)
+        board, side = split(body, t.portrait, t.gap, 0.56, top_share=0.5)
         lit = frozenset({self.turn.plan.zone}) if self.turn.plan is not None else frozenset()
         draw_board(canvas, board, v.castles, v.soldiers, v.daimyo_at, lit=lit,
                    on_zone=self._zone_opener)
@@ -504,7 +504,7 @@ class PlayScreen:
                                    "instead (5.I)", TEXT_COLOUR[colour]) - rect.y
         undo = self.control.put_back()
         if undo:
-            y = canvas.text("The table differs from the game. Put back: " + "; ".join(undo),
+            y = canvas.text("First put back what moved: " + "; ".join(undo),
                             (rect.x, y), size=t.small, colour=th.WARN, width=rect.width,
                             max_lines=3).bottom + t.gap // 2
         locked = bool(v.swords)
@@ -526,8 +526,9 @@ class PlayScreen:
             y = canvas.text("No more cards: a player has placed every pawn (5.I.2)",
                             (rect.x, y), size=t.small, colour=th.DIM, width=rect.width).bottom
         elif waiting:
-            y = canvas.text(f"The Daimyo card once {colour_name(colour)}'s Daimyo pawn is on "
-                            "the board: roll and send it with the soldiers (TM5)", (rect.x, y),
+            y = canvas.text(f"The Daimyo card waits for {colour_name(colour)}'s Daimyo pawn "
+                            "on the board: send it with your soldiers when you roll (TM5)",
+                            (rect.x, y),
                             size=t.small, colour=th.DIM, width=rect.width, max_lines=2).bottom
         return y - rect.y
 
@@ -654,7 +655,8 @@ class PlayScreen:
                                    f"(castle {plan.value})", TEXT_COLOUR[v.current]) - rect.y
         y = canvas.text(plan.text, (rect.x, y), size=t.small, width=rect.width,
                         max_lines=3).bottom
-        canvas.tap_area(pygame.Rect(rect.x, rect.y, rect.width, y - rect.y), plan.text,
+        canvas.tap_area(pygame.Rect(rect.x, rect.y, rect.width, max(t.target, y - rect.y)),
+                        plan.text,
                         lambda: self.show(Detail("The dice", (plan.text,), ("5.I.1",))))
         y += t.gap // 2
         snap = self._snap
@@ -732,7 +734,8 @@ class PlayScreen:
             said = refusal(why)  # the public message only, never ``why.private``
             box = canvas.text(said, (rect.x, y), size=t.small, colour=th.DANGER,
                               width=rect.width, max_lines=3)
-            canvas.tap_area(box, f"Section {why.rule}",
+            canvas.tap_area(pygame.Rect(rect.x, box.y, rect.width, max(box.height, t.target)),
+                            f"Section {why.rule}",
                             open_line(self.show, FeedLine("rejected", said, why.rule)))
             y = box.bottom + 2
             if why.private is not None:  # the reason would name the face-down card (9)

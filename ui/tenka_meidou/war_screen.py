@@ -126,7 +126,7 @@ def war_table(canvas: Canvas, rect: pygame.Rect, lines: tuple[FeedLine, ...],
     the bottom."""
     t = canvas.theme
     inner = rect.width - 2 * t.gap
-    tall = t.target * 2 // 3
+    tall = t.target  # each line a finger's tap
     sizes = []
     for line in lines:  # as many lines as fit, the prompt first
         wrapped = canvas.painter.wrap(line.text, t.small, inner)[:3]

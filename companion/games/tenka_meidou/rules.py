@@ -111,14 +111,16 @@ class TenkaRules:
         )
 
     def choose_daimyo(self, state: State, command: ChooseDaimyo) -> DaimyoChosen:
-        """Section 9: from the first player's right, counter-clockwise, one card each."""
+        """Section 9: from the first player's right, counter-clockwise, one card each; a card
+        not in the offer is refused without naming it (the choice is made face down)."""
         chooser = state.daimyo_chooser()
         if chooser is None:
             raise RuleViolation("9", "Daimyo cards are chosen only during the advanced set-up")
         if command.colour != chooser:
             raise RuleViolation("9", f"it is {chooser}'s choice of Daimyo")
-        if command.card not in state.daimyo_offer:
-            raise RuleViolation("9", f"{command.card.value} is not in the Daimyo offer")
+        if command.card not in state.daimyo_offer:  # the card tried stays the chooser's secret
+            raise HiddenViolation("9", "that Daimyo card is not in the offer",
+                                  f"{command.card.value} is not in the Daimyo offer")
         return DaimyoChosen(colour=command.colour, card=command.card)
 
     def _check_turn(self, state: State, colour: Colour) -> None:
