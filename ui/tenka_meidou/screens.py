@@ -610,6 +610,8 @@ class PlayScreen:
             canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), label, action,
                           colour=th.ACCEPT, size=t.small)
             y += t.target + t.gap // 2
+        if turn.rejection is not None:  # the table session refused the dice
+            reasons.append(refusal(turn.rejection))
         for said in reasons:
             y = canvas.text(said, (rect.x, y), size=t.small, colour=th.WARN, width=rect.width,
                             max_lines=3).bottom + 2
@@ -621,10 +623,11 @@ class PlayScreen:
 
     def _clear(self) -> None:
         self.turn.dice.clear()
+        self.turn.rejection = None
 
     def _reroll(self) -> None:
         t = self.turn
-        t.first, t.dice = (t.dice[0], t.dice[1], t.dice[2]), []
+        t.first, t.dice, t.rejection = (t.dice[0], t.dice[1], t.dice[2]), [], None
 
     def _flip_daimyo(self) -> None:
         self.turn.daimyo = not self.turn.daimyo

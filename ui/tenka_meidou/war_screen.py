@@ -27,6 +27,9 @@ from ui.tenka_meidou.control import FeedLine, Snapshot, cited
 from ui.tenka_meidou.words import PAWN_FILL, SMALLEST, TEXT_COLOUR, colour_name, short_zone
 
 WAR_COLOUR = {"war": th.INK, "waiting": th.DIM, "table": th.WARN, "ruling": th.ACCEPT}
+PRIORITY = {"war": 0, "table": 1, "waiting": 2, "ruling": 3}
+"""What the players must read first when the panel has no room for every line: what to do,
+then what to put right."""
 WAR_TITLE = {"war": "The War at the table", "waiting": "Reinforcements placed",
              "table": "The table differs", "ruling": "Reinforcements in place"}
 
@@ -121,14 +124,14 @@ def waiting_for(snap: Snapshot) -> str:
 
 def war_table(canvas: Canvas, rect: pygame.Rect, lines: tuple[FeedLine, ...],
               show: Callable[[Detail], None]) -> int:
-    """The table session's War (5.II.3) in a panel: the prompt, the white pawns placed, each
-    discrepancy with its fix, the last zone done; each line a tap from its sections. Returns
-    the bottom."""
+    """The table session's War (5.II.3) in a panel: the prompt, each discrepancy with its fix,
+    the white pawns placed, the last zone done, as many as fit in that order; each line a tap
+    from its sections. Returns the bottom."""
     t = canvas.theme
     inner = rect.width - 2 * t.gap
     tall = t.target  # each line a finger's tap
     sizes = []
-    for line in lines:  # as many lines as fit, the prompt first
+    for line in sorted(lines, key=lambda line: PRIORITY.get(line.kind, len(PRIORITY))):
         wrapped = canvas.painter.wrap(line.text, t.small, inner)[:3]
         sizes.append((line, max(tall, len(wrapped) * (t.small + 3) + 4)))
     shown: list[tuple[FeedLine, int]] = []
