@@ -341,3 +341,39 @@ def test_companion_run_game_tenka_meidou_headless_demo(tmp_path: Path,
     assert (tmp_path / "frames" / "00001.png").exists()
     last = (tmp_path / "text.jsonl").read_text().splitlines()[-1]
     assert json.loads(last)["screen"] == "score"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720), (720, 1280)])
+def test_the_start_and_rules_pages_are_legible(size: tuple[int, int], tmp_path: Path) -> None:
+    """The start screen, every page of the rules in short and the set-up, as the game walks
+    check them (see above)."""
+    app = make(tmp_path, size=size)
+    painter = app.app.painter = MeasuringPainter()
+    bad: list[str] = []
+    pages = 0
+
+    def check() -> None:
+        nonlocal pages
+        painter.placed = []
+        app.app.draw()
+        pages += 1
+        frame = painter.placed
+        bad.extend(too_small(frame) + overlapping(frame) + not_plain(frame))
+        target = app.app.theme.target
+        bad.extend(f"{t.label!r} is {t.rect.size}" for t in app.app.targets
+                   if t.action is not None and min(t.rect.size) < target)
+
+    try:
+        check()
+        assert app.app.tap("The rules in short")
+        while True:
+            check()
+            if not app.app.tap("Next page") or pages > 12:
+                break
+        assert app.app.tap("Back")
+        assert app.app.tap("New game")
+        check()  # the set-up
+    finally:
+        app.close()
+    assert pages >= 3
+    assert not bad, sorted(set(bad))[:8]
