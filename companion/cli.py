@@ -10,11 +10,15 @@ command starts fast on a Raspberry Pi. ``companion`` with no subcommand prints h
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from importlib.metadata import EntryPoint, entry_points
 
 Handler = Callable[[argparse.Namespace], int]
+TERM_AGAIN_S = 2.0
 DESCRIPTION = "The Sekigahara table companion."
 
 
@@ -64,7 +68,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         return handler(args)
     except KeyboardInterrupt:
         return 130
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM (systemd stopping the service): leave as from an error, so every ``finally``
+    and exit handler runs and no temporary directory is left behind. A SystemExit raised while
+    a C library runs Python code (pygame loading its window icon) can be swallowed there: the
+    signal comes again in two seconds, and is ignored once the way out is under way."""
+    if isinstance(sys.exc_info()[1], SystemExit):
+        return
+    again = threading.Timer(TERM_AGAIN_S, os.kill, (os.getpid(), signum))
+    again.daemon = True
+    again.start()
+    raise SystemExit(128 + signum)

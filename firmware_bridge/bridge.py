@@ -26,6 +26,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.corrections import CorrectionLog
 from firmware_bridge.discovery import DEFAULT_USB_IDS, hub_ports
 from firmware_bridge.discrepancy import MoveRules, Reconciliation, reconcile
+from firmware_bridge.hubstatus import HubProblem, find_problems
 from firmware_bridge.link import HubLink, HubStats
 from firmware_bridge.observation import BoardView, DebounceConfig, Observer
 from firmware_bridge.registry import TagRegistry
@@ -80,6 +81,8 @@ class HubStatus:
     """When the hub was last lost (unplugged, hung), even if it is connected again."""
     fault: str | None = None
     """The last fault the hub reported about itself (FAULT ... HUB ...)."""
+    fault_at: float | None = None
+    """When it was last reported; None once the hub restarted (a new HELLO)."""
     stats: HubStats = field(default_factory=HubStats)
     antennas: dict[int, AntennaStatus] = field(default_factory=dict)
     link: HubLink | None = field(default=None, repr=False)
@@ -111,6 +114,7 @@ class Bridge:
         auto_schedule: bool = True,
         adaptive_slots: bool = True,
         slot_shrink_s: float = SHRINK_AFTER_S,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.ports = list(ports) if ports is not None else None
         self.usb_ids = tuple(usb_ids)
@@ -120,6 +124,12 @@ class Bridge:
         self.observer = Observer(wiring, debounce)
         self.tracker = Tracker(registry, missing_after_s=missing_after_s, settle_s=settle_s)
         self.corrections = corrections or CorrectionLog()
+        self.clock = clock
+        """Seconds, monotonic: frame times, the tracker's and a hub's silence (tests inject
+        one); the scan schedule keeps real time, as the hubs do."""
+        self._started_at = clock()
+        self._problems: tuple[HubProblem, ...] = ()
+        self._hub_watchers: list[Callable[[tuple[HubProblem, ...]], None]] = []
         self.refused: dict[str, str] = {}
         self._hubs: dict[str, HubStatus] = {}
         self._links: dict[str, HubLink] = {}
@@ -147,6 +157,7 @@ class Bridge:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> Bridge:
+        self._started_at = self.clock()
         if self._auto_schedule:  # a second or two of geometry: not in the way of the hubs
             threading.Thread(target=self._plan, name="bridge-schedule", daemon=True).start()
         self._supervisor.start()
@@ -176,10 +187,11 @@ class Bridge:
                 self._resize_slots()
                 self._sync_all()
             with self._lock:
-                events = self.tracker.tick(time.monotonic())
+                events = self.tracker.tick(self.clock())
                 if events:
                     self._changed.notify_all()
             self._publish(events)
+            self._check_hubs()
 
     def _open_ports(self) -> None:
         wanted = self.ports if self.ports is not None else [
@@ -190,7 +202,7 @@ class Bridge:
                 if port in self._links or self._stop.is_set():
                     continue
             try:
-                link = HubLink(port, self)
+                link = HubLink(port, self, clock=self.clock)
             except (OSError, serial.SerialException) as exc:
                 why = "no such port" if not os.path.exists(port) else str(exc)
                 with self._lock:
@@ -222,6 +234,7 @@ class Bridge:
                     self.observer.freeze_hub(other.hub_id, other.lost_reason)
             status.hello, status.port, status.link = hello, link.port, link
             status.connected, status.lost_reason = True, ""
+            status.fault_at = None
             status.stats.connections += 1
             self._sent_leds = {k: m for k, m in self._sent_leds.items() if k.hub != hello.hub_id}
             self._changed.notify_all()
@@ -384,7 +397,7 @@ class Bridge:
             if fault.antenna is None:
                 if status.fault != text:
                     log.error("hub %s reports %s", hub_id, text)
-                status.fault = text
+                status.fault, status.fault_at = text, at
                 self._changed.notify_all()
                 return
             ant = status.antennas.setdefault(fault.antenna, AntennaStatus())
@@ -415,9 +428,9 @@ class Bridge:
             if hub is not None and self._hubs[hub].link is link:
                 status = self._hubs[hub]
                 status.connected, status.lost_reason = False, reason
-                status.lost_at = time.monotonic()
+                status.lost_at = self.clock()
                 self.observer.freeze_hub(hub, f"hub lost: {reason}")
-                self.tracker.update(self.observer.view(), time.monotonic())
+                self.tracker.update(self.observer.view(), status.lost_at)
             self._changed.notify_all()
         log.warning("hub %s on %s lost: %s", hub or "?", link.port, reason)
 
@@ -434,6 +447,37 @@ class Bridge:
                     callback(event)
                 except Exception:
                     log.exception("event subscriber failed on %s", event)
+
+    def hub_problems(self) -> tuple[HubProblem, ...]:
+        """What is wrong with the hubs now (:func:`~firmware_bridge.hubstatus.find_problems`)."""
+        with self._lock:
+            refused = dict(self.refused)
+            refused.update({port: link.refused for port, link in self._links.items()
+                            if link.refused})
+            return find_problems(self.wiring, self._hubs, self.observer.frozen(), refused,
+                                 self.clock(), self._started_at)
+
+    def watch_hubs(self, callback: Callable[[tuple[HubProblem, ...]], None]) -> None:
+        """Call ``callback(problems)`` from the bridge's thread whenever :meth:`hub_problems`
+        changes (a hub lost, silent, faulted or replaced, or back): checked every 0.1 s."""
+        self._hub_watchers.append(callback)
+
+    def _check_hubs(self) -> None:
+        problems = self.hub_problems()
+        with self._lock:
+            if problems == self._problems:
+                return
+            before, self._problems = self._problems, problems
+            self._changed.notify_all()
+        for problem in set(problems) - set(before):
+            log.warning("hub problem: %s %s %s", problem.kind, problem.hub, problem.detail)
+        for problem in set(before) - set(problems):
+            log.info("hub problem over: %s %s", problem.kind, problem.hub)
+        for callback in list(self._hub_watchers):
+            try:
+                callback(problems)
+            except Exception:
+                log.exception("hub watcher failed")
 
     def listen_snapshots(
         self, callback: Callable[[AntennaKey, frozenset[str], float], None]
@@ -475,7 +519,7 @@ class Bridge:
         with self._lock:
             self.registry = registry
             self.tracker.registry = registry
-            self.tracker.update(self.observer.view(), time.monotonic())
+            self.tracker.update(self.observer.view(), self.clock())
 
     def refused_ports(self) -> dict[str, str]:
         """Port -> why its hub is not used (another major protocol version)."""
@@ -510,7 +554,7 @@ class Bridge:
         covered tag); the placements take it into account at once."""
         with self._lock:
             self.corrections.declare(self.tracker, block_id, zone, note)
-            events = self.tracker.update(self.observer.view(), time.monotonic())
+            events = self.tracker.update(self.observer.view(), self.clock())
             self._changed.notify_all()
         self._publish(events)
 

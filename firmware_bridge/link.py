@@ -90,8 +90,11 @@ class _Partial:
 class HubLink:
     """A hub on ``port`` (a device path), read by its own thread until closed or lost."""
 
-    def __init__(self, port: str, listener: LinkListener, *, baudrate: int = 115200) -> None:
+    def __init__(self, port: str, listener: LinkListener, *, baudrate: int = 115200,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.port = port
+        self.clock = clock
+        """Seconds, monotonic: when a hub is silent (tests inject one)."""
         self.listener = listener
         self.hello: p.Hello | None = None
         self.stats = HubStats()
@@ -107,7 +110,7 @@ class HubLink:
         """Command type -> the reason of the last NAK the hub gave it (e.g. a SCHED)."""
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
-        now = time.monotonic()
+        now = clock()
         self._last_valid = now
         self._last_ping = now
         self._last_who = 0.0
@@ -118,13 +121,18 @@ class HubLink:
         return self.hello.hub_id if self.hello else None
 
     @property
+    def heard_at(self) -> float:
+        """When the hub last sent a valid frame (on :attr:`clock`)."""
+        return self._last_valid
+
+    @property
     def alive(self) -> bool:
         return self._thread.is_alive()
 
     def start(self) -> HubLink:
         self._serial.reset_input_buffer()
         self.send(p.Who())
-        self._last_who = time.monotonic()
+        self._last_who = self.clock()
         self._thread.start()
         return self
 
@@ -150,7 +158,7 @@ class HubLink:
             except (OSError, serial.SerialException) as exc:
                 log.warning("%s: cannot send %s: %s", self.port, type(command).__name__, exc)
                 return None
-            self._pending[seq] = _Pending(command, time.monotonic(), attempts)
+            self._pending[seq] = _Pending(command, self.clock(), attempts)
             return seq
 
     def _retry_commands(self, now: float) -> None:
@@ -175,7 +183,7 @@ class HubLink:
             read = self._reader()
             while not self._stop.is_set():
                 data = read()
-                now = time.monotonic()
+                now = self.clock()
                 if data:
                     for line in self._splitter.feed(data):
                         self._line(line, now)

@@ -209,7 +209,13 @@ class TableSession:
         return result
 
     def _settle(self, result: Reconciliation, standing: set[str]) -> None:
-        self.discrepancies = result.discrepancies
+        """Keep the discrepancies, but not a place left unread by a hub problem: the screens
+        say that once, for the whole hub (:meth:`~firmware_bridge.bridge.Bridge.hub_problems`),
+        rather than once per place with fixes that cannot help."""
+        told = {zone for problem in self.bridge.hub_problems() for zone in problem.zones}
+        self.discrepancies = tuple(
+            d for d in result.discrepancies
+            if not (d.kind == "unobserved" and set(d.zones) <= told))
         for d in result.discrepancies:
             self._note("discrepancy", d.public(), standing)
 

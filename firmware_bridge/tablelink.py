@@ -9,9 +9,14 @@ from there (an app wakes its loop with it). Calls from the app take :attr:`Table
 
 from __future__ import annotations
 
+import atexit
 import logging
+import os
+import shutil
+import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,35 +51,109 @@ class Readers:
         return f"{len(self.ports)} reader hub(s): {', '.join(self.ports)}"
 
 
+class ReadersUnavailable(ValueError):
+    """The readers cannot start: a port given is not there or cannot be opened, or the real
+    hubs are not set up yet. ``str()`` is the one line for a console; :attr:`problem` and
+    :attr:`advice` are what the start-up screen says."""
+
+    def __init__(self, problem: str, advice: str) -> None:
+        super().__init__(f"{problem}: {advice}")
+        self.problem = problem
+        self.advice = advice
+
+
+def hub_port_choice(hubs: Sequence[str]) -> list[str]:
+    """The serial ports ``--hubs`` means now; empty for the simulator (``sim``, or ``auto``
+    with no hub plugged in)."""
+    choice = list(hubs) or ["auto"]
+    if choice == ["auto"]:
+        return [p.device for p in hub_ports()]
+    return [] if choice == ["sim"] else choice
+
+
+def check_readers(hubs: Sequence[str], config: Path) -> None:
+    """Raise :class:`ReadersUnavailable` if :func:`open_readers` cannot start the readers
+    ``hubs`` names; cheap and without side effects (a start-up screen retries it)."""
+    ports = hub_port_choice(hubs)
+    for port in ports:
+        why = _port_problem(port)
+        if why is not None:
+            raise ReadersUnavailable(f"Cannot open {port}", why)
+    if not ports:
+        return
+    for name, how in (("wiring.yaml", "hardware wiring"), ("tags.yaml", "hardware register-tags")):
+        if not (config / name).exists():
+            raise ReadersUnavailable("The hubs are not set up yet",
+                                     f"{_home(config / name)} is missing: run `companion "
+                                     f"{how}` on this computer first")
+
+
+def _home(path: Path) -> str:
+    """``~/...`` for a path in the home directory: short enough to read on a 7-inch screen."""
+    try:
+        return f"~/{path.relative_to(Path.home())}"
+    except ValueError:
+        return str(path)
+
+
+def _port_problem(port: str) -> str | None:
+    """Why a hub's serial port cannot be opened, or None. Looked at, never opened: opening a
+    port may restart the board behind it."""
+    try:
+        mode = os.stat(port).st_mode
+    except FileNotFoundError:
+        return "there is no such port: check the hub's USB cable, or the name after --hubs"
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not stat.S_ISCHR(mode):
+        return "it is not a serial port: give the hub's port after --hubs (like /dev/ttyACM0)"
+    if not os.access(port, os.R_OK | os.W_OK):
+        return ("permission denied: add this user to the dialout group and log in again "
+                "(docs/bridge.md)")
+    return None
+
+
 def open_readers(hubs: Sequence[str], config: Path, workdir: Path, rate_hz: int = 10,
                  seed: int | None = 0, sim_hubs: int = 5) -> Readers:
     """``["auto"]``: real hubs if any is plugged in, else the simulator; ``["sim"]``: the
     simulator (``sim_hubs`` virtual hubs for the served game, :func:`~firmware_bridge.zones.
     use_table`); otherwise the serial ports given. Real hubs need the wiring map and tag
-    registry made by ``companion hardware wiring`` and ``register-tags`` (in ``config``)."""
-    choice = list(hubs) or ["auto"]
-    ports: list[str] = []
-    if choice == ["auto"]:
-        ports = [p.device for p in hub_ports()]
-    elif choice != ["sim"]:
-        ports = choice
+    registry made by ``companion hardware wiring`` and ``register-tags`` (in ``config``):
+    :class:`ReadersUnavailable` if they or a port are missing (:func:`check_readers`)."""
+    ports = hub_port_choice(hubs)
     if not ports:
         table = SimulatedTable.create(workdir / "hubs", hubs=sim_hubs, rate_hz=rate_hz, seed=seed)
         table.start()
         return Readers(table, table.ports, table.wiring, table.registry)
-    for port in ports:
-        if not Path(port).exists():
-            raise ValueError(f"no serial port {port}")
-    wiring_file, tags_file = config / "wiring.yaml", config / "tags.yaml"
-    for path, how in ((wiring_file, "hardware wiring"), (tags_file, "hardware register-tags")):
-        if not path.exists():
-            raise ValueError(f"{path} is missing: run `companion {how}` first")
-    return Readers(None, ports, WiringMap.load(wiring_file), TagRegistry.load(tags_file))
+    check_readers(ports, config)
+    return Readers(None, ports, WiringMap.load(config / "wiring.yaml"),
+                   TagRegistry.load(config / "tags.yaml"))
 
 
-def default_workdir() -> Path:
-    """A fresh directory for the simulator's pseudo-terminal links."""
-    return Path(tempfile.mkdtemp(prefix="companion-"))
+_WORKDIRS: set[Path] = set()
+
+
+def default_workdir(prefix: str = "companion-") -> Path:
+    """A fresh temporary directory (the simulator's pseudo-terminal links, a demo's database):
+    removed by :func:`remove_workdir`, and in any case when the process exits (normally, on an
+    error, Ctrl-C, or a SIGTERM that ``companion`` turns into an exit)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    _WORKDIRS.add(path)
+    return path
+
+
+def remove_workdir(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
+    _WORKDIRS.discard(path)
+
+
+def remove_workdirs() -> None:
+    """Every work directory this process made and still has."""
+    for path in list(_WORKDIRS):
+        remove_workdir(path)
+
+
+atexit.register(remove_workdirs)
 
 
 @dataclass
@@ -89,6 +168,8 @@ class TableLink:
     settle_s: float = 1.0
     """How long set-down pieces rest before they are ruled as moved (the settle rule)."""
     on_change: Callable[[], None] | None = None
+    clock: Callable[[], float] = time.monotonic
+    """The bridge's clock (:attr:`Bridge.clock`; tests inject one)."""
     bridge: Bridge = field(init=False)
     session: TableSession = field(init=False)
     lit: frozenset[str] = field(default=frozenset(), init=False)
@@ -100,11 +181,13 @@ class TableLink:
     def start(self) -> TableLink:
         r = self.readers
         self.bridge = Bridge(r.ports, wiring=r.wiring, registry=r.registry,
-                             missing_after_s=self.debounce_missing_s, settle_s=self.settle_s)
+                             missing_after_s=self.debounce_missing_s, settle_s=self.settle_s,
+                             clock=self.clock)
         self.bridge.start()
         self.session = TableSession(self.bridge, self.game)
         self.session.on_refresh = self._notify
         self.bridge.subscribe(lambda _event: self._changed())
+        self.bridge.watch_hubs(lambda _problems: self._hubs_changed())
         self.session.start()
         return self
 
@@ -145,6 +228,13 @@ class TableLink:
         if self.on_change is not None:
             self.on_change()
 
+    def _hubs_changed(self) -> None:
+        """From the bridge's thread: a hub was lost, went quiet, failed or came back. The table
+        is judged again at once (its places are unobserved, or read again) and the screens
+        redraw, whether or not a piece moved."""
+        self.session.refresh()
+        self._notify()
+
     def _changed(self) -> None:
         """From a reader thread: light the legal destinations of a lifted stack."""
         held = self.bridge.holding()
@@ -163,6 +253,11 @@ class TableLink:
         self._notify()
 
     # ------------------------------------------------------------------ what screens see
+
+    def hub_lines(self) -> tuple[str, ...]:
+        """What is wrong with the hubs, one sentence each for the shared screen (empty when
+        every hub answers): see :mod:`firmware_bridge.hubstatus`."""
+        return tuple(p.words(self.session.table) for p in self.bridge.hub_problems())
 
     @property
     def in_hand(self) -> int:

@@ -5,8 +5,10 @@ installed (:func:`installed_games`), the first screen asks "Which game is on the
 game's start screen has "Change game" to come back to it. With no hub plugged in either game
 runs on the built-in reader simulator and opens the virtual table beside the screen (blocks or
 pawns). ``--kiosk`` fills the screen (SDL's kmsdrm driver on a
-Raspberry Pi with no desktop); ``--headless --demo`` plays a seeded game with no window. Errors
-are one line and a non-zero exit status, never a traceback.
+Raspberry Pi with no desktop); ``--headless --demo`` plays a seeded game with no window. Readers
+that cannot start (a bad ``--hubs`` port) are said on a start-up screen with a retry
+(docs/touchscreen.md, "When something is wrong"); other errors, and any with no screen to show
+them on, are one line and a non-zero exit status, never a traceback.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import TYPE_CHECKING
 from companion.core.paths import add_db_argument
 from companion.core.table import table_names
 
-if TYPE_CHECKING:  # pygame loads only when the app runs
+if TYPE_CHECKING:  # pygame and the bridge load only when the app runs
+    from firmware_bridge.tablelink import ReadersUnavailable
     from ui.shell.chooser import GameChoice
 
 GAMES = ("sekigahara", "tenka-meidou")
@@ -39,6 +42,14 @@ UI_GAMES: dict[str, tuple[str, str, str]] = {
 ``run(args, change_game)`` runs the game (imported only when chosen)."""
 
 GameRun = Callable[[argparse.Namespace, bool], "int | None"]
+
+DISPLAY_TIMEOUT_S = 15.0
+"""The longest SDL may take to open the screen."""
+NO_DISPLAY = "no screen to show the table on"
+NO_DISPLAY_ADVICE = ("run it from the desktop, on the Raspberry Pi's panel with --kiosk, or "
+                     "with --headless")
+KIOSK_ADVICE = ("check the panel's cable and that no desktop holds the screen "
+                "(docs/touchscreen.md)")
 
 
 def installed_games() -> list[GameChoice]:
@@ -120,19 +131,24 @@ def run_command(args: argparse.Namespace) -> int:
         print("companion run: error: --demo runs with --headless", file=sys.stderr)
         return 2
     try:
+        if not args.headless:
+            open_display(kiosk=args.kiosk)
         return play(args)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # one clear line, never a traceback
         logging.getLogger(__name__).debug("run failed", exc_info=True)
-        print(f"companion run: error: {str(exc).splitlines()[0] if str(exc) else exc!r}",
-              file=sys.stderr)
+        line = str(exc).splitlines()[0] if str(exc) else repr(exc)
+        print(f"companion run: error: {line}", file=sys.stderr)
         return 1
 
 
 def play(args: argparse.Namespace) -> int:
     """The chosen game (``--game``), or the choice on the screen first; back to the choice
-    whenever the players tap "Change game" on a game's start screen."""
+    whenever the players tap "Change game" on a game's start screen. Readers that cannot
+    start are said on the screen with a retry (:func:`startup`); headless, in one line."""
+    from firmware_bridge.tablelink import ReadersUnavailable
+
     games = installed_games()
     key: str | None = args.game
     if key is None and (args.demo or len(games) < 2):
@@ -143,10 +159,105 @@ def play(args: argparse.Namespace) -> int:
             key = choose(args, games)
             if key is None:
                 return 0  # the window was closed
-        result = game_runner(key)(args, offer_change)
+        try:
+            result = game_runner(key)(args, offer_change)
+        except ReadersUnavailable as exc:
+            if args.headless:  # nobody to tap a screen: one line, as any error
+                raise
+            choice = startup(args, exc)
+            if choice in (None, "quit"):
+                raise
+            if choice == "simulator":
+                args.hubs = ["sim"]
+            continue
         if result is not None:
             return result
         key = None
+
+
+def open_display(kiosk: bool = False, timeout_s: float = DISPLAY_TIMEOUT_S) -> None:
+    """Open SDL's video before anything else, so that a table with no screen stops at once
+    with one line (:class:`DisplayUnavailable`) instead of running unseen: SDL, finding no
+    screen, would fall back to drawing off-screen and wait there for touches forever. On
+    Linux, SDL is pointed at the one driver that can work (X11 with ``DISPLAY``, else the
+    panel itself through kmsdrm, as ``--kiosk`` does) unless ``SDL_VIDEODRIVER`` or Wayland
+    says otherwise. A driver that does not answer within ``timeout_s`` ends the process with
+    the same line (nothing has been made yet that needs cleaning up)."""
+    import threading
+
+    advice = KIOSK_ADVICE if kiosk else NO_DISPLAY_ADVICE
+
+    chosen = os.environ.get("SDL_VIDEODRIVER")
+    x11, wayland = os.environ.get("DISPLAY"), os.environ.get("WAYLAND_DISPLAY")
+    why = ""
+    if not chosen and sys.platform.startswith("linux") and not wayland:
+        # straight to the one that can work: SDL would try the others, say so on stderr and
+        # end up drawing off-screen
+        os.environ["SDL_VIDEODRIVER"] = "x11" if x11 else "kmsdrm"
+        why = (f"the desktop DISPLAY={x11} cannot be opened" if x11 else
+               "there is no desktop (DISPLAY is not set) and the panel cannot be opened "
+               "directly")
+
+    def stuck() -> None:
+        print(f"companion run: error: {NO_DISPLAY}: the video driver did not answer in "
+              f"{timeout_s:.0f} s", file=sys.stderr, flush=True)
+        os._exit(1)
+
+    watchdog = threading.Timer(timeout_s, stuck)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        import pygame
+
+        try:
+            pygame.display.init()
+        except pygame.error as exc:
+            raise DisplayUnavailable(f"{NO_DISPLAY}: {why or 'SDL cannot open it'} ({exc}); "
+                                     f"{advice}") from None
+        driver = pygame.display.get_driver()
+    finally:
+        watchdog.cancel()
+    if driver in ("offscreen", "dummy") and driver != chosen:
+        raise DisplayUnavailable(f"{NO_DISPLAY}: SDL found no video device; "
+                                 f"{advice}")
+
+
+class DisplayUnavailable(RuntimeError):
+    """No screen to draw on (one line for the console: there is no screen to show it)."""
+
+
+def startup(args: argparse.Namespace, problem: ReadersUnavailable) -> str | None:
+    """The readers cannot start: say so on the screen, with a retry (by itself every two
+    seconds, or tapped), the simulator (not on a kiosk) and Quit. ``retry``, ``simulator``,
+    ``quit`` or None (the window closed)."""
+    from firmware_bridge.discovery import hub_ports
+    from firmware_bridge.tablelink import ReadersUnavailable, check_readers
+    from ui.shell.app import App, FrameRecorder, kiosk_display
+    from ui.shell.startup import startup_problem
+    from ui.tableapp import TableOptions
+
+    config = args.config if args.config is not None else TableOptions().config
+
+    def recheck() -> tuple[str, str] | None:
+        try:
+            check_readers(args.hubs, config)
+        except ReadersUnavailable as exc:
+            return exc.problem, exc.advice
+        return None
+
+    found = [p.device for p in hub_ports()]
+    note = (f"Hub ports plugged in now: {', '.join(found)}." if found
+            else "No hub is plugged in now.")
+    logging.getLogger(__name__).warning("%s", problem)
+    size = kiosk_display(args.size) if args.kiosk else args.size
+    app = App(size, diagonal_in=args.inches, fullscreen=args.kiosk, title="Table companion")
+    if args.record is not None:
+        app.recorder = FrameRecorder(args.record / "startup")
+    try:
+        return startup_problem(app, problem.problem, problem.advice, recheck,
+                               simulator=not args.kiosk, note=note)
+    finally:
+        app.close()
 
 
 def choose(args: argparse.Namespace, games: list[GameChoice]) -> str | None:

@@ -24,6 +24,17 @@ def flagged(line: str) -> bool:
     return "<--" in line or "LOST" in line or "refused" in line or "did not answer" in line
 
 
+def plain(line: str) -> str:
+    """A line of the check in the screen's words: a simulated hub's pipe by its name (a real
+    port, ``/dev/...``, stays whole), the bridge's reasons without underscores."""
+    line = PIPE.sub(lambda m: m.group(0).rsplit("/", 1)[-1], line.strip())
+    return SNAKE.sub(lambda m: m.group(0).replace("_", " "), line)
+
+
+PIPE = re.compile(r"(?<!\S)/(?!dev/)\S+/(?=[^\s/:]+)[^\s/:]+")
+SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
 def summary(lines: list[str]) -> str:
     """Hubs, antennas and dead antennas, counted from the check's lines."""
     hubs = sum(1 for line in lines if line.startswith("hub ") and " on " in line)
@@ -54,7 +65,8 @@ class HardwareScreen:
         t = canvas.theme
         r = canvas.rect
         lines, problems = check_report(self.bridge(), None)
-        head = "All readers answer" if not problems else f"{problems} problem(s) found"
+        head = ("All readers answer" if not problems else
+                f"{problems} problem{'s' if problems != 1 else ''} found")
         y = canvas.text(f"Hardware check: {head}", (t.gap, t.gap), size=t.body, bold=True,
                         colour=th.ACCEPT if not problems else th.WARN).bottom
         y = canvas.text(summary(lines), (t.gap, y), size=t.small, colour=th.DIM).bottom + 4
@@ -85,7 +97,7 @@ class HardwareScreen:
             colour = th.WARN if flagged(line) else th.INK
             found = ANTENNA.match(line)
             if found is None:
-                canvas.text(line.strip(), (t.gap, y), size=t.small, colour=colour, width=width,
+                canvas.text(plain(line), (t.gap, y), size=t.small, colour=colour, width=width,
                             max_lines=2)
             else:
                 antenna, place, tags, rate, note = found.groups()

@@ -11,7 +11,6 @@ control, then :meth:`GameTableApp._open_window`. This module sits in ``ui`` rath
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ import pygame
 from companion.core.paths import default_pin_path
 from companion.core.records import LogRefused
 from companion.core.store import StoreError
-from firmware_bridge.tablelink import default_workdir
+from firmware_bridge.tablelink import check_readers, default_workdir, remove_workdir
 from firmware_bridge.zones import active_table, use_table
 from ui.shell.app import App, Screen, panel_size
 from ui.shell.saving import SavedGames
@@ -70,8 +69,11 @@ class GameTableApp:
     game_id: int | None
 
     def _serve(self, options: TableOptions, game: str) -> None:
-        """Before the readers open: the display driver, the game the bridge serves (given back
-        on :meth:`close`, so tests can run both games in one process) and the work directory."""
+        """Before the readers open: the readers checked (:class:`~firmware_bridge.tablelink.
+        ReadersUnavailable` before anything is made, for ``companion run``'s start-up screen),
+        the display driver, the game the bridge serves (given back on :meth:`close`, so tests
+        can run both games in one process) and the work directory."""
+        check_readers(options.hubs, options.config)
         self.options = options
         self.changing = False
         if options.kiosk and not os.environ.get("DISPLAY") and not os.environ.get(
@@ -136,5 +138,5 @@ class GameTableApp:
         self.app.close()
         self.saved.close()
         if self._own_workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
+            remove_workdir(self.workdir)
         use_table(self._served)

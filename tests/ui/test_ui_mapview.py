@@ -71,8 +71,11 @@ def test_board_shows_each_sides_count_at_each_occupied_location(
         for count in (stack.ishida, stack.tokugawa):
             if count:
                 assert _near(painter.placed, str(count), layout.point(loc), reach), loc
-    names = {loc.name for loc in default_board().locations.values()}
-    assert names <= set(painter.drawn)
+    for loc in default_board().locations.values():  # on the whole map, else zoomed there
+        if loc.name not in painter.drawn:
+            zoomed, zoom_painter = make_canvas(size)
+            draw_board(zoomed, layout.zoom(loc.xy), public)
+            assert loc.name in zoom_painter.drawn
     assert "Ishida Recruitment" in painter.drawn and "Tokugawa Recruitment" in painter.drawn
     assert str(public.recruitment_box[Side.TOKUGAWA]) in painter.drawn
 

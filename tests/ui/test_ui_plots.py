@@ -26,7 +26,8 @@ def test_chart_draws_title_legend_labels_ticks_and_last_values() -> None:
     drawn = painter.drawn
     assert drawn[0] == "Victory points"
     assert {"Ishida", "Tokugawa", "points"} <= set(drawn)
-    assert set(WEEKS) <= set(drawn)
+    weeks = [w for w in WEEKS if w in drawn]  # thinned evenly when 14 px labels do not fit
+    assert weeks[0] == "Week 1" and weeks[-1] == "Week 7" and len(weeks) >= 4
     ticks = [t for t, r in painter.placed if r.right < 60 and t.lstrip("-").isdigit()]
     assert ticks and all(float(t).is_integer() for t in ticks)
     assert max(int(t) for t in ticks) >= 9

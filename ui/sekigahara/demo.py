@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +25,7 @@ from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
 from companion.games.sekigahara.engine.players import RandomPlayer, Table
 from companion.games.sekigahara.engine.state import RECRUITMENT, Level, Phase, State
 from companion.games.sekigahara.engine.table import Option, recruitment_zone
+from firmware_bridge.tablelink import default_workdir
 from ui.sekigahara.app import Options, TableApp
 from ui.sekigahara.control import bid_cards
 from ui.sekigahara.parts import side_name
@@ -329,7 +329,7 @@ def run_demo(options: Options, weeks: int, seed: int, record: Path | None) -> in
     options.settle_s = min(options.settle_s, DEMO_SETTLE_S)
     scratch = None
     if options.db is None:  # a demo game is not one of the user's games
-        scratch = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+        scratch = default_workdir("companion-demo-")  # removed at exit whatever happens
         options.db = scratch / "games.sqlite"
     table_app = TableApp(options)
     if record is not None:

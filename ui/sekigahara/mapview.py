@@ -1,24 +1,29 @@
 """The map of Sekigahara drawn from the board data alone (no GMT artwork), and what is public on it.
 
-:class:`MapLayout` scales the board's ``map_size`` coordinates into a rectangle of the screen and
-answers which location a finger is on. :func:`draw_board` draws the roads and highways, the
-locations (castles as squares in their natural colour, Resource Locations red, recruitment
-locations marked), and over them only what the :class:`PublicState` holds: the block counts of
-each side, castle occupancy, control, the disks, pending combats and the battle in progress. The
-off-map boxes (both Recruitment Boxes and the Mori box) sit in a strip above the map.
+:class:`MapLayout` scales the board's ``map_size`` coordinates into a rectangle of the screen
+(the whole map) or, zoomed (:meth:`MapLayout.zoom`), shows the part around a point large enough
+that every location there is a full finger's target with its name. :func:`draw_board` draws the
+roads and highways, the locations (castles as squares in their natural colour, Resource
+Locations red, recruitment locations marked), and over them only what the :class:`PublicState`
+holds: the block counts of each side, castle occupancy, control, the disks, pending combats and
+the battle in progress. No word or count covers another (:mod:`ui.sekigahara.mapplace`); the
+off-map boxes (:mod:`ui.sekigahara.mapboxes`) sit in a strip above the map.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import pygame
 
 from companion.games.sekigahara.components import Board, Location, RoadKind, Side
-from companion.games.sekigahara.engine.views import Face, PublicState, Stack
+from companion.games.sekigahara.engine.views import PublicState, Stack
+from ui.sekigahara import mapboxes
+from ui.sekigahara.mapplace import Placer, around, text_box
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 
@@ -38,6 +43,14 @@ SIDE_INK: dict[Side, th.Colour] = {Side.ISHIDA: th.GOLD, Side.TOKUGAWA: th.TOKUG
 """A side's colour for rings and lines on the dark screen."""
 CASTLE_FILL: dict[Side, th.Colour] = {Side.ISHIDA: th.GOLD, Side.TOKUGAWA: BLUE_CASTLE}
 DISK_LETTER = {"hideyori": "H", "sanada": "S"}
+
+MIN_TEXT = 14
+"""No word on the map is smaller (px), at any size or zoom."""
+MIN_COUNT = 16
+"""Block counts are read at a glance: never smaller (px)."""
+STRETCH = 1.3
+"""At most this much taller than true, where the screen has height to spare (the map is a
+diagram of roads: the names gain room, the roads stay legible)."""
 
 
 @dataclass(frozen=True)
@@ -59,44 +72,111 @@ class MapLayout:
     points: dict[str, Point]
     spacing: dict[str, int]
     """Distance from each location to its nearest neighbour, in pixels."""
+    shown: frozenset[str] = frozenset()
+    """The locations drawn whole, named and tappable (all of them on the whole map)."""
+    focus: Point | None = None
+    """Zoomed: the board point (map units) at the centre of the view."""
+    text_min: int = MIN_TEXT
+    """The size a name is drawn at when the map is small (:func:`legible`)."""
+    text_max: int = 18
+    """The largest a name may be drawn (the theme's small text)."""
+    strip_text: int = MIN_COUNT
+    """The off-map boxes' text size (the same zoomed or not: the strip does not zoom)."""
+    stretch: float = 1.0
+    """How much taller than true the map is drawn (an upright screen has height to spare)."""
+
+    @property
+    def zoomed(self) -> bool:
+        return self.focus is not None
+
+    @property
+    def badge_size(self) -> int:
+        return max(MIN_COUNT, round(self.label_size * 1.15))
 
     @classmethod
     def fit(cls, rect: pygame.Rect, board: Board, theme: th.Theme | None = None, *,
-            with_strip: bool = True) -> MapLayout:
+            with_strip: bool = True, top: bool = False, fill: bool = False) -> MapLayout:
         """Scale the board's coordinates into ``rect``, keeping the aspect ratio, with a margin
-        for labels and badges and (``with_strip``) a strip above the map for the off-map
-        boxes."""
+        for badges and names and (``with_strip``) a strip above the map for the off-map boxes.
+        ``top``: the strip and map at the top of ``rect`` (the room to spare below), else
+        centred; ``fill``: the map's area is all of ``rect`` under the strip (room for names
+        round the map, and a larger zoomed view)."""
         rect = pygame.Rect(rect)
-        target = (theme or th.Theme((800, 480))).target
-        xs = [loc.xy[0] for loc in board.locations.values()]
-        ys = [loc.xy[1] for loc in board.locations.values()]
-        x0, y0 = min(xs), min(ys)
-        span_x, span_y = max(1, max(xs) - x0), max(1, max(ys) - y0)
+        theme = theme or th.Theme((800, 480))
+        (x0, y0), (span_x, span_y) = _extent(board)
         scale = min(rect.width / span_x, rect.height / span_y)
         for _ in range(3):  # sizes depend on the scale and the margins on the sizes
-            radius, label = _sizes(scale)
-            pad_x = max(label * 2, round(rect.width * 0.03))
-            pad_top = radius + round(label * 1.6)
-            pad_bottom = radius + round(label * 1.3)
-            strip_h = round(label * 2.0) + 4 if with_strip else 0
+            radius, label = _sizes(scale, legible(theme), theme.small)
+            badge = max(MIN_COUNT, round(label * 1.15))
+            pad_x = radius + 4
+            pad_top = radius + badge + 8
+            pad_bottom = radius + label + 4
+            strip_h = mapboxes.strip_height(badge) if with_strip else 0
             scale = min((rect.width - 2 * pad_x) / span_x,
                         (rect.height - strip_h - pad_top - pad_bottom) / span_y)
-        radius, label = _sizes(scale)
-        height = round(span_y * scale) + pad_top + pad_bottom
+        radius, label = _sizes(scale, legible(theme), theme.small)
+        below = pygame.Rect(rect.x, rect.y + strip_h, rect.width, rect.height - strip_h)
+        stretch = 1.0
+        if fill:  # taller than the map needs: spread it up to STRETCH, names need the room
+            room = (below.height - pad_top - pad_bottom) / (span_y * scale)
+            stretch = max(1.0, min(STRETCH, room))
+        height = round(span_y * scale * stretch) + pad_top + pad_bottom
         width = round(span_x * scale) + 2 * pad_x
-        if with_strip:
-            strip_h += min(label, max(0, rect.height - strip_h - height) // 2)  # room to spare
-        strip = pygame.Rect(rect.x, rect.y, rect.width, strip_h)
         map_rect = pygame.Rect(0, 0, width, height)
-        map_rect.center = pygame.Rect(rect.x, strip.bottom, rect.width,
-                                      rect.height - strip_h).center
+        map_rect.center = below.center
+        if top:
+            map_rect.top = below.top
+        if fill:
+            map_rect = below
+        strip = pygame.Rect(rect.x, map_rect.top - strip_h, rect.width, strip_h)
+        origin = (map_rect.centerx - width // 2, map_rect.centery - height // 2)
         points = {
-            loc.id: (map_rect.x + pad_x + round((loc.xy[0] - x0) * scale),
-                     map_rect.y + pad_top + round((loc.xy[1] - y0) * scale))
+            loc.id: (origin[0] + pad_x + round((loc.xy[0] - x0) * scale),
+                     origin[1] + pad_top + round((loc.xy[1] - y0) * scale * stretch))
             for loc in board.locations.values()
         }
-        return cls(board, rect, strip, map_rect, scale, radius, label, target, points,
-                   _spacing(points))
+        return cls(board, rect, strip, map_rect, scale, radius, label, theme.target, points,
+                   _spacing(points), frozenset(points), None, legible(theme), theme.small, badge,
+                   stretch)
+
+    def zoom(self, focus: Sequence[float]) -> MapLayout:
+        """The same map area showing the board around ``focus`` (map units), twice the whole
+        map's scale or more: enough that the touch targets of the locations shown (squares
+        round their centres) never overlap."""
+        scale = 2 * self.scale
+        for _ in range(4):
+            view = self._view(focus, scale)
+            spread = [self.board.locations[loc].xy for loc in view.shown]
+            closest = min((max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+                           for a, b in itertools.combinations(spread, 2)), default=1 << 20)
+            needed = self.target * 1.02 / max(1, closest)
+            if needed <= scale:
+                return view
+            scale = needed
+        return self._view(focus, scale)
+
+    def _view(self, focus: Sequence[float], scale: float) -> MapLayout:
+        radius, label = _sizes(scale, self.text_min, self.text_max)
+        area = self.map_rect
+        (x0, y0), (span_x, span_y) = _extent(self.board)
+        margin = (radius + label + self.target // 2) / scale
+        fx = _clamp(focus[0], x0 - margin, x0 + span_x + margin, area.width / 2 / scale)
+        fy = _clamp(focus[1], y0 - margin, y0 + span_y + margin, area.height / 2 / scale)
+        points = {loc.id: (area.centerx + round((loc.xy[0] - fx) * scale),
+                           area.centery + round((loc.xy[1] - fy) * scale))
+                  for loc in self.board.locations.values()}
+        inner = area.inflate(-4 * radius, -4 * radius)
+        shown = frozenset(loc for loc, p in points.items() if inner.collidepoint(p))
+        return replace(self, scale=scale, radius=radius, label_size=label, points=points,
+                       spacing=_spacing(points), shown=shown, focus=(round(fx), round(fy)),
+                       stretch=1.0)
+
+    def to_board(self, pos: Sequence[int]) -> Point:
+        """The board point (map units) under a point of the screen."""
+        any_loc = next(iter(self.board.locations.values()))
+        ax, ay = self.points[any_loc.id]
+        return (round(any_loc.xy[0] + (pos[0] - ax) / self.scale),
+                round(any_loc.xy[1] + (pos[1] - ay) / (self.scale * self.stretch)))
 
     def point(self, location_id: str) -> Point:
         """The centre of a location's circle, in the canvas's pixels."""
@@ -107,7 +187,8 @@ class MapLayout:
         reach = max(self.radius, self.target // 2)
         best: str | None = None
         best_d = float("inf")
-        for loc, (x, y) in self.points.items():
+        for loc in self.shown:
+            x, y = self.points[loc]
             d = math.hypot(pos[0] - x, pos[1] - y)
             if d <= reach and d < best_d:
                 best, best_d = loc, d
@@ -115,15 +196,37 @@ class MapLayout:
 
     def tap_rect(self, location_id: str) -> pygame.Rect:
         """A location's tap area: a touch target, shrunk so neighbours do not overlap."""
+        if self.zoomed:  # the scale keeps the targets of the locations shown apart
+            rect = pygame.Rect(0, 0, self.target, self.target)
+            rect.center = self.points[location_id]
+            return rect.clamp(self.map_rect)
         side = max(2 * self.radius, min(self.target, self.spacing[location_id]))
         rect = pygame.Rect(0, 0, side, side)
         rect.center = self.points[location_id]
         return rect
 
 
-def _sizes(scale: float) -> tuple[int, int]:
-    """Circle radius and label font size for a map drawn at ``scale`` pixels per map unit."""
-    return max(5, round(scale * 36)), max(12, min(24, round(scale * 58)))
+def _extent(board: Board) -> tuple[tuple[int, int], tuple[int, int]]:
+    xs = [loc.xy[0] for loc in board.locations.values()]
+    ys = [loc.xy[1] for loc in board.locations.values()]
+    return (min(xs), min(ys)), (max(1, max(xs) - min(xs)), max(1, max(ys) - min(ys)))
+
+
+def _clamp(value: float, low: float, high: float, half: float) -> float:
+    """``value`` moved so that a window ``half`` either side stays within [low, high]."""
+    if high - low <= 2 * half:
+        return (low + high) / 2
+    return min(max(value, low + half), high - half)
+
+
+def _sizes(scale: float, smallest: int, largest: int) -> tuple[int, int]:
+    """Circle radius and name size for a map drawn at ``scale`` pixels per map unit."""
+    return max(5, round(scale * 36)), max(smallest, min(largest, round(scale * 58)))
+
+
+def legible(theme: th.Theme) -> int:
+    """The name size read from a chair: 2.6 mm on the panel, never under :data:`MIN_TEXT`."""
+    return max(MIN_TEXT, round(2.6 * theme.px_per_mm))
 
 
 def _spacing(points: dict[str, Point]) -> dict[str, int]:
@@ -132,6 +235,18 @@ def _spacing(points: dict[str, Point]) -> dict[str, int]:
         out[loc] = round(min((math.hypot(x - a, y - b) for other, (a, b) in points.items()
                               if other != loc), default=1000))
     return out
+
+
+def _reach(layout: MapLayout) -> int:
+    """How far from its centre a location's shape and control ring reach."""
+    return layout.radius + max(2, layout.radius // 4) + 2
+
+
+def _shape(layout: MapLayout, loc: str) -> pygame.Rect:
+    """What a location's shape (and the marks round it) keeps free of words."""
+    x, y = layout.point(loc)
+    r = _reach(layout)
+    return pygame.Rect(x - r, y - r, 2 * r, 2 * r)
 
 
 # --------------------------------------------------------------------------- the plain map
@@ -176,46 +291,101 @@ def _diamond(surface: pygame.Surface, centre: Point, half: int, colour: th.Colou
     pygame.draw.polygon(surface, th.BLACK_SIDE, corners, width=1)
 
 
-def place_labels(canvas: Canvas, layout: MapLayout,
-                 obstacles: Sequence[pygame.Rect] = ()) -> dict[str, pygame.Rect]:
-    """Where each location's name goes: under its shape unless that covers another location, a
-    badge or a name already placed; then right, left, above (the least covered wins)."""
-    r = layout.radius
-    shapes = {loc: pygame.Rect(x - r - 2, y - r - 2, 2 * r + 4, 2 * r + 4)
-              for loc, (x, y) in layout.points.items()}
-    taken: list[pygame.Rect] = [*shapes.values(), *obstacles]
-    placed: dict[str, pygame.Rect] = {}
-    for loc in sorted(layout.board.locations.values(), key=lambda loc: layout.point(loc.id)):
-        w, h = canvas.painter.measure(loc.name, layout.label_size)
-        x, y = layout.point(loc.id)
-        best: pygame.Rect | None = None
-        best_hits = 1 << 30
-        for anchor, pos in (("midtop", (x, y + r + 1)), ("midleft", (x + r + 3, y)),
-                            ("midright", (x - r - 3, y)), ("midbottom", (x, y - r - 2)),
-                            ("topleft", (x + r // 2, y + r)), ("topright", (x - r // 2, y + r))):
-            rect = pygame.Rect(0, 0, w + 2, h - 2)
-            setattr(rect, anchor, pos)
-            hits = len(rect.collidelistall(taken)) - (1 if rect.colliderect(shapes[loc.id]) else 0)
-            if not layout.map_rect.contains(rect):
-                hits += 2
-            if hits < best_hits:
-                best, best_hits = rect, hits
-            if hits == 0:
-                break
-        assert best is not None
-        placed[loc.id] = best
-        taken.append(best)
+def _crowded_first(layout: MapLayout, locations: Sequence[str]) -> list[str]:
+    return sorted(locations, key=lambda loc: (layout.spacing[loc], layout.point(loc)))
+
+
+def place_labels(canvas: Canvas, layout: MapLayout, obstacles: Sequence[pygame.Rect] = (), *,
+                 placer: Placer | None = None,
+                 drop: bool = True) -> dict[str, tuple[pygame.Rect, int]]:
+    """Where each location's name goes and at what size: the first free spot around its shape
+    (below, above, right, left, the corners, further out), crowded locations first; names left
+    without room go first on the next try (a few tries, the fewest left out wins). Zoomed, a
+    name that finds no room tries smaller sizes down to :data:`MIN_TEXT`. A name with no free
+    spot is left out (``drop``: the zoomed view has it) or put where it covers least."""
+    if placer is None:
+        placer = Placer(layout.map_rect, [_shape(layout, loc) for loc in layout.shown])
+        placer.taken += obstacles
+    key = (layout.map_rect.topleft, layout.scale, layout.label_size, layout.focus,
+           tuple(map(tuple, placer.taken)))
+    found = _PLACED.get(key)
+    if found is None:
+        found = _PLACED[key] = _place_all(canvas, layout, placer)
+        while len(_PLACED) > 16:
+            del _PLACED[next(iter(_PLACED))]
+    placed, left, taken = dict(found[0]), list(found[1]), found[2]
+    placer.taken[:] = taken
+    if not drop:
+        for loc in left:
+            name = layout.board.locations[loc].name
+            spots = around(layout.point(loc), _reach(layout),
+                           text_box(canvas.painter, name, layout.label_size))
+            placed[loc] = (placer.take(placer.least_covering(spots)), layout.label_size)
     return placed
 
 
-def draw_labels(canvas: Canvas, layout: MapLayout,
-                obstacles: Sequence[pygame.Rect] = ()) -> None:
-    """Every location's name, on a dark patch so roads do not cross it."""
-    names = {loc.id: loc.name for loc in layout.board.locations.values()}
-    for loc_id, patch in place_labels(canvas, layout, obstacles).items():
-        canvas.fill(LAND, patch, radius=3)
-        canvas.text(names[loc_id], (patch.centerx, patch.top - 1), size=layout.label_size,
-                    colour=LABEL, anchor="midtop")
+_PLACED: dict[tuple[object, ...], tuple[dict[str, tuple[pygame.Rect, int]], list[str],
+                                         list[pygame.Rect]]] = {}
+"""Names placed for the last few maps and obstacles: a blink redraws without placing again."""
+
+
+def _place_all(canvas: Canvas, layout: MapLayout, placer: Placer
+               ) -> tuple[dict[str, tuple[pygame.Rect, int]], list[str], list[pygame.Rect]]:
+    order = _crowded_first(layout, sorted(layout.shown))
+    best: tuple[dict[str, tuple[pygame.Rect, int]], list[str], list[pygame.Rect]] | None = None
+    for _ in range(3):
+        trial = Placer(placer.bounds, list(placer.taken))
+        placed, left = _try_labels(canvas, layout, trial, order)
+        if best is None or len(left) < len(best[1]):
+            best = (placed, left, trial.taken)
+        if not left:
+            break
+        order = [*left, *(loc for loc in order if loc not in left)]
+    assert best is not None
+    return best
+
+
+def _try_labels(canvas: Canvas, layout: MapLayout, placer: Placer, order: Sequence[str]
+                ) -> tuple[dict[str, tuple[pygame.Rect, int]], list[str]]:
+    sizes = range(layout.label_size, MIN_TEXT - 1, -1) if layout.zoomed else (layout.label_size,)
+    placed: dict[str, tuple[pygame.Rect, int]] = {}
+    left: list[str] = []
+    for loc in order:
+        name = layout.board.locations[loc].name
+        point = layout.point(loc)
+        near = [p for other, p in layout.points.items()
+                if other != loc and math.dist(p, point) < 4 * layout.label_size + 40]
+        for size in sizes:
+            spots = around(point, _reach(layout), text_box(canvas.painter, name, size),
+                           far=(layout.radius, layout.radius + size))
+            spot = next((spot for spot in spots if placer.free(spot)
+                         and _nearest_is_own(spot, point, near, size // 4)), None)
+            if spot is not None:
+                placed[loc] = (placer.take(spot), size)
+                break
+        else:
+            left.append(loc)
+    return placed, left
+
+
+def _nearest_is_own(rect: pygame.Rect, own: Point, others: Sequence[Point],
+                    slack: int) -> bool:
+    """A name is not further (``slack`` aside) from its own location than from any other, so
+    it is not read as theirs."""
+    def gap(p: Point) -> float:
+        dx = max(rect.left - p[0], 0, p[0] - rect.right)
+        dy = max(rect.top - p[1], 0, p[1] - rect.bottom)
+        return math.hypot(dx, dy)
+    mine = gap(own)
+    return all(gap(p) + slack >= mine for p in others)
+
+
+def draw_labels(canvas: Canvas, placed: dict[str, tuple[pygame.Rect, int]],
+                board: Board) -> None:
+    """Each location's name, on a dark patch so roads do not cross it."""
+    for loc_id, (rect, size) in placed.items():
+        canvas.fill(LAND, rect.inflate(2, -2), radius=3)
+        canvas.text(board.locations[loc_id].name, rect.topleft, size=size, colour=LABEL)
 
 
 def draw_map(canvas: Canvas, layout: MapLayout) -> None:
@@ -224,7 +394,7 @@ def draw_map(canvas: Canvas, layout: MapLayout) -> None:
     draw_roads(canvas, layout)
     for loc in layout.board.locations.values():
         draw_location(canvas, layout, loc)
-    draw_labels(canvas, layout)
+    draw_labels(canvas, place_labels(canvas, layout, drop=False), layout.board)
 
 
 # --------------------------------------------------------------------------- the public board
@@ -239,9 +409,16 @@ def draw_board(
     blinking: frozenset[str] = frozenset(),
     blink_on: bool = True,
     on_location: Callable[[str], None] | None = None,
+    on_area: Callable[[Point], None] | None = None,
 ) -> None:
-    """The board with what both players may see on it (never a block's identity)."""
+    """The board with what both players may see on it (never a block's identity).
+
+    ``on_location``: a tap on a location shown calls it with its id. ``on_area``: the map is
+    covered with touch-sized cells, a tap on one calls it with the board point at its centre
+    (to zoom there); locations' own targets lie over them."""
     canvas.fill(LAND, layout.map_rect, radius=layout.radius)
+    clip = canvas.surface.get_clip()
+    canvas.surface.set_clip(layout.map_rect)
     draw_roads(canvas, layout)
     contested = set(public.contested)
     battle = public.battle.location if public.battle is not None else None
@@ -254,28 +431,54 @@ def draw_board(
             pygame.draw.circle(canvas.surface, th.WARN, layout.point(loc.id),
                                layout.radius + max(6, layout.radius // 2) + 3,
                                width=max(3, layout.radius // 3))
-    badges = [b for loc_id, stack in public.locations.items() if loc_id in layout.points
-              for b in count_badges(canvas, layout, loc_id, stack)]
+    canvas.surface.set_clip(clip)
+    placer = Placer(layout.map_rect, [_shape(layout, loc) for loc in layout.points
+                                      if layout.map_rect.collidepoint(layout.point(loc))])
     tag = None
-    if public.battle is not None and battle in layout.points:
-        tag = _battle_tag(canvas, layout, battle, public.battle.siege)
-    disks = _disk_spots(layout, public.disks)
-    obstacles = [b.rect for b in badges] + [spot for _, spot in disks]
-    draw_labels(canvas, layout, obstacles + ([tag[0]] if tag else []))
+    if public.battle is not None and battle in layout.shown:
+        tag = _battle_tag(canvas, layout, placer, battle, public.battle.siege)
+    badges = [b for loc_id in _crowded_first(layout, [loc for loc in public.locations
+                                                       if loc in layout.shown])
+              for b in count_badges(canvas, layout, loc_id, public.locations[loc_id], placer)]
+    disks = _disk_spots(canvas, layout, placer, public.disks)
+    labels = place_labels(canvas, layout, placer=placer)
+    legend = None if layout.zoomed else _legend_spot(canvas, layout, placer)
     _draw_disks(canvas, disks)
     for badge in badges:
         badge.draw(canvas)
     for loc_id, stack in public.locations.items():
         for side, inside in stack.inside.items():
-            if inside and loc_id in layout.points:
+            if inside and loc_id in layout.shown:
                 _draw_inside(canvas, layout, layout.point(loc_id), side, inside)
     if tag is not None:
         _draw_battle_tag(canvas, *tag)
-    draw_legend(canvas, layout)
-    draw_off_map(canvas, layout, public)
+    draw_labels(canvas, labels, layout.board)
+    if legend is not None:
+        draw_legend(canvas, legend, layout.label_size)
+    if layout.strip.height:
+        mapboxes.draw_off_map(canvas, layout.strip, public, layout.board.mori_box.name,
+                              layout.strip_text, SIDE_INK)
+    if on_area is not None:
+        _area_cells(canvas, layout, on_area)
     if on_location is not None:
         for loc in layout.board.locations.values():
-            canvas.tap_area(layout.tap_rect(loc.id), loc.name, partial(on_location, loc.id))
+            if loc.id in layout.shown:
+                canvas.tap_area(layout.tap_rect(loc.id), loc.name, partial(on_location, loc.id))
+
+
+def _area_cells(canvas: Canvas, layout: MapLayout, on_area: Callable[[Point], None]) -> None:
+    """The map cut into cells at least a touch target square, each naming its nearest place."""
+    area = layout.map_rect
+    cols, rows = max(1, area.width // layout.target), max(1, area.height // layout.target)
+    names = {loc.id: loc.name for loc in layout.board.locations.values()}
+    verb = "Centre the map on" if layout.zoomed else "Zoom in on"
+    for i, j in itertools.product(range(cols), range(rows)):
+        cell = pygame.Rect(area.x + i * area.width // cols, area.y + j * area.height // rows,
+                           (i + 1) * area.width // cols - i * area.width // cols,
+                           (j + 1) * area.height // rows - j * area.height // rows)
+        near = min(layout.points, key=lambda loc: math.dist(layout.points[loc], cell.center))
+        canvas.tap_area(cell, f"{verb} {names[near]}",
+                        partial(on_area, layout.to_board(cell.center)))
 
 
 def _draw_marks_below(canvas: Canvas, layout: MapLayout, loc_id: str, lit: bool,
@@ -313,28 +516,28 @@ def _draw_control(canvas: Canvas, layout: MapLayout, loc: Location, public: Publ
             pygame.draw.circle(canvas.surface, SIDE_INK[side], (x, y), r + width + 1, width=width)
 
 
-def _disk_spots(layout: MapLayout,
-                disks: dict[str, str | None]) -> list[tuple[str, pygame.Rect]]:
-    """Where each disk (Hideyori, Sanada) stands: a counter at the lower right of its location."""
-    r = layout.radius
-    disk_r = max(7, round(r * 0.8))
+def _disk_spots(canvas: Canvas, layout: MapLayout, placer: Placer,
+                disks: dict[str, str | None]) -> list[tuple[str, pygame.Rect, int]]:
+    """Where each disk (Hideyori, Sanada) stands: a counter beside its location."""
+    size = layout.badge_size
+    side = text_box(canvas.painter, "H", size, bold=True)[1] + 2
     spots = []
     for disk, where in sorted(disks.items()):
-        if where in layout.points:
-            x, y = layout.point(where)
-            spot = pygame.Rect(0, 0, 2 * disk_r, 2 * disk_r)
-            spot.center = (x + r + disk_r - 2, y + r // 2)
-            spots.append((disk, spot))
+        if where in layout.shown:
+            centre = layout.point(where)
+            order = around(centre, _reach(layout), (side, side))
+            order = [*order[4:], *order[:4]]  # the corners first: counts sit above, names below
+            spot = placer.first_free(order) or placer.least_covering(order)
+            spots.append((disk, placer.take(spot), size))
     return spots
 
 
-def _draw_disks(canvas: Canvas, spots: list[tuple[str, pygame.Rect]]) -> None:
-    for disk, spot in spots:
+def _draw_disks(canvas: Canvas, spots: list[tuple[str, pygame.Rect, int]]) -> None:
+    for disk, spot, size in spots:
         pygame.draw.circle(canvas.surface, th.INK, spot.center, spot.width // 2)
         pygame.draw.circle(canvas.surface, th.BLACK_SIDE, spot.center, spot.width // 2, width=1)
-        canvas.text(DISK_LETTER.get(disk, disk[:1].upper()), (spot.centerx, spot.centery + 1),
-                    size=round(spot.width * 1.0), colour=th.BLACK_SIDE, anchor="center",
-                    bold=True)
+        canvas.text(DISK_LETTER.get(disk, disk[:1].upper()), spot.center, size=size,
+                    colour=th.BLACK_SIDE, anchor="center", bold=True)
 
 
 @dataclass(frozen=True)
@@ -347,12 +550,10 @@ class Badge:
     size: int
 
     @classmethod
-    def at(cls, canvas: Canvas, text: str, pos: Point, anchor: str, size: int,
-           side: Side) -> Badge:
-        w, h = canvas.painter.measure(text, size, bold=True)
-        rect = pygame.Rect(0, 0, max(h, w + 6), h)
-        setattr(rect, anchor, pos)
-        return cls(rect, text, side, size)
+    def sized(cls, canvas: Canvas, text: str, size: int, side: Side) -> Badge:
+        w, h = text_box(canvas.painter, text, size, bold=True)
+        h += 2
+        return cls(pygame.Rect(0, 0, max(h, w + 8), h), text, side, size)
 
     def draw(self, canvas: Canvas) -> None:
         gold = self.side is Side.ISHIDA
@@ -360,77 +561,103 @@ class Badge:
         canvas.fill(fill, self.rect, radius=3)
         pygame.draw.rect(canvas.surface, th.BLACK_SIDE if gold else th.INK, self.rect, width=1,
                          border_radius=3)
-        canvas.text(self.text, (self.rect.centerx, self.rect.centery + 1), size=self.size,
-                    colour=ink, anchor="center", bold=True)
+        canvas.text(self.text, self.rect.center, size=self.size, colour=ink, anchor="center",
+                    bold=True)
 
 
 def badge_size(layout: MapLayout) -> int:
-    return round(layout.label_size * 1.45)
+    return layout.badge_size
 
 
-def count_badges(canvas: Canvas, layout: MapLayout, loc_id: str, stack: Stack) -> list[Badge]:
-    """How many blocks of each side stand at a location: badges just above it, gold left."""
-    x, y = layout.point(loc_id)
-    r = layout.radius
-    size = badge_size(layout)
+def count_badges(canvas: Canvas, layout: MapLayout, loc_id: str, stack: Stack,
+                 placer: Placer | None = None) -> list[Badge]:
+    """How many blocks of each side stand at a location, gold left of black: just above it, or
+    the first free spot round it."""
     counts = [(s, n) for s, n in ((Side.ISHIDA, stack.ishida), (Side.TOKUGAWA, stack.tokugawa))
               if n]
-    top = y - r + max(1, r // 3)
-    if len(counts) == 1:
-        return [Badge.at(canvas, str(counts[0][1]), (x, top), "midbottom", size, counts[0][0])]
-    if len(counts) == 2:
-        return [Badge.at(canvas, str(counts[0][1]), (x - 1, top), "bottomright", size,
-                         counts[0][0]),
-                Badge.at(canvas, str(counts[1][1]), (x + 1, top), "bottomleft", size,
-                         counts[1][0])]
-    return []
+    if not counts:
+        return []
+    badges = [Badge.sized(canvas, str(n), layout.badge_size, s) for s, n in counts]
+    group = pygame.Rect(0, 0, sum(b.rect.width for b in badges) + 2 * (len(badges) - 1),
+                        badges[0].rect.height)
+    spots = around(layout.point(loc_id), _reach(layout) - 1, group.size)
+    spots = [spots[1], *spots[0:1], *spots[2:]]  # above first, where the blocks stand
+    if placer is None:
+        spot = spots[0]
+    else:
+        spot = placer.take(placer.first_free(spots) or placer.least_covering(spots))
+    x = spot.x
+    out = []
+    for badge in badges:
+        out.append(replace(badge, rect=badge.rect.move(x, spot.y)))
+        x += badge.rect.width + 2
+    return out
 
 
 def _draw_inside(canvas: Canvas, layout: MapLayout, centre: Point, side: Side, n: int) -> None:
-    r = layout.radius
-    inner = pygame.Rect(0, 0, max(10, round(r * 1.5)), max(10, round(r * 1.5)))
+    """Blocks inside the castle (8.9): their count on the castle square itself."""
+    size = max(MIN_COUNT, round(layout.radius * 1.6))
+    h = text_box(canvas.painter, str(n), size, bold=True)[1]
+    inner = pygame.Rect(0, 0, max(h + 2, round(layout.radius * 1.5)),
+                        max(h + 2, round(layout.radius * 1.5)))
     inner.center = centre
     fill, ink = (th.GOLD, th.BLACK_SIDE) if side is Side.ISHIDA else (th.BLACK_SIDE, th.INK)
     canvas.fill(fill, inner)
     pygame.draw.rect(canvas.surface, th.INK, inner, width=1)
-    canvas.text(str(n), (centre[0], centre[1] + 1), size=max(11, round(r * 1.6)), colour=ink,
-                anchor="center", bold=True)
+    canvas.text(str(n), centre, size=size, colour=ink, anchor="center", bold=True)
 
 
-def _battle_tag(canvas: Canvas, layout: MapLayout, loc_id: str,
+def _battle_tag(canvas: Canvas, layout: MapLayout, placer: Placer, loc_id: str,
                 siege: bool) -> tuple[pygame.Rect, str, int]:
-    """The tag naming the combat in progress, to the right of its location."""
-    x, y = layout.point(loc_id)
-    r = layout.radius
+    """The tag naming the combat in progress, beside its location."""
     text = "SIEGE" if siege else "BATTLE"
-    size = layout.label_size
-    w, h = canvas.painter.measure(text, size, bold=True)
-    tag = pygame.Rect(0, 0, w + 8, h + 2)
-    tag.midleft = (x + r + max(7, r // 2) + 3, y - r // 2)
+    size = max(MIN_COUNT, layout.label_size)
+    w, h = text_box(canvas.painter, text, size, bold=True)
+    spots = around(layout.point(loc_id), layout.radius + max(7, layout.radius // 2) + 2,
+                   (w + 8, h + 2))
+    spots = [*spots[2:4], *spots[6:], *spots[:2], *spots[4:6]]  # beside, then above
+    tag = placer.take(placer.first_free(spots) or placer.least_covering(spots))
     return tag, text, size
 
 
 def _draw_battle_tag(canvas: Canvas, tag: pygame.Rect, text: str, size: int) -> None:
     canvas.fill(th.DANGER, tag, radius=4)
-    canvas.text(text, (tag.centerx, tag.centery + 1), size=size, colour=th.INK, anchor="center",
-                bold=True)
+    canvas.text(text, tag.center, size=size, colour=th.INK, anchor="center", bold=True)
 
 
-# --------------------------------------------------------------------------- legend, boxes
+# --------------------------------------------------------------------------- legend
+
+LEGEND = ("Castle", "Resource", "Recruitment", "Highway", "Road")
 
 
-def draw_legend(canvas: Canvas, layout: MapLayout) -> None:
-    """What the shapes mean, in the empty sea at the lower left of the map (when it fits)."""
+def _legend_spot(canvas: Canvas, layout: MapLayout,
+                 placer: Placer) -> pygame.Rect | None:
+    """The legend in an empty corner of the sea (lower left, else lower right), in one column or
+    two; left out when no corner is free."""
     size = layout.label_size
-    if size < 12:
-        return
-    line_h = round(size * 1.15)
-    items = ["Castle", "Resource", "Recruitment", "Highway", "Road"]
-    x = layout.map_rect.x + layout.radius
-    y = layout.map_rect.bottom - len(items) * line_h - layout.radius // 2
+    line_h = max(round(size * 1.15), text_box(canvas.painter, "Road", size)[1] + 1)
+    icon = 2 * max(4, size // 3) + 6
+    width = icon + max(text_box(canvas.painter, item, size)[0] for item in LEGEND) + 4
+    area = layout.map_rect.inflate(-layout.radius, -layout.radius)
+    for cols in (1, 2):
+        rows = -(-len(LEGEND) // cols)
+        rect = pygame.Rect(0, 0, cols * width + (cols - 1) * 8, rows * line_h)
+        for corner in ("bottomleft", "bottomright"):
+            setattr(rect, corner, getattr(area, corner))
+            if placer.free(rect):
+                return placer.take(rect.copy())
+    return None
+
+
+def draw_legend(canvas: Canvas, rect: pygame.Rect, size: int) -> None:
+    """What the shapes mean, in the rectangle the placer gave (one or two columns)."""
+    line_h = max(round(size * 1.15), text_box(canvas.painter, "Road", size)[1] + 1)
+    rows = rect.height // line_h
     r = max(4, size // 3)
-    for i, item in enumerate(items):
-        cy = y + i * line_h + line_h // 2
+    width = (rect.width + 8) // -(-len(LEGEND) // rows) if rows else rect.width
+    for i, item in enumerate(LEGEND):
+        x = rect.x + (i // rows) * width
+        cy = rect.y + (i % rows) * line_h + line_h // 2
         icon = (x + r, cy)
         if item == "Castle":
             pygame.draw.rect(canvas.surface, th.GOLD, (x, cy - r, 2 * r, 2 * r))
@@ -439,63 +666,6 @@ def draw_legend(canvas: Canvas, layout: MapLayout) -> None:
         elif item == "Recruitment":
             _diamond(canvas.surface, icon, r, th.INK)
         else:
-            colour, width = (HIGHWAY, max(3, r)) if item == "Highway" else (ROAD, 2)
-            pygame.draw.line(canvas.surface, colour, (x - 2, cy), (x + 2 * r + 2, cy), width)
-        canvas.text(item, (x + 2 * r + 6, cy + 1), size=size, colour=th.DIM, anchor="midleft")
-
-
-def draw_off_map(canvas: Canvas, layout: MapLayout, public: PublicState) -> None:
-    """Both Recruitment Boxes (counts) and the Mori box (its blocks are face up: 9.3)."""
-    cells = _strip_cells(layout)
-    recruit = public.recruitment_box
-    _box_panel(canvas, layout, cells[0], "Ishida Recruitment", recruit.get(Side.ISHIDA, 0),
-               Side.ISHIDA)
-    _box_panel(canvas, layout, cells[1], layout.board.mori_box.name, len(public.mori_box),
-               Side.ISHIDA, faces=public.mori_box)
-    _box_panel(canvas, layout, cells[2], "Tokugawa Recruitment",
-               recruit.get(Side.TOKUGAWA, 0), Side.TOKUGAWA)
-
-
-def _strip_cells(layout: MapLayout) -> list[pygame.Rect]:
-    strip = layout.strip.inflate(-4, -4)
-    gap = max(4, layout.radius // 2)
-    width = (strip.width - 2 * gap) // 3
-    return [pygame.Rect(strip.x + i * (width + gap), strip.y, width, strip.height)
-            for i in range(3)]
-
-
-def _box_panel(canvas: Canvas, layout: MapLayout, rect: pygame.Rect, name: str, count: int,
-               side: Side, faces: Sequence[Face] = ()) -> None:
-    canvas.fill(th.PANEL, rect, radius=4)
-    bar = pygame.Rect(rect.x, rect.y, max(4, rect.height // 6), rect.height)
-    canvas.fill(SIDE_INK[side], bar, radius=2)
-    size = max(layout.label_size + 1, round(rect.height * 0.45))
-    text_x = bar.right + 6
-    badge_x = rect.right - 4
-    label_w = badge_x - text_x - size * 2
-    fitted = canvas.painter.fit_size(name, size, label_w, smallest=10)
-    canvas.text(name, (text_x, rect.centery + 1), size=fitted, colour=th.INK, anchor="midleft")
-    Badge.at(canvas, str(count), (badge_x, rect.centery), "midright", size + 2, side).draw(canvas)
-    if faces:
-        name_w = canvas.painter.measure(name, fitted)[0]
-        _face_row(canvas, pygame.Rect(text_x + name_w + 6, rect.y, badge_x - size * 2 - text_x
-                                      - name_w - 6, rect.height), faces, size)
-
-
-def _face_row(canvas: Canvas, rect: pygame.Rect, faces: Sequence[Face], size: int) -> None:
-    """Face-up blocks as small gold squares showing their mon; a leader's square is ringed."""
-    side = min(rect.height - 6, size + 4)
-    room = rect.right - size * 2
-    x = rect.x
-    for i, face in enumerate(faces):
-        if x + side > (room if i < len(faces) - 1 else rect.right):
-            canvas.text(f"+{len(faces) - i}", (x - 1, rect.centery + 1), size=size,
-                        colour=th.DIM, anchor="midleft")
-            break
-        square = pygame.Rect(x, rect.centery - side // 2, side, side)
-        canvas.fill(th.GOLD, square, radius=2)
-        if face.leader:
-            pygame.draw.rect(canvas.surface, th.INK, square, width=2, border_radius=2)
-        canvas.text(str(face.mon), (square.centerx, square.centery + 1), size=size,
-                    colour=th.BLACK_SIDE, anchor="center", bold=True)
-        x += side + 3
+            colour, w = (HIGHWAY, max(3, r)) if item == "Highway" else (ROAD, 2)
+            pygame.draw.line(canvas.surface, colour, (x, cy), (x + 2 * r, cy), w)
+        canvas.text(item, (x + 2 * r + 6, cy), size=size, colour=th.DIM, anchor="midleft")

@@ -99,7 +99,7 @@ def feed(canvas: Canvas, rect: pygame.Rect, lines: tuple[LogLine, ...],
     ordered = list(reversed(shown)) if newest_first else shown
     for line in ordered:
         wrapped = canvas.painter.wrap(line.text, t.small, rect.width - 2 * t.gap)[:2]
-        height = max(t.target * 2 // 3, len(wrapped) * (t.small + 2) + 4)
+        height = max(t.target, len(wrapped) * (t.small + 2) + 4)  # each line a finger's target
         if y + height > rect.bottom:
             break
         cell = pygame.Rect(rect.x, y, rect.width, height)

@@ -31,9 +31,11 @@ from ui.sekigahara.parts import (
     split,
     status_bar,
 )
+from ui.sekigahara.playlayout import BoardRects, board_rects, status_height
 from ui.shell import theme as th
 from ui.shell.app import App
 from ui.shell.canvas import Canvas, grid, row
+from ui.shell.hubstatus import hub_strip
 
 BLINK_MS = 500
 
@@ -50,7 +52,12 @@ class PlayScreen:
     finished: Callable[[], None] | None = None
     """Called once the game is over (to mark it finished in the store)."""
     _snap: Snapshot | None = None
-    _layouts: dict[tuple[int, int, int, int], MapLayout] = field(default_factory=dict)
+    _layouts: dict[tuple[int, int], BoardRects] = field(default_factory=dict)
+    _focus: tuple[int, int] | None = None
+    """Zoomed on this board point (map units); None: the whole map."""
+    _news: tuple[str, bool, int] = ("", False, 0)
+    """The page, a stack in hand, the discrepancies open: the whole map comes back when one
+    appears (its lit destinations or its blink may lie outside the zoomed view)."""
     _replacing: bool = False
     _challenge: battle.ChallengeEntry = field(default_factory=battle.ChallengeEntry)
 
@@ -68,6 +75,7 @@ class PlayScreen:
         return BLINK_MS if snap is not None and snap.discrepancies else None
 
     def draw(self, canvas: Canvas) -> None:
+        canvas = hub_strip(canvas, self.control.hub_lines())
         snap = self._snap or self.control.snapshot()
         if self.detail is not None:
             detail_page(canvas, self.detail, self.close_detail)
@@ -80,10 +88,32 @@ class PlayScreen:
             ending.draw(canvas, snap, self.history() if self.history else ending.History(),
                         self.leave)
             return
+        news = (page, bool(snap.in_hand), len(snap.discrepancies))
+        old = self._news
+        if news[0] != old[0] or (news[1] and not old[1]) or news[2] > old[2]:
+            self._focus = None  # a new screen, a stack lifted, a discrepancy: see it all
+        self._news = news
         t = canvas.theme
         r = canvas.rect
-        rows = 3 if t.portrait else 2
-        bar = pygame.Rect(0, 0, r.width, max(t.target + t.gap, rows * (t.small + 4) + t.gap))
+        if page in ("board", "setup"):
+            rects = self._rects(canvas)
+            status_bar(canvas, rects.bar, snap, self.open_detail)
+            self._map(canvas, rects.map, snap)
+            y = self._actions(canvas, rects.side, snap, page)
+            top = max(rects.feed.y, y + t.gap) if t.portrait else rects.feed.y
+            below = pygame.Rect(rects.feed.x, top, rects.feed.width, rects.feed.bottom - top)
+            if below.height >= t.target:  # upright, a long prompt runs over the rulings
+                feed(canvas, below, snap.feed, self.open_detail)
+            if self._focus is not None:
+                canvas.button(rects.whole, "Whole map", self._whole_map, colour=th.ACCEPT,
+                              size=t.small)
+            else:  # how the map answers a finger, where "Whole map" stands when zoomed
+                canvas.text("Tap the map to zoom in", rects.whole.midleft, size=t.small,
+                            colour=th.DIM, anchor="midleft", width=rects.whole.width,
+                            max_lines=2)
+            canvas.button(rects.menu, "Menu", self.leave, size=t.small)
+            return
+        bar = pygame.Rect(0, 0, r.width, status_height(t))
         status_bar(canvas, bar, snap, self.open_detail)
         body = pygame.Rect(t.gap, bar.bottom + t.gap, r.width - 2 * t.gap,
                            r.height - bar.bottom - 2 * t.gap)
@@ -91,11 +121,22 @@ class PlayScreen:
                             0.62 if page == "bidding" else 0.42)
         if page == "battle":
             battle.draw(canvas, left, snap, self.open_detail)
-        elif page == "bidding":
-            self._bidding(canvas, left, snap)
         else:
-            self._map(canvas, left, snap)
-        self._actions(canvas, right, snap, page)
+            self._bidding(canvas, left, snap)
+        menu = pygame.Rect(right.right - 2 * t.target, right.bottom - t.target, 2 * t.target,
+                           t.target)
+        canvas.button(menu, "Menu", self.leave, size=t.small)
+        y = self._actions(canvas, right, snap, page)
+        feed_rect = pygame.Rect(right.x, y + t.gap, right.width, menu.y - y - 2 * t.gap)
+        if feed_rect.height > t.target:
+            feed(canvas, feed_rect, snap.feed, self.open_detail)
+
+    def _rects(self, canvas: Canvas) -> BoardRects:
+        key = (canvas.rect.width, canvas.rect.height)
+        rects = self._layouts.get(key)
+        if rects is None:
+            rects = self._layouts[key] = board_rects(canvas.theme, canvas.rect, default_board())
+        return rects
 
     # ------------------------------------------------------------------ detail pages
 
@@ -107,11 +148,10 @@ class PlayScreen:
 
     # ------------------------------------------------------------------ the map
 
-    def _map(self, canvas: Canvas, rect: pygame.Rect, snap: Snapshot) -> None:
-        key = (rect.x, rect.y, rect.width, rect.height)
-        layout = self._layouts.get(key)
-        if layout is None:
-            layout = self._layouts[key] = MapLayout.fit(rect, default_board())
+    def _map(self, canvas: Canvas, overview: MapLayout, snap: Snapshot) -> None:
+        """The whole map, or zoomed where the players tapped (every location there a full
+        target with its name); a tap on the whole map zooms, zoomed it opens the location."""
+        layout = overview if self._focus is None else overview.zoom(self._focus)
         lit = set(snap.lit) | set(snap.prompt.retreat_to)
         setup = snap.prompt.setup
         if setup is not None and setup.zone in default_board().locations:
@@ -119,7 +159,14 @@ class PlayScreen:
         blinking = frozenset(z for d in snap.discrepancies for z in d.zones)
         blink_on = int(time.monotonic() * 1000 / BLINK_MS) % 2 == 0
         draw_board(canvas, layout, snap.view.payload, lit=frozenset(lit), blinking=blinking,
-                   blink_on=blink_on, on_location=self._location_detail)
+                   blink_on=blink_on, on_area=self._zoom,
+                   on_location=self._location_detail if layout.zoomed else None)
+
+    def _zoom(self, focus: tuple[int, int]) -> None:
+        self._focus = focus
+
+    def _whole_map(self) -> None:
+        self._focus = None
 
     def _location_detail(self, location: str) -> None:
         snap = self._snap or self.control.snapshot()
@@ -154,29 +201,23 @@ class PlayScreen:
 
     # ------------------------------------------------------------------ actions column
 
-    def _actions(self, canvas: Canvas, rect: pygame.Rect, snap: Snapshot, page: str) -> None:
-        t = canvas.theme
-        menu = pygame.Rect(rect.right - 2 * t.target, rect.bottom - t.target, 2 * t.target,
-                           t.target)
-        canvas.button(menu, "Menu", self.leave, size=t.small)
+    def _actions(self, canvas: Canvas, rect: pygame.Rect, snap: Snapshot, page: str) -> int:
+        """The set-up step or the prompt, with questions and discrepancies; the next y."""
         y = rect.y
         if page == "setup" and snap.prompt.setup is not None:
             y = self._setup(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap)
             y += questions_and_discrepancies(
                 canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
                 self._answer, self._accept, self._put_back, skip_missing=True)
-        else:
-            used = questions_and_discrepancies(
-                canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
-                self._answer, self._accept, self._put_back)
-            y += used
-            if not used:
-                y = self._prompt(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
-                                 page)
-        feed_rect = pygame.Rect(rect.x, y + t.gap, rect.width,
-                                menu.y - y - 2 * t.gap)
-        if feed_rect.height > t.target:
-            feed(canvas, feed_rect, snap.feed, self.open_detail)
+            return y
+        used = questions_and_discrepancies(
+            canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
+            self._answer, self._accept, self._put_back)
+        y += used
+        if not used:
+            y = self._prompt(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
+                             page)
+        return y
 
     def _prompt(self, canvas: Canvas, rect: pygame.Rect, snap: Snapshot, page: str) -> int:
         """What the engine waits for, with the buttons that answer it; returns the next y."""
@@ -200,8 +241,10 @@ class PlayScreen:
         buttons = self._buttons(snap)
         if page == "battle" or v.phase != "movement" or snap.prompt.level is not None:
             columns = 1 if len(buttons) < 3 or rect.width < 6 * t.target else 2
-        else:
-            columns = 2
+        else:  # a narrow column keeps the degrees' labels whole, one a row
+            columns = 1 if rect.width < 6 * t.target else 2
+        while -(-len(buttons) // columns) * (t.target + t.gap) > rect.bottom - y and columns < 3:
+            columns += 1  # never past the column's foot (Whole map, Menu)
         cells = grid(pygame.Rect(rect.x, y, rect.width, rect.height), len(buttons), columns,
                      t.gap, t.target)
         for cell, (label, action, colour) in zip(cells, buttons, strict=True):

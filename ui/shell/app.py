@@ -15,7 +15,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -24,8 +24,9 @@ from typing import Protocol
 import pygame
 
 from ui.shell import theme as th
-from ui.shell.canvas import Canvas, DragHandler, Target
-from ui.shell.text import Painter
+from ui.shell.canvas import READ_IN_FULL, Canvas, DragHandler, Target
+from ui.shell.pages import full_text
+from ui.shell.text import Box, Drawn, Painter
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +89,23 @@ class Panel(Protocol):
 
 @dataclass
 class FrameRecorder:
-    """Writes ``frames/NNNNN.png`` at each change of the touchscreen and ``text.jsonl``, one line
-    per string drawn: ``{"frame": N, "screen": ..., "text": ...}``."""
+    """Writes ``frames/NNNNN.png`` at each change of the touchscreen, ``text.jsonl``, one line
+    per string drawn, and ``frames.jsonl``, one line per frame.
+
+    A string's line: ``{"frame": N, "screen": ..., "text": ..., "px": ..., "rect": [x, y, w, h],
+    "lines": [[x, y, w, h], ...]}``, plus ``"cut": true`` when ``max_lines`` cut it and
+    ``"clipped": true`` when it runs past the surface it was drawn on. ``text`` is the whole
+    string; ``px`` its font's pixel height; ``rect`` its box and ``lines`` each line's box, in
+    pixels of the touchscreen. A string of the side panel (the virtual table) has its screen
+    name (``virtual-table``), ``"panel": true`` and boxes in pixels of the panel; one drawn on
+    the window round them, ``"window": true`` and window pixels.
+
+    A frame's line: ``{"frame": N, "size": [w, h], "panel": [w, h] or null, "target": px,
+    "targets": [{"label": ..., "rect": [x, y, w, h], "enabled": bool}, ...]}`` with the
+    smallest touch target and what can be tapped (``"area": true`` for an invisible tap area
+    over something drawn; ``"panel"``/``"window"`` as for strings), from the
+    bottom up (a tap goes to the last that holds it). :mod:`ui.shell.legibility` checks the
+    three together."""
 
     directory: Path
     frame: int = 0
@@ -98,22 +114,80 @@ class FrameRecorder:
     def __post_init__(self) -> None:
         (self.directory / "frames").mkdir(parents=True, exist_ok=True)
         self._text = (self.directory / "text.jsonl").open("w", encoding="utf-8")
+        self._frames = (self.directory / "frames.jsonl").open("w", encoding="utf-8")
 
-    def record(self, surface: pygame.Surface, strings: list[tuple[str, str]]) -> bool:
+    def record(self, surface: pygame.Surface, strings: Sequence[Drawn],
+               targets: Sequence[Target] = (), *, target_px: int = 0,
+               panel: pygame.Rect | None = None) -> bool:
+        """Save the frame if the touchscreen (``surface``) changed; True if it did. ``strings``
+        and ``targets`` are the whole window's; ``panel`` is where the side panel sits."""
         digest = hashlib.blake2b(pygame.image.tobytes(surface, "RGB"), digest_size=16).digest()
         if digest == self._last:
             return False
         self._last = digest
         self.frame += 1
         pygame.image.save(surface, str(self.directory / "frames" / f"{self.frame:05d}.png"))
-        for screen, text in strings:
-            self._text.write(json.dumps({"frame": self.frame, "screen": screen, "text": text},
-                                        ensure_ascii=False) + "\n")
+        screen = pygame.Rect(surface.get_abs_offset(), surface.get_size())
+        for drawn in strings:
+            line = self._string(drawn, _part(pygame.Rect(drawn.surface), screen, panel))
+            self._text.write(json.dumps(line, ensure_ascii=False) + "\n")
+        self._frames.write(json.dumps({
+            "frame": self.frame, "size": list(surface.get_size()),
+            "panel": list(panel.size) if panel is not None else None, "target": target_px,
+            "targets": [self._target(t, _part(t.rect, screen, panel, by_corner=True))
+                        for t in targets]}, ensure_ascii=False) + "\n")
         self._text.flush()
+        self._frames.flush()
         return True
+
+    def _string(self, drawn: Drawn, part: tuple[str, pygame.Rect | None]) -> dict[str, object]:
+        name, where = part
+        dx, dy = where.topleft if where is not None else (0, 0)
+        line: dict[str, object] = {
+            "frame": self.frame, "screen": drawn.screen, "text": drawn.text, "px": drawn.px,
+            "rect": _moved(drawn.rect, dx, dy), "lines": [_moved(b, dx, dy) for b in drawn.lines]}
+        if drawn.cut:
+            line["cut"] = True
+        if drawn.clipped:
+            line["clipped"] = True
+        if name != "screen":
+            line[name] = True
+        return line
+
+    def _target(self, target: Target, part: tuple[str, pygame.Rect | None]) -> dict[str, object]:
+        name, where = part
+        rect = target.rect
+        dx, dy = where.topleft if where is not None else (0, 0)
+        out: dict[str, object] = {"label": target.label,
+                                  "rect": _moved((rect.x, rect.y, rect.w, rect.h), dx, dy),
+                                  "enabled": target.action is not None}
+        if not target.button:
+            out["area"] = True
+        if name != "screen":
+            out[name] = True
+        return out
 
     def close(self) -> None:
         self._text.close()
+        self._frames.close()
+
+
+def _part(rect: pygame.Rect, screen: pygame.Rect, panel: pygame.Rect | None,
+          by_corner: bool = False) -> tuple[str, pygame.Rect | None]:
+    """Which part of the window ``rect`` (a surface drawn on, or a target) is in: the
+    touchscreen, the side panel, or the window round them; with where that part is."""
+    inside: Callable[[pygame.Rect], bool] = (
+        (lambda part: part.collidepoint(rect.topleft)) if by_corner else
+        (lambda part: part.contains(rect)))
+    if inside(screen):
+        return "screen", screen
+    if panel is not None and inside(panel):
+        return "panel", panel
+    return "window", None
+
+
+def _moved(box: Box, dx: int, dy: int) -> list[int]:
+    return [box[0] - dx, box[1] - dy, box[2], box[3]]
 
 
 class App:
@@ -137,6 +211,8 @@ class App:
         self.screen: Screen | None = None
         self.panel: Panel | None = None
         self.banner: str | None = None
+        self.reading: str | None = None
+        """A cut string opened in full over the screen (a tap on it), until "Close"."""
         self.recorder: FrameRecorder | None = None
         self.running = True
         self.frames_drawn = 0
@@ -144,6 +220,8 @@ class App:
         self.regions: list[tuple[pygame.Rect, DragHandler]] = []
         self.drawn: list[tuple[str, str]] = []
         """The strings of the last frame (screen, text), as drawn."""
+        self.placed: list[Drawn] = []
+        """The strings of the last frame with their size and place (:class:`Drawn`)."""
         self.on_frame: Callable[[float], None] | None = None
         """Called with the time each frame reached the display (benchmarks)."""
         self._dirty = True
@@ -158,6 +236,7 @@ class App:
     def show(self, screen: Screen) -> None:
         self.screen = screen
         self.banner = None
+        self.reading = None
         self._dirty = True
 
     def say(self, message: str) -> None:
@@ -220,16 +299,23 @@ class App:
         self._last_draw = time.monotonic()
         self.drawn = []
         self.painter.sink = lambda screen, text: self.drawn.append((screen, text))
+        self.placed = []
+        self.painter.on_text = self.placed.append
         targets: list[Target] = []
         regions: list[tuple[pygame.Rect, DragHandler]] = []
         screen_surface = self.window.subsurface(pygame.Rect((0, 0), self.size))
         screen_surface.fill(th.PAPER)
         if self.screen is not None:
-            canvas = Canvas(screen_surface, self.painter, self.theme, (0, 0), targets, regions)
+            canvas = Canvas(screen_surface, self.painter, self.theme, (0, 0), targets, regions,
+                            read_in_full=self._read_in_full)
             self.painter.screen = self.screen.name
-            self._guarded(lambda: self.screen.draw(canvas) if self.screen else None)
-            if self.banner:
-                self._draw_banner(canvas, self.banner)
+            if self.reading is not None:  # instead of the screen, until "Close"
+                full_text(canvas, self.reading, self._close_reading)
+            else:
+                self._guarded(lambda: self.screen.draw(canvas) if self.screen else None)
+                targets[:0] = canvas.openers  # under the screen's own targets
+                if self.banner:
+                    self._draw_banner(canvas, self.banner)
         if self.panel is not None and self.panel_rect is not None:
             surface = self.window.subsurface(self.panel_rect)
             surface.fill(th.PAPER)
@@ -244,7 +330,8 @@ class App:
         if self.on_frame is not None:
             self.on_frame(time.monotonic())
         if self.recorder is not None:
-            self.recorder.record(screen_surface, self.drawn)
+            self.recorder.record(screen_surface, self.placed, targets,
+                                 target_px=self.theme.target, panel=self.panel_rect)
 
     def _draw_banner(self, canvas: Canvas, message: str) -> None:
         t = self.theme
@@ -252,11 +339,20 @@ class App:
         canvas.fill(th.WARN, rect)
         canvas.text(message, (t.gap, rect.centery), size=t.small, anchor="midleft",
                     colour=th.BLACK_SIDE, width=rect.width - 3 * t.target, max_lines=2)
+        if self.painter.last_cut:  # over the screen, as the banner is
+            canvas.tap_area(pygame.Rect(0, rect.y, rect.width - 2 * t.target, rect.height),
+                            READ_IN_FULL + message, partial(self._read_in_full, message))
         canvas.button(pygame.Rect(rect.right - 2 * t.target, rect.y, 2 * t.target, t.target),
                       "OK", self._dismiss_banner, colour=th.PANEL_HI)
 
     def _dismiss_banner(self) -> None:
         self.banner = None
+
+    def _read_in_full(self, text: str) -> None:
+        self.reading = text
+
+    def _close_reading(self) -> None:
+        self.reading = None
 
     def _guarded(self, call: Callable[[], object]) -> None:
         try:

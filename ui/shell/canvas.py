@@ -3,13 +3,15 @@
 A screen draws itself on a :class:`Canvas` each time something changed; every button it draws
 registers a :class:`Target` (its rectangle, its label and what a tap does). The app hit-tests a
 tap against the targets of the last frame, so what can be tapped is always exactly what is shown.
-Buttons are never smaller than the theme's 9 mm target.
+Buttons are never smaller than the theme's 9 mm target. A string cut short (``max_lines``) can
+always be read whole: a tap on it opens it in full (:attr:`Canvas.read_in_full`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import pygame
 
@@ -17,6 +19,8 @@ from ui.shell import theme as th
 from ui.shell.text import Painter
 
 Action = Callable[[], None]
+READ_IN_FULL = "Read in full: "
+"""How the tap area over a cut string is labelled (before the whole string)."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,8 @@ class Target:
     label: str
     action: Action | None
     """None: shown but not available now (greyed)."""
+    button: bool = True
+    """False: an invisible tap area over something drawn (:meth:`Canvas.tap_area`)."""
 
 
 class DragHandler:
@@ -46,6 +52,11 @@ class Canvas:
     """Where this canvas's surface sits in the window (targets are kept in window pixels)."""
     targets: list[Target] = field(default_factory=list)
     regions: list[tuple[pygame.Rect, DragHandler]] = field(default_factory=list)
+    read_in_full: Callable[[str], None] | None = None
+    """Opens a string in full: a tap on a string cut by ``max_lines`` calls it."""
+    openers: list[Target] = field(default_factory=list)
+    """The tap areas over cut strings; the app puts them under every other target, so a
+    button's or a line's own tap comes first."""
 
     @property
     def rect(self) -> pygame.Rect:
@@ -61,9 +72,15 @@ class Canvas:
     def text(self, text: str, pos: tuple[int, int], *, size: int | None = None,
              colour: th.Colour = th.INK, anchor: str = "topleft", bold: bool = False,
              width: int | None = None, max_lines: int | None = None) -> pygame.Rect:
-        return self.painter.text(self.surface, text, pos, size=size or self.theme.body,
+        rect = self.painter.text(self.surface, text, pos, size=size or self.theme.body,
                                  colour=colour, anchor=anchor, bold=bold, width=width,
                                  max_lines=max_lines)
+        if self.painter.last_cut and self.read_in_full is not None:
+            area = rect.inflate(max(0, self.theme.target - rect.width),
+                                max(0, self.theme.target - rect.height))
+            self.openers.append(Target(self._window(area), READ_IN_FULL + text,
+                                       partial(self.read_in_full, text), button=False))
+        return rect
 
     def button(self, rect: pygame.Rect, label: str, action: Action | None, *,
                colour: th.Colour = th.PANEL_HI, text_colour: th.Colour = th.INK,
@@ -78,18 +95,24 @@ class Canvas:
             pygame.draw.rect(self.surface, th.LIT, rect, width=3, border_radius=self.theme.gap)
         ink = text_colour if action is not None else th.DIM
         inner = rect.width - 2 * self.theme.gap
-        font = self.painter.fit_size(label, size or self.theme.body, inner)
-        lines = self.painter.wrap(label, font, inner)
-        if len(lines) > 2:
-            font = max(12, font - 4)
-        self.text(label, rect.center, size=font, colour=ink, anchor="center",
-                  width=rect.width - 2 * self.theme.gap, max_lines=3)
+        room = rect.height - 4
+        font = size or self.theme.body
+        while font > th.MIN_TEXT and not self._fits(label, font, inner, room):
+            font -= 1  # a long label: more lines in a smaller font, never under 14 px
+        lines = max(1, room // self.painter.font(font).get_height())
+        self.text(label, rect.center, size=font, colour=ink, anchor="center", width=inner,
+                  max_lines=lines)
         self.targets.append(Target(self._window(rect), label, action))
         return rect
 
+    def _fits(self, label: str, size: int, width: int, height: int) -> bool:
+        lines = self.painter.wrap(label, size, width)
+        return (len(lines) * self.painter.font(size).get_height() <= height
+                and all(self.painter.measure(line, size)[0] <= width for line in lines))
+
     def tap_area(self, rect: pygame.Rect, label: str, action: Action) -> None:
         """An invisible target over something already drawn (a location on the map, a number)."""
-        self.targets.append(Target(self._window(pygame.Rect(rect)), label, action))
+        self.targets.append(Target(self._window(pygame.Rect(rect)), label, action, button=False))
 
     def drag_region(self, rect: pygame.Rect, handler: DragHandler) -> None:
         self.regions.append((self._window(pygame.Rect(rect)), handler))
@@ -100,6 +123,8 @@ class Canvas:
                        (self.origin[0] + rect.x, self.origin[1] + rect.y))
         child.targets = self.targets
         child.regions = self.regions
+        child.read_in_full = self.read_in_full
+        child.openers = self.openers
         return child
 
 

@@ -48,6 +48,23 @@ def detail_page(canvas: Canvas, detail: Detail, close: Callable[[], None],
                               3 * t.target, t.target), "Back", close)
 
 
+def full_text(canvas: Canvas, text: str, close: Callable[[], None]) -> None:
+    """A string that was cut short, whole, over the screen it was cut on; "Close" goes back."""
+    t = canvas.theme
+    r = canvas.rect
+    canvas.fill(th.PAPER)
+    width = r.width - 4 * t.gap
+    room = r.height - t.target - 5 * t.gap
+    size = t.title  # as large as the page allows
+    while size > th.MIN_TEXT and (len(canvas.painter.wrap(text, size, width))
+                                  * canvas.painter.font(size).get_height() > room):
+        size -= 1
+    lines = max(1, room // canvas.painter.font(size).get_height())
+    canvas.text(text, (t.gap * 2, t.gap * 2), size=size, width=width, max_lines=lines)
+    canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap, r.bottom - t.target - t.gap,
+                              3 * t.target, t.target), "Close", close)
+
+
 def split(rect: pygame.Rect, portrait: bool, gap: int, first: float = 0.58,
           top_share: float = 0.42) -> tuple[pygame.Rect, pygame.Rect]:
     """The screen body as (board, actions and feed): side by side in landscape, one above the

@@ -31,7 +31,7 @@ def line_chart(canvas: Canvas, rect: pygame.Rect, title: str, x_labels: Sequence
     """Draw a line chart of ``series`` over ``x_labels`` in ``rect``."""
     rect = pygame.Rect(rect)
     t = canvas.theme
-    size = max(12, t.small - 2)
+    size = t.small  # never under 14 px (th.MIN_TEXT)
     canvas.fill(th.PANEL, rect, radius=t.gap)
     title_box = canvas.text(title, (rect.x + t.gap, rect.y + t.gap // 2), size=t.body, bold=True,
                             width=rect.width - 2 * t.gap, max_lines=1)
@@ -137,7 +137,7 @@ def _line(canvas: Canvas, plot: pygame.Rect, s: Series, count: int,
         return
     index = max(i for i, v in enumerate(s.values) if v is not None)
     w, h = canvas.painter.measure(_fmt(last), size, bold=True)
-    label = pygame.Rect(0, 0, w, h)
+    label = pygame.Rect(0, 0, w, h + 2)  # as tall as the drawn image, a little over size()
     label.midleft = (_x(plot, index, count) + dot + 4, _y(plot, last, low, high))
     while label.collidelist(ends) != -1:
         label.top = ends[label.collidelist(ends)].bottom + 1

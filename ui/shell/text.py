@@ -3,6 +3,10 @@
 Concealment is checked at this choke point: a recorder (headless runs, tests) sees every string
 exactly as drawn, with the screen it was drawn on, so a test can scan all of them against what the
 rules had revealed at that moment. Nothing else in the app renders text.
+
+Legibility is checked here too: :attr:`Painter.on_text` gets a :class:`Drawn` for every string,
+with the pixel height of its font, where each of its lines landed in the window and whether
+``max_lines`` cut it (:mod:`ui.shell.legibility` lints them).
 """
 
 from __future__ import annotations
@@ -15,9 +19,33 @@ import pygame
 Colour = tuple[int, int, int]
 TextSink = Callable[[str, str], None]
 """Called as ``sink(screen, text)`` for every string drawn."""
+Box = tuple[int, int, int, int]
+"""A rectangle as ``(x, y, w, h)`` in pixels."""
+CUT = " ..."
+"""What ends the last line of a string cut by ``max_lines``."""
 
 _ANCHORS = ("topleft", "midtop", "topright", "midleft", "center", "midright",
             "bottomleft", "midbottom", "bottomright")
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One string as drawn: its font's pixel height (``font.get_height()``, the line height the
+    eye gets), its lines' boxes in window pixels (``surface.get_abs_offset()`` applied) and their
+    union, whether ``max_lines`` cut it, whether it runs past the surface it was drawn on (so
+    part of it is not shown), and that surface's box in the window."""
+
+    screen: str
+    text: str
+    px: int
+    rect: Box
+    lines: tuple[Box, ...]
+    cut: bool = False
+    clipped: bool = False
+    surface: Box = (0, 0, 0, 0)
+
+
+Placed = Callable[[Drawn], None]
 
 
 @dataclass
@@ -27,6 +55,10 @@ class Painter:
     sink: TextSink | None = None
     screen: str = ""
     """The name of the screen being drawn, recorded with each string."""
+    on_text: Placed | None = None
+    """Called with every string drawn, once it is on the surface (the legibility record)."""
+    last_cut: bool = False
+    """Whether the last string drawn was cut by ``max_lines`` (so a tap can open it whole)."""
     _fonts: dict[tuple[int, bool], pygame.font.Font] = field(default_factory=dict)
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
@@ -86,13 +118,16 @@ class Painter:
             self.sink(self.screen, text)
         font = self.font(size, bold)
         lines = self.wrap(text, size, width, bold) if width else text.split("\n")
-        if max_lines is not None and len(lines) > max_lines:
-            lines = [*lines[: max_lines - 1], lines[max_lines - 1] + " ..."]
+        cut = max_lines is not None and len(lines) > max_lines
+        self.last_cut = cut
+        if max_lines is not None and cut:
+            lines = [*lines[: max_lines - 1], lines[max_lines - 1] + CUT]
         images = [font.render(line, True, colour) for line in lines]
         height = sum(i.get_height() for i in images)
         block = pygame.Rect(0, 0, max((i.get_width() for i in images), default=0), height)
         setattr(block, anchor, pos)
         y = block.top
+        boxes: list[pygame.Rect] = []
         for image in images:
             rect = image.get_rect()
             if anchor in ("midtop", "center", "midbottom"):
@@ -102,5 +137,21 @@ class Painter:
             else:
                 rect.topleft = (block.left, y)
             surface.blit(image, rect)
+            boxes.append(rect)
             y += image.get_height()
+        if self.on_text is not None and text:
+            self._place(surface, text, font.get_height(), block, boxes, cut)
         return block
+
+    def _place(self, surface: pygame.Surface, text: str, px: int, block: pygame.Rect,
+               boxes: list[pygame.Rect], cut: bool) -> None:
+        dx, dy = surface.get_abs_offset()
+        on_text = self.on_text
+        assert on_text is not None
+        on_text(Drawn(self.screen, text, px, _box(block.move(dx, dy)),
+                     tuple(_box(b.move(dx, dy)) for b in boxes if b.width), cut,
+                     not surface.get_rect().contains(block), (dx, dy, *surface.get_size())))
+
+
+def _box(rect: pygame.Rect) -> Box:
+    return rect.x, rect.y, rect.width, rect.height

@@ -27,6 +27,10 @@ WARN: Colour = (214, 120, 48)
 DANGER: Colour = (196, 64, 56)
 LIT: Colour = (120, 220, 140)
 
+MIN_TEXT = 21
+"""The smallest font size drawn: its lines are 14 px high with the bundled font, the least a
+player reads from a chair at arm's length (issue 15; :mod:`ui.shell.legibility` checks it)."""
+
 
 @dataclass(frozen=True)
 class Theme:
@@ -56,7 +60,8 @@ class Theme:
 
     @property
     def small(self) -> int:
-        return max(15, round(self.body * 0.8))
+        """Secondary text, never under :data:`MIN_TEXT`."""
+        return max(MIN_TEXT, round(self.body * 0.8))
 
     @property
     def title(self) -> int:

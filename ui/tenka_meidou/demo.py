@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
@@ -32,6 +31,7 @@ from companion.games.tenka_meidou.events import (
 from companion.games.tenka_meidou.players import RandomPlayer, random_start
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, Phase, State
 from companion.games.tenka_meidou.table import SUPPLY
+from firmware_bridge.tablelink import default_workdir
 from ui.shell.app import FrameRecorder
 from ui.tenka_meidou.app import TenkaApp, TenkaOptions
 from ui.tenka_meidou.virtual_table import WHITE
@@ -237,10 +237,10 @@ def run_demo(options: TenkaOptions, seed: int, record: Path | None) -> int:
     options.hubs = ["sim"]
     options.rate_hz = DEMO_RATE_HZ
     options.settle_s = DEMO_SETTLE_S
-    scratch: str | None = None
+    scratch: Path | None = None
     if options.db is None:  # a demo is not a game to keep
-        scratch = tempfile.mkdtemp(prefix="companion-demo-")
-        options.db = Path(scratch) / "games.sqlite"
+        scratch = default_workdir("companion-demo-")  # removed at exit whatever happens
+        options.db = scratch / "games.sqlite"
     table_app = TenkaApp(options)
     if record is not None:
         table_app.app.recorder = FrameRecorder(record)

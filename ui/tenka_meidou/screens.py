@@ -20,6 +20,7 @@ from companion.games.tenka_meidou.state import Phase
 from companion.games.tenka_meidou.views import Table
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column, grid, row
+from ui.shell.hubstatus import hub_strip
 from ui.shell.pages import Detail, detail_page, pager, split
 from ui.shell.saving import game_entries
 from ui.tenka_meidou.boardview import draw_board
@@ -301,6 +302,7 @@ class PlayScreen:
     # ------------------------------------------------------------------ drawing
 
     def draw(self, canvas: Canvas) -> None:
+        canvas = hub_strip(canvas, self.control.link.hub_lines())
         snap = self._snap = self.control.snapshot()
         if self.mode == "place" and len(self.control.events) > self.turn.events_at:
             self._back()  # the readers saw the pawns the dice name: the deployment is played

@@ -1,0 +1,164 @@
+"""Hub problems (firmware_bridge/hubstatus.py) on a simulated table over real pseudo-terminals:
+a hub lost, quiet, faulted, replaced or never heard, and a failed reader, each reported to the
+bridge's watchers as it happens and cleared when the hub is back. Silence is judged on an
+injected clock: the tests wait only for frames to cross the ptys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fb_helpers import RATE_HZ, WAIT_S
+
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.hubstatus import FAULT_STANDS_S, START_GRACE_S, HubProblem
+from firmware_bridge.protocol import Fault
+from firmware_bridge.simtable import SimulatedTable
+from firmware_bridge.simulator import VirtualHub
+from firmware_bridge.zones import active_table, use_table
+
+STEP_S = 0.25
+"""Injected seconds per step: far below the 1.5 s a healthy hub may be quiet."""
+
+
+class Clock:
+    """Monotonic seconds that move only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def watched(table: SimulatedTable, clock: Clock
+            ) -> Iterator[tuple[Bridge, list[tuple[HubProblem, ...]]]]:
+    seen: list[tuple[HubProblem, ...]] = []
+    with Bridge(table.ports, wiring=table.wiring, registry=table.registry, clock=clock) as bridge:
+        bridge.watch_hubs(seen.append)
+        bridge.wait_for(lambda b: len(b.hubs()) == 2, WAIT_S)
+        yield bridge, seen
+
+
+def kinds(bridge: Bridge) -> list[tuple[str, str]]:
+    return [(p.kind, p.hub) for p in bridge.hub_problems()]
+
+
+def advance(bridge: Bridge, clock: Clock, seconds: float, healthy: list[str]) -> None:
+    """Move the clock on in small steps; after each, wait until every ``healthy`` hub has been
+    heard at the new time (one frame across its pty), as it would be in real time."""
+    end = clock.now + seconds
+    while clock.now < end:
+        clock.now = min(end, clock.now + STEP_S)
+        bridge.wait_for(lambda b: all(
+            (link := b.hubs()[h].link) is not None and link.heard_at >= clock.now
+            for h in healthy), WAIT_S)
+
+
+def test_an_unplugged_hub_is_reported_at_once_and_cleared_when_back(
+        table: SimulatedTable, watched: tuple[Bridge, list[tuple[HubProblem, ...]]]) -> None:
+    bridge, seen = watched
+    assert bridge.hub_problems() == ()
+    table.hubs["hub-2"].unplug()
+    bridge.wait_for(lambda b: kinds(b) == [("lost", "hub-2")], WAIT_S)
+    problem = bridge.hub_problems()[0]
+    assert problem.zones == tuple(z for k, z in sorted(table.wiring.table().items())
+                                  if k.hub == "hub-2")
+    bridge.wait_for(lambda b: seen and seen[-1] == b.hub_problems(), WAIT_S)  # told at once
+    table.hubs["hub-2"].replug()
+    bridge.wait_for(lambda b: b.hub_problems() == () and seen[-1] == (), WAIT_S)
+    assert not bridge.view().unobserved, "every antenna of the hub reported again"
+
+
+def test_a_quiet_hub_shows_within_2_s_and_clears_when_it_speaks(
+        table: SimulatedTable, clock: Clock,
+        watched: tuple[Bridge, list[tuple[HubProblem, ...]]]) -> None:
+    bridge, _seen = watched
+    table.execute("silent hub-2 on")
+    start = clock.now
+    while not kinds(bridge) and clock.now - start < 2.0:
+        advance(bridge, clock, STEP_S, healthy=["hub-1"])
+        bridge.wait_for(lambda b: True, WAIT_S)
+    bridge.wait_for(lambda b: kinds(b) == [("silent", "hub-2")], WAIT_S)
+    assert clock.now - start <= 2.0
+    assert bridge.hubs()["hub-2"].connected, "shown before the link gives the hub up (4 s)"
+    table.execute("silent hub-2 off")
+    bridge.wait_for(lambda b: b.hub_problems() == (), WAIT_S)
+
+
+def test_a_hub_fault_stands_until_it_is_no_longer_repeated(
+        table: SimulatedTable, clock: Clock,
+        watched: tuple[Bridge, list[tuple[HubProblem, ...]]]) -> None:
+    bridge, _seen = watched
+    table.hubs["hub-1"].send(Fault(None, "OVERHEAT", "85 C"))
+    bridge.wait_for(lambda b: kinds(b) == [("fault", "hub-1")], WAIT_S)
+    assert "is overheating" in bridge.hub_problems()[0].words()
+    advance(bridge, clock, FAULT_STANDS_S - 1, healthy=["hub-1", "hub-2"])
+    assert kinds(bridge) == [("fault", "hub-1")]
+    advance(bridge, clock, 1.5, healthy=["hub-1", "hub-2"])
+    bridge.wait_for(lambda b: b.hub_problems() == (), WAIT_S)
+
+
+def test_a_failed_reader_is_reported_by_its_place(
+        table: SimulatedTable, watched: tuple[Bridge, list[tuple[HubProblem, ...]]]) -> None:
+    bridge, _seen = watched
+    table.execute("fault osaka NO_READER")
+    found = bridge.wait_for(lambda b: b.hub_problems(), WAIT_S)
+    assert [(p.kind, p.zones) for p in found] == [("reader", ("osaka",))]
+    assert found[0].words().startswith("The reader under Osaka has failed")
+    table.execute("fault osaka none")
+    bridge.wait_for(lambda b: b.hub_problems() == (), WAIT_S)
+
+
+def test_a_hub_swapped_for_one_the_wiring_map_does_not_know(
+        tmp_path: Path, table: SimulatedTable,
+        watched: tuple[Bridge, list[tuple[HubProblem, ...]]]) -> None:
+    bridge, _seen = watched
+    old = table.hubs["hub-2"]
+    old.unplug()
+    assert old.link is not None
+    with VirtualHub("hub-9", antennas=32, rate_hz=RATE_HZ, link=old.link):
+        bridge.wait_for(lambda b: kinds(b) == [("replaced", "hub-2")], WAIT_S)
+        assert "another hub is plugged in" in bridge.hub_problems()[0].words()
+    old.replug()
+    bridge.wait_for(lambda b: b.hub_problems() == (), WAIT_S)
+
+
+def test_a_hub_never_heard_is_missing_after_the_grace(tmp_path: Path, clock: Clock) -> None:
+    table = SimulatedTable.create(tmp_path / "sim", hubs=2, antennas=32, rate_hz=RATE_HZ)
+    table.hubs["hub-1"].start()
+    ports = [str(tmp_path / "sim" / "hub-1"), str(tmp_path / "sim" / "hub-2")]
+    try:
+        with Bridge(ports, wiring=table.wiring, registry=table.registry, clock=clock) as bridge:
+            bridge.wait_for(lambda b: "hub-1" in b.hubs(), WAIT_S)
+            assert bridge.hub_problems() == (), "a hub may take a moment to boot"
+            advance(bridge, clock, START_GRACE_S, healthy=["hub-1"])
+            bridge.wait_for(lambda b: kinds(b) == [("missing", "hub-2")], WAIT_S)
+    finally:
+        table.hubs["hub-1"].stop()
+
+
+def test_the_words_name_the_hub_its_places_and_the_game_s_pieces() -> None:
+    served = active_table()
+    try:
+        use_table("sekigahara")
+        lost = HubProblem("lost", "hub-2", ("kiyosu", "gifu", "kofu", "ishida_deployment"))
+        assert lost.words() == (
+            "Hub 2 (Kiyosu, Gifu, Kōfu and 1 more) is not answering: check its USB cable. "
+            "Its places keep their last blocks until it is back.")
+        use_table("tenka-meidou")
+        reader = HubProblem("reader", "hub-1", ("kiyosu",)).words()
+        assert reader == ("The reader under Kiyosu-jō has failed: check its antenna cable. "
+                          "The pawns there are kept as they were.")
+        full = HubProblem("reader", "hub-1", ("kyoto",), "OVERFLOW 30 tags").words()
+        assert full.startswith("The reader under Kyō (Kyoto) sees more pawns than it can "
+                               "report: spread the stack out.")
+    finally:
+        use_table(served)
