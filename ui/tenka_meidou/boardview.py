@@ -24,7 +24,8 @@ CELLS: dict[str, tuple[float, float]] = {
 }
 """(column west to east, row north to south) of each zone of the bundled board."""
 BREAKS = {"tsutsujigasaki": "Tsutsuji-\ngasaki", "kasugayama": "Kasuga-\nyama",
-          "yoshida_koriyama": "Yoshida-\nKōriyama"}
+          "yoshida_koriyama": "Yoshida-\nKōriyama", "tokuyama": "Toku-\nyama",
+          "yonezawa": "Yone-\nzawa", "odawara": "Oda-\nwara"}
 """Where a long name breaks in a narrow box."""
 SEA: th.Colour = (70, 120, 170)
 CASTLE: th.Colour = (196, 160, 70)
@@ -77,8 +78,10 @@ def _dashed(surface: pygame.Surface, colour: th.Colour, a: tuple[int, int], b: t
 
 
 def zone_box(canvas: Canvas, box: pygame.Rect, zone: str, value: int | None, *,
-             lit: bool = False, ring: th.Colour | None = None) -> pygame.Rect:
-    """The zone's box, castle value and name; returns the area left for the pawns."""
+             lit: bool = False, ring: th.Colour | None = None, smallest: int = 11
+             ) -> pygame.Rect:
+    """The zone's box, castle value and name (its font never under ``smallest``, the name
+    broken where :data:`BREAKS` says if need be); returns the area left for the pawns."""
     t = canvas.theme
     canvas.fill(ZONE, box, radius=t.gap)
     if ring is not None:
@@ -95,7 +98,7 @@ def zone_box(canvas: Canvas, box: pygame.Rect, zone: str, value: int | None, *,
     inner = box.width - 8
     if canvas.painter.measure(name, t.small)[0] > inner:
         name = BREAKS.get(zone, name)
-    size = min(canvas.painter.fit_size(line, t.small, inner, smallest=11)
+    size = min(canvas.painter.fit_size(line, t.small, inner, smallest=smallest)
                for line in name.split("\n"))
     label = canvas.text(name, (box.x + 4, square.bottom + 2), size=size, width=inner,
                         max_lines=2)
@@ -165,7 +168,7 @@ def draw_board(canvas: Canvas, rect: pygame.Rect, castles: Mapping[str, int],
     draw_links(canvas, boxes)
     for zone, box in boxes.items():
         area = zone_box(canvas, box, zone, castles.get(zone), lit=zone in lit,
-                        ring=(rings or {}).get(zone))
+                        ring=(rings or {}).get(zone), smallest=SMALLEST)
         here = tuple(c for c, z in daimyo_at.items() if z == zone)
         pawn_rows(canvas, area, soldiers.get(zone, {}), here,  # counts read from a chair
                   largest=max(18, canvas.theme.target * 2 // 5), per_row=None)

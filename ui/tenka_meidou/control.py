@@ -43,7 +43,7 @@ from companion.games.tenka_meidou.moves import normalise
 from companion.games.tenka_meidou.rulebook import default_rules
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, State
-from companion.games.tenka_meidou.table import TenkaSessionRules
+from companion.games.tenka_meidou.table import UNSEEN, TenkaSessionRules
 from companion.games.tenka_meidou.views import Table, public_view
 from firmware_bridge.tablelink import Readers, TableLink
 from ui.tenka_meidou.words import (
@@ -376,8 +376,10 @@ class TenkaControl:
         return rejected
 
     def put_back(self) -> list[str]:
-        """What to move to undo what was done on the table since the last accepted turn."""
+        """What to move to undo what was done on the table since the last accepted turn (pawns
+        no reader sees are not moves to undo: the session reports them if they stay unseen)."""
         moves, problems = self.table_moves()
+        problems = [p for p in problems if UNSEEN not in p]
         undo = [PawnMove(colour=m.colour, pawn=m.pawn, origin=m.destination,
                          destination=m.origin, count=m.count) for m in moves]
         return [describe_move(m) for m in undo] + [words(p) for p in problems]

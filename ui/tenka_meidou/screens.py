@@ -171,7 +171,8 @@ class SetupScreen:
                           text_colour=ink if seat else TEXT_COLOUR[colour], selected=bool(seat))
         y += height + t.gap
         order = ", ".join(colour_name(c) for c in self.seats) or "nobody yet"
-        y = canvas.text(f"{len(self.seats)} players: {order}", (x, y), size=t.body,
+        count = f"{len(self.seats)} player{'s' if len(self.seats) != 1 else ''}"
+        y = canvas.text(f"{count}: {order}", (x, y), size=t.body,
                         width=width).bottom + t.gap
         label = ("Advanced game with Daimyo: on" if self.advanced
                  else "Advanced game with Daimyo: off")
@@ -335,7 +336,7 @@ class PlayScreen:
         self._status(canvas, bar, v)
         body = pygame.Rect(t.gap, bar.bottom + t.gap, r.width - 2 * t.gap,
                            r.height - bar.bottom - 2 * t.gap)
-        board, side = split(body, t.portrait, t.gap, 0.56, top_share=0.5)
+        board, side = split(body, t.portrait, t.gap, 0.62, top_share=0.5)
         lit = frozenset({self.turn.plan.zone}) if self.turn.plan is not None else frozenset()
         draw_board(canvas, board, v.castles, v.soldiers, v.daimyo_at, lit=lit,
                    on_zone=self._zone_opener)
@@ -528,10 +529,9 @@ class PlayScreen:
             y = canvas.text("No more cards: a player has placed every pawn (5.I.2)",
                             (rect.x, y), size=t.small, colour=th.DIM, width=rect.width).bottom
         elif waiting:
-            y = canvas.text(f"The Daimyo card waits for {colour_name(colour)}'s Daimyo pawn "
-                            "on the board: send it with your soldiers when you roll (TM5)",
-                            (rect.x, y),
-                            size=t.small, colour=th.DIM, width=rect.width, max_lines=2).bottom
+            y = canvas.text(f"The Daimyo card needs {colour_name(colour)}'s Daimyo pawn on "
+                            "the board: roll and send it with your soldiers (TM5)", (rect.x, y),
+                            size=t.small, colour=th.DIM, width=rect.width, max_lines=3).bottom
         return y - rect.y
 
     def _to_dice(self) -> None:

@@ -80,8 +80,10 @@ def draw_war(canvas: Canvas, snap: Snapshot, show: Callable[[Detail], None],
     rows = -(-len(war.zones) // columns)
     bar = pygame.Rect(x, r.bottom - t.target - t.gap, width, t.target)
     bottom = bar.y - t.gap
-    if not complete:
-        bottom -= t.small + 4
+    note = "" if complete else waiting_for(snap)
+    if note:  # what is missing, above the greyed "Final score" (two lines at most)
+        lines = min(2, len(canvas.painter.wrap(note, t.small, width)))
+        bottom -= lines * canvas.painter.font(t.small).get_height() + 4
     gap = t.gap // 2
     if snap.war_lines:  # the War at the table: what to place now, and where (5.II.3)
         room = bottom - y - t.gap - rows * t.target - (rows - 1) * gap - t.small - 4
@@ -107,9 +109,9 @@ def draw_war(canvas: Canvas, snap: Snapshot, show: Callable[[Detail], None],
         canvas.text(label, cell.center, size=size, anchor="center", width=inner,
                     max_lines=2, colour=look.ink)
         canvas.tap_area(cell, label, partial(show, zone_detail(war, v, zone)))
-    if not complete:
-        canvas.text(waiting_for(snap), (x, bar.y - t.small - 4), size=t.small,
-                    colour=th.WARN, width=width, max_lines=1)
+    if note:
+        canvas.text(note, (x, bottom + t.gap // 2), size=t.small, colour=th.WARN, width=width,
+                    max_lines=2)
     left, right = row(bar, 2, t.gap)
     canvas.button(left, "Leave", leave, size=t.small)
     canvas.button(right, "Final score", to_score if complete else None, colour=th.ACCEPT)

@@ -26,8 +26,9 @@ TEXT_COLOUR: dict[Colour, th.Colour] = {
     Colour.BLACK: (196, 196, 190)}
 """A colour's text on the dark screen (black pawns' text is drawn light grey)."""
 SUFFIXES = ("-jō", "-yakata", "-date")
-SMALLEST = 14
-"""No string on a player screen is drawn smaller (px): readable at arm's length on the 7" panel."""
+SMALLEST = th.MIN_TEXT
+"""No string on a player screen is drawn in a smaller font (lines 14 px high): readable at arm's
+length on the 7" panel."""
 
 
 def colour_name(colour: Colour | str) -> str:

@@ -134,30 +134,49 @@ def _place(place: str) -> str:
     return RESERVE if place.startswith("reserve_") else place
 
 
+UNSEEN = "no longer seen"
+"""What :func:`observed_moves` says of pawns no reader sees any more (not a move to undo: a
+lifted pawn or a dead tag, reported by the table session once it stays so)."""
+
+
+def _where(place: str) -> str:
+    """A place in words (a zone by its id, which the screens name)."""
+    if place.startswith("reserve_"):
+        return f"{place.removeprefix('reserve_')}'s reserve"
+    return "the reinforcement supply" if place == SUPPLY else place
+
+
+def _pawns(n: int, colour: str, kind: str) -> str:
+    noun = {"daimyo": "Daimyo pawn", "reinforcement": "pawn"}.get(kind, kind)
+    return f"{n} {colour} {noun}{'s' if n != 1 else ''}"
+
+
 def observed_moves(before: Sighting, after: Sighting) -> tuple[tuple[PawnMove, ...], list[str]]:
-    """The coloured pawns that changed place, and what cannot be read as a move."""
+    """The coloured pawns that changed place, and what cannot be read as a move, in words (by
+    colour and count, never a pawn's id)."""
     where_before = {p: place for place, pawns in before.items() for p in pawns}
     where_after = {p: place for place, pawns in after.items() for p in pawns}
     moves: list[PawnMove] = []
-    problems: list[str] = []
+    odd: Counter[tuple[str, str, str, str]] = Counter()
     for pawn in sorted(set(where_before) | set(where_after)):
         a, b = where_before.get(pawn), where_after.get(pawn)
         if a == b:
             continue
         colour, kind = pawn_kind(pawn)
         if a is None or b is None:
-            problems.append(f"{pawn} appeared in {b}" if a is None else f"{pawn} vanished from {a}")
-            continue
-        if kind == "reinforcement":
-            problems.append(f"reinforcement pawn {pawn} moved during deployment")
-            continue
-        if (a.startswith("reserve_") and b.startswith("reserve_")) or (
+            odd[("appeared in", colour, kind, b) if a is None else (UNSEEN + " in", colour,
+                                                                   kind, a or "")] += 1
+        elif kind == "reinforcement":
+            odd[("moved during deployment", colour, kind, "")] += 1
+        elif (a.startswith("reserve_") and b.startswith("reserve_")) or (
                 (a.startswith("reserve_") or b.startswith("reserve_"))
                 and reserve_place(Colour(colour)) not in (a, b)):
-            problems.append(f"{pawn} went to or from another colour's reserve ({a} -> {b})")
-            continue
-        moves.append(PawnMove(colour=Colour(colour), pawn=kind,
-                              origin=_place(a), destination=_place(b)))
+            odd[("went to or from another colour's reserve", colour, kind, "")] += 1
+        else:
+            moves.append(PawnMove(colour=Colour(colour), pawn=kind,
+                                  origin=_place(a), destination=_place(b)))
+    problems = [f"{_pawns(n, colour, kind)} {what}" + (f" {_where(place)}" if place else "")
+                for (what, colour, kind, place), n in odd.items()]
     return normalise(moves), problems
 
 
