@@ -164,8 +164,8 @@ def observed_moves(before: Sighting, after: Sighting) -> tuple[tuple[PawnMove, .
             continue
         colour, kind = pawn_kind(pawn)
         if a is None or b is None:
-            odd[("appeared in", colour, kind, b) if a is None else (UNSEEN + " in", colour,
-                                                                   kind, a or "")] += 1
+            what, place = ("appeared in", b or "") if a is None else (UNSEEN + " in", a)
+            odd[(what, colour, kind, place)] += 1
         elif kind == "reinforcement":
             odd[("moved during deployment", colour, kind, "")] += 1
         elif (a.startswith("reserve_") and b.startswith("reserve_")) or (
