@@ -151,4 +151,4 @@ def test_the_reason_is_for_the_owner_alone(
         first = next(c for c in held if reason.strings[0].startswith(colour_name(c)))
         card = next(c for c in default_components().daimyo_cards if c.id == held[first].value)
         assert any(s.startswith(f"{card.en}: ") for s in reason.strings)  # the card, its effect
-        assert any(s.startswith("Refused: ") and "(10)" in s for s in reason.strings)
+        assert any(s.startswith("Why not: ") and "(10)" in s for s in reason.strings)

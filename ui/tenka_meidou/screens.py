@@ -33,7 +33,6 @@ from ui.tenka_meidou.words import (
     TEXT_COLOUR,
     card_name,
     colour_name,
-    sentence,
     short_zone,
     words,
 )
@@ -783,12 +782,13 @@ class PlayScreen:
                         size=t.title, bold=True, colour=TEXT_COLOUR[colour], width=width,
                         max_lines=2).bottom + t.gap
         card = self.control.daimyo_card(colour)
+        reason = words(why.private or why.message)
         if card is not None:
             y = canvas.text(f"{card_name(card)}: {CARD_TEXT.get(card.value, '')}", (x, y),
                             size=t.body, width=width, max_lines=3).bottom + t.gap
-        y = canvas.text(f"Refused: {sentence(words(why.private or why.message))} ({why.rule})",
-                        (x, y), size=t.body, colour=th.DANGER, width=width,
-                        max_lines=4).bottom + t.gap
+            reason = reason.removeprefix(f"{card_name(card)}: ")
+        y = canvas.text(f"Why not: {reason} ({why.rule})", (x, y), size=t.body,
+                        colour=th.DANGER, width=width, max_lines=4).bottom + t.gap
         canvas.text("Hide this before the others look again.", (x, y), size=t.small,
                     colour=th.DIM, width=width)
         canvas.button(pygame.Rect(x, r.bottom - t.target - t.gap, width, t.target),
