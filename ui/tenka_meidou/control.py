@@ -295,10 +295,8 @@ class TenkaControl:
         value = sum(event.pair)
         pawns = event.soldiers + int(event.daimyo)
         what = f"{event.soldiers} soldier{'s' if event.soldiers != 1 else ''}"
-        if event.daimyo:
-            what += " and the Daimyo"
-        if event.daimyo:
-            what += f" ({pawns} pawn{'s' if pawns != 1 else ''})"
+        if event.daimyo:  # the Daimyo counts as a pawn in deployment (9)
+            what += f" and the Daimyo ({pawns} pawn{'s' if pawns != 1 else ''})"
         text = (f"{colour_name(colour)}: pair {event.pair[0]}+{event.pair[1]} = {value}, "
                 f"{short_zone(event.zone)}; single die {single}: {what} (5.I.1)")
         return Plan(event.zone, value, event.soldiers, event.daimyo, text)
