@@ -133,7 +133,7 @@ def test_a_deployment_seen_on_the_table_is_checked_against_the_dice(
         state = session.game.state
         assert state.on_board("kasugayama", R) == 2 and state.current is B
         assert rules.expected_positions()["red-02"] == "kasugayama"
-        assert any(line.kind == "command" and "red deployed 2 soldier(s) to" in line.text
+        assert any(line.kind == "command" and "red deployed 2 soldiers to" in line.text
                    for line in session.log)
         bridge.wait_for(lambda b: hub.leds.get(antenna) in (None, LedMode.OFF), WAIT_S)
 
@@ -334,7 +334,7 @@ def test_the_war_is_followed_zone_by_zone_as_reinforcements_are_placed(
                     table.put(next(pawns), zone)
                 if n == 0 and len(step.sends) > 1:  # one zone of two: held
                     session.wait_for(lambda s: any(
-                        "white pawn(s) placed (5.II.3)" in line.text for line in s.log), WAIT_S)
+                        "white pawns placed (5.II.3)" in line.text for line in s.log), WAIT_S)
                     assert rules.war_at == at
             session.wait_for(lambda s, a=at: rules.war_at != a or None, WAIT_S)
             assert session.discrepancies == ()

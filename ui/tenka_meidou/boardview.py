@@ -15,7 +15,7 @@ import pygame
 from companion.games.tenka_meidou.components import Board, Colour, default_board
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
-from ui.tenka_meidou.words import PAWN_FILL, short_zone
+from ui.tenka_meidou.words import PAWN_FILL, SMALLEST, short_zone
 
 CELLS: dict[str, tuple[float, float]] = {
     "usuki": (0, 0), "shuri": (0, 1), "yoshida_koriyama": (1, 0), "oko": (1, 1),
@@ -24,7 +24,8 @@ CELLS: dict[str, tuple[float, float]] = {
 }
 """(column west to east, row north to south) of each zone of the bundled board."""
 BREAKS = {"tsutsujigasaki": "Tsutsuji-\ngasaki", "kasugayama": "Kasuga-\nyama",
-          "yoshida_koriyama": "Yoshida-\nKōriyama"}
+          "yoshida_koriyama": "Yoshida-\nKōriyama", "tokuyama": "Toku-\nyama",
+          "yonezawa": "Yone-\nzawa", "odawara": "Oda-\nwara"}
 """Where a long name breaks in a narrow box."""
 SEA: th.Colour = (70, 120, 170)
 CASTLE: th.Colour = (196, 160, 70)
@@ -77,8 +78,10 @@ def _dashed(surface: pygame.Surface, colour: th.Colour, a: tuple[int, int], b: t
 
 
 def zone_box(canvas: Canvas, box: pygame.Rect, zone: str, value: int | None, *,
-             lit: bool = False, ring: th.Colour | None = None) -> pygame.Rect:
-    """The zone's box, castle value and name; returns the area left for the pawns."""
+             lit: bool = False, ring: th.Colour | None = None, smallest: int = 11
+             ) -> pygame.Rect:
+    """The zone's box, castle value and name (its font never under ``smallest``, the name
+    broken where :data:`BREAKS` says if need be); returns the area left for the pawns."""
     t = canvas.theme
     canvas.fill(ZONE, box, radius=t.gap)
     if ring is not None:
@@ -95,7 +98,7 @@ def zone_box(canvas: Canvas, box: pygame.Rect, zone: str, value: int | None, *,
     inner = box.width - 8
     if canvas.painter.measure(name, t.small)[0] > inner:
         name = BREAKS.get(zone, name)
-    size = min(canvas.painter.fit_size(line, t.small, inner, smallest=11)
+    size = min(canvas.painter.fit_size(line, t.small, inner, smallest=smallest)
                for line in name.split("\n"))
     label = canvas.text(name, (box.x + 4, square.bottom + 2), size=size, width=inner,
                         max_lines=2)
@@ -119,16 +122,17 @@ def pawn_chip(canvas: Canvas, centre: tuple[int, int], radius: int, colour: Colo
     else:
         pygame.draw.circle(canvas.surface, edge, centre, radius, 2)
     ink = th.INK if colour in (Colour.BLACK, Colour.BLUE, Colour.RED) else th.BLACK_SIDE
-    canvas.text(label, centre, size=max(12, int(radius * 1.3)), bold=True, colour=ink,
+    canvas.text(label, centre, size=max(SMALLEST, int(radius * 1.3)), bold=True, colour=ink,
                 anchor="center")
     return rect
 
 
 def pawn_rows(canvas: Canvas, area: pygame.Rect, counts: Mapping[Colour, int],
-              daimyo: tuple[Colour, ...] = (), white: int = 0
-              ) -> list[tuple[Colour | None, bool, pygame.Rect]]:
+              daimyo: tuple[Colour, ...] = (), white: int = 0, largest: int = 18,
+              per_row: int | None = 2) -> list[tuple[Colour | None, bool, pygame.Rect]]:
     """Draw one chip per colour with its count, each Daimyo, and the white reinforcement pawns
-    (``white``, colour None); where each went."""
+    (``white``, colour None), no chip wider than ``largest`` px in radius, ``per_row`` to a row
+    (None: as many as make the chips largest); where each went."""
     items: list[tuple[Colour | None, bool, str]] = [(c, False, str(n))
                                                     for c, n in counts.items() if n]
     items += [(c, True, "D") for c in daimyo]
@@ -136,10 +140,14 @@ def pawn_rows(canvas: Canvas, area: pygame.Rect, counts: Mapping[Colour, int],
         items.append((None, False, str(white)))
     if not items or area.height < 8:
         return []
-    per_row = 2
-    rows = -(-len(items) // per_row)
-    radius = max(8, min(area.width // (2 * per_row) - 3, area.height // (2 * max(rows, 2)) - 2,
-                        18))
+    def fitting(across: int) -> int:
+        rows = -(-len(items) // across)
+        return min(area.width // (2 * across) - 3, area.height // (2 * max(rows, 2)) - 2,
+                   largest)
+
+    if per_row is None:
+        per_row = max((1, 2, 3), key=lambda n: (fitting(n), -n))
+    radius = max(8, fitting(per_row))
     out = []
     for i, (colour, is_daimyo, label) in enumerate(items):
         col, row = i % per_row, i // per_row
@@ -160,9 +168,10 @@ def draw_board(canvas: Canvas, rect: pygame.Rect, castles: Mapping[str, int],
     draw_links(canvas, boxes)
     for zone, box in boxes.items():
         area = zone_box(canvas, box, zone, castles.get(zone), lit=zone in lit,
-                        ring=(rings or {}).get(zone))
+                        ring=(rings or {}).get(zone), smallest=SMALLEST)
         here = tuple(c for c, z in daimyo_at.items() if z == zone)
-        pawn_rows(canvas, area, soldiers.get(zone, {}), here)
+        pawn_rows(canvas, area, soldiers.get(zone, {}), here,  # counts read from a chair
+                  largest=max(18, canvas.theme.target * 2 // 5), per_row=None)
         if on_zone is not None:
             canvas.tap_area(box, short_zone(zone), on_zone(zone))
     return boxes

@@ -40,18 +40,19 @@ from companion.games.tenka_meidou.events import (
     WarFought,
 )
 from companion.games.tenka_meidou.moves import normalise
+from companion.games.tenka_meidou.rulebook import default_rules
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, State
-from companion.games.tenka_meidou.table import TenkaSessionRules
+from companion.games.tenka_meidou.table import UNSEEN, TenkaSessionRules
 from companion.games.tenka_meidou.views import Table, public_view
 from firmware_bridge.tablelink import Readers, TableLink
 from ui.tenka_meidou.words import (
     card_name,
     colour_name,
     describe_move,
-    readable,
+    sentence,
     short_zone,
-    zone_names,
+    words,
 )
 
 TenkaGame = Game[State, TenkaCommand, TenkaEvent]
@@ -111,6 +112,9 @@ class Snapshot:
     (kind ``war``), the white pawns the readers see placed (``waiting``: "1 of 2 white pawns
     placed"), each discrepancy with its fix (``table``), and the last zone whose
     reinforcements are in place (``ruling``)."""
+    war_left: str | None = None
+    """In the War, until every white pawn is placed: how many are still to place, and where
+    ("4 white pawns still to place: Yonezawa 2, Kasugayama 2")."""
 
 
 def pawn_ids(colour: Colour, soldiers: int, advanced: bool) -> list[str]:
@@ -197,16 +201,16 @@ class TenkaControl:
             prompt = rules.war_prompt()
             return Snapshot(public_view(self.game.state).payload, tuple(self.feed),
                             tuple(self.problems),
-                            tuple(readable(d.public()) for d in session.discrepancies),
+                            tuple(words(d.public()) for d in session.discrepancies),
                             waiting, self.readers.describe(), session.unsaved,
-                            prompt, self._war_lines(prompt, rules))
+                            prompt, self._war_lines(prompt, rules), _war_left(prompt, rules))
 
     def _war_lines(self, prompt: str | None, rules: TenkaSessionRules) -> tuple[FeedLine, ...]:
         """What the War screen says of the table (see :attr:`Snapshot.war_lines`)."""
         if prompt is None:
             return ()
         over = prompt.startswith("The War is over on the table")
-        lines = [FeedLine("war", plain(prompt), "6" if over else "5.II.3")]
+        lines = [FeedLine("war", words(prompt), "6" if over else "5.II.3")]
         progress = rules.war_progress() or {}
         if progress:
             placed = sum(n for n, _ in progress.values())
@@ -217,8 +221,8 @@ class TenkaControl:
                                   "5.II.3"))
         for d in self.link.session.discrepancies:
             rule = d.rule or "5.II.3"
-            text = plain(readable(d.text)).replace(f"(rule {rule})", "").strip()
-            fix = plain(readable(d.fix))
+            text = words(d.text).replace(f"(rule {rule})", "").strip()
+            fix = words(d.fix)
             text = f"{text[:1].upper()}{text[1:]}. {fix[:1].upper()}{fix[1:]} ({rule})"
             lines.append(FeedLine("table", text, rule))
         done = next((line for line in reversed(self.feed) if IN_PLACE in line.text), None)
@@ -241,8 +245,7 @@ class TenkaControl:
             self._catch_up()
             result = self.link.submit(command)
             if isinstance(result, Rejection):
-                self.feed.append(FeedLine("rejected", f"Not allowed: {readable(result.message)} "
-                                          f"({result.rule})", result.rule))
+                self.feed.append(FeedLine("rejected", refusal(result), result.rule))
                 return result
             assert isinstance(result, Accepted)
             self._catch_up()
@@ -273,6 +276,11 @@ class TenkaControl:
         state = self.game.state
         return state.daimyo_offer if state.daimyo_chooser() == colour else ()
 
+    def daimyo_card(self, colour: Colour) -> Daimyo | None:
+        """``colour``'s own Daimyo card: only for its owner's eyes, on their turn (9)."""
+        state = self.game.state
+        return state.daimyo.get(colour) if state.current == colour else None
+
     def choose_daimyo(self, colour: Colour, card: Daimyo) -> Rejection | None:
         return self._submit(ChooseDaimyo(colour=colour, card=card))
 
@@ -283,15 +291,14 @@ class TenkaControl:
         try:
             event = self.rules.deploy(self.game.state, command)
         except RuleViolation as exc:
-            return Rejection(exc.rule, exc.message)
+            return Rejection(exc.rule, sentence(words(exc.message)))
         value = sum(event.pair)
         pawns = event.soldiers + int(event.daimyo)
         what = f"{event.soldiers} soldier{'s' if event.soldiers != 1 else ''}"
-        if event.daimyo:
-            what += " and the Daimyo"
+        if event.daimyo:  # the Daimyo counts as a pawn in deployment (9)
+            what += f" and the Daimyo ({pawns} pawn{'s' if pawns != 1 else ''})"
         text = (f"{colour_name(colour)}: pair {event.pair[0]}+{event.pair[1]} = {value}, "
-                f"{short_zone(event.zone)}; single die {single}: {what} ({pawns} pawn"
-                f"{'s' if pawns != 1 else ''}) (5.I.1)")
+                f"{short_zone(event.zone)}; single die {single}: {what} (5.I.1)")
         return Plan(event.zone, value, event.soldiers, event.daimyo, text)
 
     def enter_dice(self, colour: Colour, rolls: Sequence[Roll], single: int,
@@ -302,7 +309,7 @@ class TenkaControl:
         try:
             self.link.session.tell(lambda rules: _rules(rules).enter_dice(command))
         except RuleViolation as exc:
-            return Rejection(exc.rule, exc.message)
+            return Rejection(exc.rule, sentence(words(exc.message)))
         self.problems, self._dice_at = [], len(self.events)
         self._log_at = len(self.link.session.log)
         return None
@@ -334,7 +341,7 @@ class TenkaControl:
             said = "; ".join(describe_move(m) for m in plan.moves(colour))
             shown = "; ".join(describe_move(m) for m in seen) or "no pawn moved"
             self.problems = [f"the dice say {said}, the table shows {shown}",
-                             *(readable(p) for p in odd)]
+                             *(words(p) for p in odd)]
             self.feed.append(FeedLine("table", f"The table differs: {self.problems[0]} "
                                       "(5.I.1)", "5.I.1"))
             return self.problems
@@ -359,7 +366,7 @@ class TenkaControl:
         command, problems = self.link.session.tell(
             lambda rules: _rules(rules).card_command(seen))
         if command is None:
-            self.problems = [readable(p) for p in problems]
+            self.problems = [words(p) for p in problems]
             return self.problems
         rejected = self._submit(command)
         if rejected is not None:  # the card stays entered; nothing moved in the rules
@@ -367,29 +374,53 @@ class TenkaControl:
         return rejected
 
     def put_back(self) -> list[str]:
-        """What to move to undo what was done on the table since the last accepted turn."""
+        """What to move to undo what was done on the table since the last accepted turn (pawns
+        no reader sees are not moves to undo: the session reports them if they stay unseen)."""
         moves, problems = self.table_moves()
+        problems = [p for p in problems if UNSEEN not in p]
         undo = [PawnMove(colour=m.colour, pawn=m.pawn, origin=m.destination,
                          destination=m.origin, count=m.count) for m in moves]
-        return [describe_move(m) for m in undo] + [readable(p) for p in problems]
+        return [describe_move(m) for m in undo] + [words(p) for p in problems]
+
+
+def refusal(rejected: Rejection) -> str:
+    """A refusal as the shared screen says it: only its public message (a face-down Daimyo
+    card's reason is private, :class:`~companion.core.game.HiddenViolation`), in plain words,
+    citing its section once."""
+    text = sentence(words(rejected.message))
+    cite = f"({rejected.rule})"
+    return f"Not allowed: {text}" if text.endswith(cite) else f"Not allowed: {text} {cite}"
+
+
+def cited(line: FeedLine) -> tuple[str, ...]:
+    """The sections a line cites: its own, then any other it names in brackets ("(5.II.2)")."""
+    found = [line.rule] if line.rule else []
+    for number in re.findall(r"\((?:clarification )?(\d+(?:\.[0-9IVX]+)*|TM\d+)\)", line.text):
+        if number not in found and default_rules().get(number) is not None:
+            found.append(number)
+    return tuple(found)
+
+
+def _war_left(prompt: str | None, rules: TenkaSessionRules) -> str | None:
+    """See :attr:`Snapshot.war_left`."""
+    left = rules.war_left()
+    if prompt is None or left is None or prompt.startswith("The War is over on the table"):
+        return None
+    total = sum(left.values())
+    if not total:
+        return "the readers are still reading the last white pawns"
+    each = ", ".join(f"{short_zone(z)} {n}" for z, n in left.items())
+    return f"{total} white pawn{'s' if total != 1 else ''} still to place: {each}"
 
 
 IN_PLACE = "reinforcements are in place"
 """What the table session says once a zone's white pawns all stand where they go (5.II.3)."""
 
 
-def plain(text: str) -> str:
-    """The table session's words for the screen: zones by their short names, colours as
-    names ("Kyō (Kyoto)" -> "Kyoto", "red wins" -> "Red wins")."""
-    for zone in sorted(zone_names(), key=lambda z: -len(zone_names()[z])):
-        text = text.replace(zone_names()[zone], short_zone(zone))
-    return re.sub(r"\b(red|blue|yellow|black)\b", lambda m: colour_name(m.group(1)), text)
-
-
 def _in_place(text: str) -> str:
     """The first sentence of the session's line (the next prompt follows it)."""
     head, _, _ = text.partition(f"{IN_PLACE} (5.II.3)")
-    return plain(f"{head}{IN_PLACE} (5.II.3)")
+    return words(f"{head}{IN_PLACE} (5.II.3)")
 
 
 def _rules(rules: object) -> TenkaSessionRules:
@@ -434,11 +465,6 @@ def describe(event: TenkaEvent) -> list[FeedLine]:
         return [FeedLine("ruling", f"{colour_name(event.colour)} has placed every pawn and "
                          f"takes sword {event.sword} (5.I)", "5.I")]
     assert isinstance(event, WarFought)
-    return [FeedLine("ruling", f"War: {readable(_colours(r.text))} ({r.rule})", r.rule)
+    return [FeedLine("ruling", f"War: {words(r.text)} ({r.rule})", r.rule)
             for r in event.result.rulings]
 
-
-def _colours(text: str) -> str:
-    for colour in Colour:
-        text = text.replace(f"{colour.value}'s", f"{colour_name(colour)}'s")
-    return text

@@ -220,13 +220,14 @@ class TenkaDemo:
 
     def finish(self) -> None:
         """Place the War's reinforcements on the table, look at zones of the War, then the
-        final score."""
+        final score (DemoError if the table is not complete)."""
         war = self.state.war
         assert war is not None
         self.reinforce()
         for zone in war.zones[:3]:
             self.tap(f"{zone.value} ")
             self.tap("Back")
+        self.check_table()  # "Final score" opens once the table is complete
         self.tap("Final score")
 
 

@@ -7,8 +7,6 @@ from the game's state. Every ruling is one tap from the summary of the section i
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -20,40 +18,29 @@ from companion.games.tenka_meidou.components import Colour, Daimyo, Tactic, defa
 from companion.games.tenka_meidou.rulebook import cite, default_rules
 from companion.games.tenka_meidou.state import Phase
 from companion.games.tenka_meidou.views import Table
-from companion.games.tenka_meidou.war import DAIMYO_POWER, WarResult, ZoneResult
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column, grid, row
 from ui.shell.hubstatus import hub_strip
 from ui.shell.pages import Detail, detail_page, pager, split
-from ui.shell.plots import Series, line_chart
 from ui.shell.saving import game_entries
 from ui.tenka_meidou.boardview import draw_board
-from ui.tenka_meidou.control import FeedLine, Plan, Roll, Snapshot, TenkaControl
+from ui.tenka_meidou.control import FeedLine, Plan, Roll, Snapshot, TenkaControl, refusal
+from ui.tenka_meidou.war_screen import draw_score, draw_war
 from ui.tenka_meidou.words import (
     CARD_TEXT,
     PAWN_FILL,
+    SMALLEST,
     TEXT_COLOUR,
     card_name,
     colour_name,
     short_zone,
+    words,
 )
 
 PHASE_NAME = {Phase.SETUP: "Set-up", Phase.DAIMYO: "Choosing Daimyo cards",
               Phase.DEPLOYMENT: "Deployment", Phase.OVER: "The War is over"}
 FEED_COLOUR = {"ruling": th.INK, "rejected": th.DANGER, "table": th.WARN}
 FEED_TITLE = {"ruling": "Ruling", "rejected": "Not allowed", "table": "The table differs"}
-WAR_COLOUR = {"war": th.INK, "waiting": th.DIM, "table": th.WARN, "ruling": th.ACCEPT}
-WAR_TITLE = {"war": "The War at the table", "waiting": "Reinforcements placed",
-             "table": "The table differs", "ruling": "Reinforcements in place"}
-
-
-def cited(line: FeedLine) -> tuple[str, ...]:
-    """The sections a line cites: its own, then any other it names in brackets ("(5.II.2)")."""
-    found = [line.rule] if line.rule else []
-    for number in re.findall(r"\((\d+(?:\.[0-9IVX]+)*)\)", line.text):
-        if number not in found and default_rules().get(number) is not None:
-            found.append(number)
-    return tuple(found)
 
 
 def open_line(show: Callable[[Detail], None], line: FeedLine) -> Callable[[], None]:
@@ -69,7 +56,7 @@ def feed(canvas: Canvas, rect: pygame.Rect, lines: tuple[FeedLine, ...],
     y = rect.y + t.gap // 2
     for line in reversed(lines):
         wrapped = canvas.painter.wrap(line.text, t.small, rect.width - 2 * t.gap)[:2]
-        height = max(t.target * 2 // 3, len(wrapped) * (t.small + 2) + 4)
+        height = max(t.target, len(wrapped) * (t.small + 2) + 4)  # a finger's tap each
         if y + height > rect.bottom:
             break
         canvas.text(line.text, (rect.x + t.gap, y + 2), size=t.small,
@@ -183,7 +170,8 @@ class SetupScreen:
                           text_colour=ink if seat else TEXT_COLOUR[colour], selected=bool(seat))
         y += height + t.gap
         order = ", ".join(colour_name(c) for c in self.seats) or "nobody yet"
-        y = canvas.text(f"{len(self.seats)} players: {order}", (x, y), size=t.body,
+        count = f"{len(self.seats)} player{'s' if len(self.seats) != 1 else ''}"
+        y = canvas.text(f"{count}: {order}", (x, y), size=t.body,
                         width=width).bottom + t.gap
         label = ("Advanced game with Daimyo: on" if self.advanced
                  else "Advanced game with Daimyo: off")
@@ -289,6 +277,8 @@ class PlayScreen:
         phase = self._view().phase
         if phase is Phase.DAIMYO:
             return "daimyo-choice" if self.private else "daimyo-turn"
+        if self.private:
+            return "daimyo-card"
         if phase is Phase.OVER:
             return "score" if self.mode == "score" else "war"
         return {"turn": "board"}.get(self.mode, self.mode)
@@ -325,10 +315,19 @@ class PlayScreen:
             detail_page(canvas, self.detail, self.close_detail, cite)
             return
         v = snap.view
+        if self.private and v.phase is Phase.DAIMYO:
+            self._offer_page(canvas, v)
+            return
+        if self.private and self.mode == "card" and self.turn.rejection is not None:
+            self._reason_page(canvas, v)
+            return
         if v.phase is Phase.OVER:
             if self.mode not in ("war", "score"):
                 self.mode = "war"
-            (self._score if self.mode == "score" else self._war)(canvas, snap)
+            if self.mode == "score":
+                draw_score(canvas, snap, self.show, self._to_war, self.leave)
+            else:
+                draw_war(canvas, snap, self.show, self.leave, self._to_score)
             return
         t = canvas.theme
         r = canvas.rect
@@ -336,7 +335,7 @@ class PlayScreen:
         self._status(canvas, bar, v)
         body = pygame.Rect(t.gap, bar.bottom + t.gap, r.width - 2 * t.gap,
                            r.height - bar.bottom - 2 * t.gap)
-        board, side = split(body, t.portrait, t.gap, 0.56)
+        board, side = split(body, t.portrait, t.gap, 0.62, top_share=0.5)
         lit = frozenset({self.turn.plan.zone}) if self.turn.plan is not None else frozenset()
         draw_board(canvas, board, v.castles, v.soldiers, v.daimyo_at, lit=lit,
                    on_zone=self._zone_opener)
@@ -370,13 +369,14 @@ class PlayScreen:
             left_ = v.reserve.get(colour, 0) + int(v.phase is not Phase.SETUP
                                                    and colour in v.daimyo
                                                    and colour not in v.daimyo_at)
-            sword = f" · sword {v.swords[colour]}" if colour in v.swords else ""
-            text = f"{colour_name(colour)} {left_} left{sword}"
+            text = (f"{colour_name(colour)} · sword {v.swords[colour]}" if colour in v.swords
+                    else f"{colour_name(colour)} {left_} left")
             if colour == v.current:
                 pygame.draw.rect(canvas.surface, TEXT_COLOUR[colour], cell, width=2,
                                  border_radius=4)
             canvas.text(text, cell.center, anchor="center", colour=TEXT_COLOUR[colour],
-                        size=canvas.painter.fit_size(text, t.small, cell.width - 6, smallest=11))
+                        size=canvas.painter.fit_size(text, t.small, cell.width - 6,
+                                                     smallest=SMALLEST))
         canvas.tap_area(rect, "Status", lambda: self.show(self._status_detail(v)))
         # the start screen (hardware check, referee): between turns, never mid-turn
         between = self.mode == "turn" and not self.private
@@ -447,15 +447,46 @@ class PlayScreen:
                           f"{name}: show me the Daimyo cards", self._reveal_offer,
                           colour=th.ACCEPT)
             return y + int(t.target * 1.3) - rect.y
+        return 0  # the offer itself is a page of its own (:meth:`_offer_page`)
+
+    def _offer_page(self, canvas: Canvas, v: Table) -> None:
+        """The Daimyo offer for the chooser's eyes alone (9): each card with its effect (10)."""
+        t = canvas.theme
+        r = canvas.rect
+        chooser = next((c for c in reversed(v.players) if c not in v.daimyo), None)
+        if chooser is None:
+            self.private = False
+            return
+        x, width = 2 * t.gap, r.width - 4 * t.gap
+        y = canvas.text(f"{colour_name(chooser)} only: tap the Daimyo card you take (9)",
+                        (x, t.gap), size=t.body, bold=True, colour=TEXT_COLOUR[chooser],
+                        width=width, max_lines=2).bottom
+        y = canvas.text("Each works from your Daimyo pawn's zone, once in the game (10)",
+                        (x, y), size=t.small, colour=th.DIM, width=width,
+                        max_lines=2).bottom + t.gap // 2
         offer = self.control.daimyo_offer(chooser)
-        y = self._heading(canvas, rect, f"{name} only: tap the card you take", TEXT_COLOUR[chooser])
-        for card in offer:
-            canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), card_name(card),
-                          partial(self._choose, chooser, card), colour=th.ACCEPT, size=t.small)
-            y += t.target + t.gap // 2
-        canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), "Hide the cards",
-                      self._hide_offer, size=t.small)
-        return y + t.target - rect.y
+        bar = pygame.Rect(x, r.bottom - t.target - t.gap, width, t.target)
+        columns = 1 if t.portrait or len(offer) < 3 else 2
+        rows = max(1, -(-len(offer) // columns))
+        gap = t.gap // 2
+        height = max(t.target, min((bar.y - t.gap - y - (rows - 1) * gap) // rows,
+                                   3 * t.target))
+        cells = grid(pygame.Rect(x, y, width, 0), len(offer), columns, gap, height)
+        inner = cells[0].width - 2 * t.gap if cells else width
+        room = height - t.body - t.gap
+        size = next((n for n in (t.body, t.small) if all(
+            len(canvas.painter.wrap(CARD_TEXT.get(c.value, ""), n, inner)) * (n + 1) <= room
+            for c in offer)), t.small)
+        for cell, card in zip(cells, offer, strict=True):
+            canvas.fill(th.PANEL_HI, cell, radius=t.gap)
+            pygame.draw.rect(canvas.surface, th.ACCEPT, cell, width=2, border_radius=t.gap)
+            top = canvas.text(card_name(card), (cell.x + t.gap, cell.y + t.gap // 2),
+                              size=t.body, bold=True, width=inner, max_lines=1).bottom
+            lines = max(1, (cell.bottom - top - t.gap // 2) // (size + 1))
+            canvas.text(CARD_TEXT.get(card.value, ""), (cell.x + t.gap, top), size=size,
+                        width=inner, max_lines=lines, colour=th.INK)
+            canvas.tap_area(cell, card_name(card), partial(self._choose, chooser, card))
+        canvas.button(bar, "Hide the cards", self._hide_offer)
 
     def _hide_offer(self) -> None:
         self.private = False
@@ -475,7 +506,7 @@ class PlayScreen:
                                    "instead (5.I)", TEXT_COLOUR[colour]) - rect.y
         undo = self.control.put_back()
         if undo:
-            y = canvas.text("The table differs from the game. Put back: " + "; ".join(undo),
+            y = canvas.text("First put back what moved: " + "; ".join(undo),
                             (rect.x, y), size=t.small, colour=th.WARN, width=rect.width,
                             max_lines=3).bottom + t.gap // 2
         locked = bool(v.swords)
@@ -483,8 +514,11 @@ class PlayScreen:
             ("Roll the dice", self._to_dice)]
         if colour not in v.tactic_used and v.tactic_offer:
             buttons.append(("Play a tactic card", None if locked else self._to_tactics))
-        if colour in v.daimyo and v.daimyo[colour] is None:
-            buttons.append(("Play my Daimyo card", None if locked else self._to_daimyo))
+        face_down = colour in v.daimyo and v.daimyo[colour] is None
+        waiting = face_down and colour not in v.daimyo_at  # the card works from its zone (TM5)
+        if face_down:
+            buttons.append(("Play my Daimyo card",
+                            None if locked or waiting else self._to_daimyo))
         height = int(t.target * 1.2)
         for label, action in buttons:
             canvas.button(pygame.Rect(rect.x, y, rect.width, height), label, action,
@@ -493,6 +527,10 @@ class PlayScreen:
         if locked:
             y = canvas.text("No more cards: a player has placed every pawn (5.I.2)",
                             (rect.x, y), size=t.small, colour=th.DIM, width=rect.width).bottom
+        elif waiting:
+            y = canvas.text(f"The Daimyo card needs {colour_name(colour)}'s Daimyo pawn on "
+                            "the board: roll and send it with your soldiers (TM5)", (rect.x, y),
+                            size=t.small, colour=th.DIM, width=rect.width, max_lines=3).bottom
         return y - rect.y
 
     def _to_dice(self) -> None:
@@ -558,10 +596,13 @@ class PlayScreen:
         y += t.target + t.gap // 2
         y = canvas.text("Which die do you keep apart? The other two name the zone:",
                         (rect.x, y), size=t.small, width=rect.width).bottom + 2
+        reasons: list[str] = []
         for single in sorted(set(turn.dice)):
             plan = self.control.plan(colour, turn.rolls, single, turn.daimyo)
             if isinstance(plan, Rejection):
-                label, action = f"Keep {single} apart: {plan.message}", None
+                label, action = f"Keep {single} apart: not allowed", None
+                if (said := f"{plan.message} ({plan.rule})") not in reasons:
+                    reasons.append(said)
             else:
                 pawns = plan.soldiers + int(plan.daimyo)
                 label = (f"Keep {single} apart: castle {plan.value} {short_zone(plan.zone)}, "
@@ -570,6 +611,11 @@ class PlayScreen:
             canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), label, action,
                           colour=th.ACCEPT, size=t.small)
             y += t.target + t.gap // 2
+        if turn.rejection is not None:  # the table session refused the dice
+            reasons.append(refusal(turn.rejection))
+        for said in reasons:
+            y = canvas.text(said, (rect.x, y), size=t.small, colour=th.WARN, width=rect.width,
+                            max_lines=3).bottom + 2
         return y - rect.y
 
     def _die(self, face: int) -> None:
@@ -578,10 +624,11 @@ class PlayScreen:
 
     def _clear(self) -> None:
         self.turn.dice.clear()
+        self.turn.rejection = None
 
     def _reroll(self) -> None:
         t = self.turn
-        t.first, t.dice = (t.dice[0], t.dice[1], t.dice[2]), []
+        t.first, t.dice, t.rejection = (t.dice[0], t.dice[1], t.dice[2]), [], None
 
     def _flip_daimyo(self) -> None:
         self.turn.daimyo = not self.turn.daimyo
@@ -612,7 +659,8 @@ class PlayScreen:
                                    f"(castle {plan.value})", TEXT_COLOUR[v.current]) - rect.y
         y = canvas.text(plan.text, (rect.x, y), size=t.small, width=rect.width,
                         max_lines=3).bottom
-        canvas.tap_area(pygame.Rect(rect.x, rect.y, rect.width, y - rect.y), plan.text,
+        canvas.tap_area(pygame.Rect(rect.x, rect.y, rect.width, max(t.target, y - rect.y)),
+                        plan.text,
                         lambda: self.show(Detail("The dice", (plan.text,), ("5.I.1",))))
         y += t.gap // 2
         snap = self._snap
@@ -687,11 +735,18 @@ class PlayScreen:
                         max_lines=2).bottom + t.gap // 2
         if turn.rejection is not None:
             why = turn.rejection
-            box = canvas.text(f"Not allowed: {why.message} ({why.rule})", (rect.x, y),
-                              size=t.small, colour=th.DANGER, width=rect.width, max_lines=3)
-            line = FeedLine("rejected", f"Not allowed: {why.message} ({why.rule})", why.rule)
-            canvas.tap_area(box, f"Section {why.rule}", open_line(self.show, line))
+            said = refusal(why)  # the public message only, never ``why.private``
+            box = canvas.text(said, (rect.x, y), size=t.small, colour=th.DANGER,
+                              width=rect.width, max_lines=3)
+            canvas.tap_area(pygame.Rect(rect.x, box.y, rect.width, max(box.height, t.target)),
+                            f"Section {why.rule}",
+                            open_line(self.show, FeedLine("rejected", said, why.rule)))
             y = box.bottom + 2
+            if why.private is not None:  # the reason would name the face-down card (9)
+                canvas.button(pygame.Rect(rect.x, y, rect.width, t.target),
+                              f"{colour_name(colour)} only: why?", self._reveal_reason,
+                              size=t.small)
+                y += t.target + 2
             undo = self.control.put_back()
             if undo:
                 y = canvas.text("Put back: " + "; ".join(undo), (rect.x, y), size=t.small,
@@ -710,229 +765,37 @@ class PlayScreen:
         if result is None:
             self._back()
         elif isinstance(result, Rejection):
-            shown = self.control.feed[-1].text.removeprefix("Not allowed: ")
-            self.turn.rejection = Rejection(result.rule, shown.rsplit(" (", 1)[0])
+            self.turn.rejection = result
 
-    # ------------------------------------------------------------------ the War
+    def _reveal_reason(self) -> None:
+        self.private = True
 
-    def _war(self, canvas: Canvas, snap: Snapshot) -> None:
+    def _reason_page(self, canvas: Canvas, v: Table) -> None:
+        """Why the face-down Daimyo card was refused, for its owner alone (9, 10)."""
         t = canvas.theme
         r = canvas.rect
-        v = snap.view
-        war = v.war
-        assert war is not None
-        x, width = t.gap * 2, r.width - 4 * t.gap
-        y = canvas.text("The War: zones in ascending castle value (5.II)", (x, t.gap),
-                        size=t.body, bold=True, width=width, max_lines=1).bottom
-        columns = 1 if t.portrait else (3 if snap.war_lines else 2)
-        rows = -(-len(war.zones) // columns)
-        bottom = r.bottom - t.target - 2 * t.gap
-        gap = t.gap // 2
-        if snap.war_lines:  # the War at the table: what to place now, and where (5.II.3)
-            room = bottom - y - t.gap - rows * t.target - (rows - 1) * gap - t.small - 4
-            y = self._war_table(canvas, pygame.Rect(x, y + t.gap // 2, width, room),
-                                snap.war_lines) + t.gap // 2
-        y = canvas.text("Tap a zone for its arithmetic.", (x, y), size=t.small,
-                        colour=th.DIM).bottom + t.gap // 2
-        height = max(t.target, min((bottom - y - (rows - 1) * gap) // rows,
-                                   int(t.target * 1.3)))
-        cells = grid(pygame.Rect(x, y, width, 0), rows * columns, columns, gap, height)
-        labels = [zone_line(zone) for zone in war.zones]
-        size = t.small  # one size for every zone, on two lines if need be
-        inner = cells[0].width - 2 * t.gap
-        while size > 12 and any(len(canvas.painter.wrap(label, size, inner)) > 2
-                                for label in labels):
-            size -= 1
-        for i, (zone, label) in enumerate(zip(war.zones, labels, strict=True)):
-            cell = cells[(i % rows) * columns + i // rows]  # down a column, then the next
-            colour = th.PANEL_HI if zone.winner is None else _dim(PAWN_FILL[zone.winner])
-            canvas.fill(colour, cell, radius=t.gap)
-            canvas.text(label, cell.center, size=size, anchor="center", width=inner,
-                        max_lines=2)
-            canvas.tap_area(cell, label, partial(self.show, zone_detail(war, v, zone)))
-        bar = pygame.Rect(x, r.bottom - t.target - t.gap, width, t.target)
-        left, right = row(bar, 2, t.gap)
-        canvas.button(left, "Leave", self.leave, size=t.small)
-        canvas.button(right, "Final score", self._to_score, colour=th.ACCEPT)
-
-    def _war_table(self, canvas: Canvas, rect: pygame.Rect,
-                   lines: tuple[FeedLine, ...]) -> int:
-        """The table session's War (5.II.3) in a panel: the prompt, the white pawns placed,
-        each discrepancy with its fix, the last zone done; each line a tap from its
-        sections. Returns the bottom."""
-        t = canvas.theme
-        inner = rect.width - 2 * t.gap
-        tall = t.target * 2 // 3
-        sizes = []
-        for line in lines:  # as many lines as fit, the prompt first
-            wrapped = canvas.painter.wrap(line.text, t.small, inner)[:3]
-            sizes.append((line, max(tall, len(wrapped) * (t.small + 3) + 4)))
-        shown: list[tuple[FeedLine, int]] = []
-        used = t.gap // 2
-        for line, height in sizes:
-            if used + height > rect.height and shown:
-                break
-            shown.append((line, height))
-            used += height
-        box = pygame.Rect(rect.x, rect.y, rect.width, used + t.gap // 2)
-        canvas.fill(th.PANEL, box, radius=t.gap)
-        y = rect.y + t.gap // 2
-        for line, height in shown:
-            colour = WAR_COLOUR.get(line.kind, th.INK)
-            canvas.text(line.text, (rect.x + t.gap, y + 2), size=t.small, colour=colour,
-                        width=inner, max_lines=3, bold=line.kind == "war")
-            canvas.tap_area(pygame.Rect(rect.x, y, rect.width, height), line.text,
-                            partial(self.show, Detail(WAR_TITLE.get(line.kind, "The War"),
-                                                      (line.text,), cited(line))))
-            y += height
-        return box.bottom
+        colour = v.current
+        why = self.turn.rejection
+        assert colour is not None and why is not None
+        x, width = 2 * t.gap, r.width - 4 * t.gap
+        y = canvas.text(f"{colour_name(colour)} only: your Daimyo card", (x, t.gap),
+                        size=t.title, bold=True, colour=TEXT_COLOUR[colour], width=width,
+                        max_lines=2).bottom + t.gap
+        card = self.control.daimyo_card(colour)
+        reason = words(why.private or why.message)
+        if card is not None:
+            y = canvas.text(f"{card_name(card)}: {CARD_TEXT.get(card.value, '')}", (x, y),
+                            size=t.body, width=width, max_lines=3).bottom + t.gap
+            reason = reason.removeprefix(f"{card_name(card)}: ")
+        y = canvas.text(f"Why not: {reason} ({why.rule})", (x, y), size=t.body,
+                        colour=th.DANGER, width=width, max_lines=4).bottom + t.gap
+        canvas.text("Hide this before the others look again.", (x, y), size=t.small,
+                    colour=th.DIM, width=width)
+        canvas.button(pygame.Rect(x, r.bottom - t.target - t.gap, width, t.target),
+                      "Hide", self._hide_offer, colour=th.ACCEPT)
 
     def _to_score(self) -> None:
         self.mode = "score"
 
     def _to_war(self) -> None:
         self.mode = "war"
-
-    def _score(self, canvas: Canvas, snap: Snapshot) -> None:
-        t = canvas.theme
-        r = canvas.rect
-        v = snap.view
-        war = v.war
-        assert war is not None
-        winner = war.winner
-        y = canvas.text(f"{colour_name(winner)} wins", (t.gap * 2, t.gap), size=t.title,
-                        bold=True, colour=TEXT_COLOUR[winner]).bottom
-        ranked = sorted(v.players, key=lambda c: (war.scores[c], v.swords.get(c, 0)),
-                        reverse=True)
-        text = ", ".join(f"{colour_name(c)} {war.scores[c]}" for c in ranked)
-        tied = [c for c in ranked[1:] if war.scores[c] == war.scores[winner]]
-        if tied:
-            text += (f"; tie at {war.scores[winner]}: {colour_name(winner)}'s sword "
-                     f"{v.swords[winner]} is higher (6)")
-        y = canvas.text(f"Final score: {text} (6)" if not tied else f"Final score: {text}",
-                        (t.gap * 2, y), size=t.body, width=r.width - 4 * t.gap,
-                        max_lines=2).bottom
-        canvas.tap_area(pygame.Rect(0, 0, r.width, y), "Final score",
-                        lambda: self.show(score_detail(war, v)))
-        y += t.gap
-        lines: list[str] = []
-        for colour in ranked:
-            large = sum(z.value for z in war.zones if z.winner == colour)
-            small = sum(z.small_value or 0 for z in war.zones if z.second == colour)
-            lines.append(f"{colour_name(colour)}: large {large} + small {small} = "
-                         f"{war.scores[colour]}, sword {v.swords.get(colour, '-')}")
-        for line in lines:
-            y = canvas.text(line, (t.gap * 2, y), size=t.small).bottom
-        chart = pygame.Rect(t.gap * 2, y + t.gap, r.width - 4 * t.gap,
-                            r.bottom - y - t.target - 4 * t.gap)
-        if chart.height > 3 * t.target:
-            labels = [str(z.value) for z in war.zones]
-            series = [Series(colour_name(c), TEXT_COLOUR[c], running(war, c))
-                      for c in v.players]
-            line_chart(canvas, chart, "Score as the zones are fought", labels, series,
-                       y_label="points")
-        bar = pygame.Rect(t.gap * 2, r.bottom - t.target - t.gap, r.width - 4 * t.gap, t.target)
-        left, right = row(bar, 2, t.gap)
-        canvas.button(left, "The War zone by zone", self._to_war, size=t.small)
-        canvas.button(right, "Leave", self.leave, size=t.small)
-
-
-def _dim(colour: th.Colour) -> th.Colour:
-    """A winner's colour behind light text (black pawns' as a grey that shows on the paper)."""
-    if max(colour) < 60:
-        return (78, 78, 84)
-    return (colour[0] // 2 + 20, colour[1] // 2 + 20, colour[2] // 2 + 20)
-
-
-def running(war: WarResult, colour: Colour) -> list[float | None]:
-    """``colour``'s score after each zone, in the order fought."""
-    total = 0
-    out: list[float | None] = []
-    for z in war.zones:
-        total += z.value if z.winner == colour else 0
-        total += (z.small_value or 0) if z.second == colour else 0
-        out.append(total)
-    return out
-
-
-def zone_line(zone: ZoneResult) -> str:
-    """One line per zone on the War screen."""
-    head = f"{zone.value} {short_zone(zone.zone)}"
-    if zone.winner is None:
-        return f"{head}: nobody, set aside"
-    line = f"{head}: {colour_name(zone.winner)} {zone.power[zone.winner]}"
-    if zone.second is not None:
-        line += f" beats {colour_name(zone.second)} {zone.power[zone.second]}"
-        if zone.power[zone.winner] == zone.power[zone.second]:
-            line += " on the sword"
-    return line
-
-
-def received(war: WarResult, zone: str) -> dict[Colour, int]:
-    """Reinforcement pawns put in ``zone`` for each player before it was fought (5.II.3)."""
-    got: dict[Colour, int] = {}
-    for z in war.zones:
-        if z.zone == zone:
-            break
-        if z.winner is not None and zone in z.reinforcements:
-            got[z.winner] = got.get(z.winner, 0) + z.reinforcements[zone]
-    return got
-
-
-def zone_detail(war: WarResult, v: Table, zone: ZoneResult) -> Detail:
-    """The arithmetic of one zone: power, ties by sword, tokens, reinforcements sent."""
-    place = short_zone(zone.zone)
-    place_no = [z.zone for z in war.zones].index(zone.zone) + 1
-    lines = [f"Castle {zone.value}, fought {_ordinal(place_no)}: zones go in ascending "
-             "castle value (5.II)"]
-    if zone.winner is None:
-        lines.append("Nobody has pawns here: the token is set aside and nobody scores it (5.II)")
-        return Detail(f"{zone.value} {place}", tuple(lines), ("5.II",))
-    extra = received(war, zone.zone)
-    order = sorted(zone.power, key=lambda c: (zone.power[c], v.swords.get(c, 0)), reverse=True)
-    for colour in order:
-        soldiers = v.soldiers.get(zone.zone, {}).get(colour, 0)
-        parts = [f"{soldiers} soldier{'s' if soldiers != 1 else ''}"]
-        if extra.get(colour):
-            parts.append(f"{extra[colour]} reinforcements")
-        if v.daimyo_at.get(colour) == zone.zone:
-            parts.append(f"Daimyo {DAIMYO_POWER}")
-        lines.append(f"{colour_name(colour)}: {' + '.join(parts)} = power "
-                     f"{zone.power[colour]} (sword {v.swords.get(colour, '-')}) (5.II.1)")
-    for a, b in itertools.pairwise(order):
-        if zone.power[a] == zone.power[b]:
-            lines.append(f"{colour_name(a)} and {colour_name(b)} tie at {zone.power[a]}: "
-                         f"{colour_name(a)}'s sword {v.swords.get(a)} beats "
-                         f"{v.swords.get(b)} (5.II.1)")
-    winner = colour_name(zone.winner)
-    if zone.small_value is not None and zone.second is not None:
-        lines.append(f"{winner} takes the large castle {zone.value}; "
-                     f"{colour_name(zone.second)} the small castle {zone.small_value} (5.II.2)")
-    elif zone.second is not None:
-        lines.append(f"{winner} takes the large castle {zone.value}; no small castles with "
-                     "2 players (3.4)")
-    else:
-        lines.append(f"{winner} takes the large castle {zone.value}; nobody else was there "
-                     "(5.II.2)")
-    if zone.reinforcements:
-        sent = ", ".join(f"{n} to {short_zone(z)}" for z, n in zone.reinforcements.items())
-        lines.append(f"{winner} sends reinforcements: {sent} (5.II.3)")
-    else:
-        lines.append(f"{winner} sends no reinforcements: no zone next door still to be fought "
-                     f"holds {winner}'s soldiers (5.II.3)")
-    return Detail(f"{zone.value} {place}", tuple(lines), ("5.II.1", "5.II.2", "5.II.3"))
-
-
-def score_detail(war: WarResult, v: Table) -> Detail:
-    lines = []
-    for colour in v.players:
-        large = [z.value for z in war.zones if z.winner == colour]
-        small = [z.small_value or 0 for z in war.zones if z.second == colour and z.small_value]
-        lines.append(f"{colour_name(colour)}: large {' + '.join(map(str, large)) or '0'}; "
-                     f"small {' + '.join(map(str, small)) or '0'}; total {war.scores[colour]}")
-    lines.append(f"{colour_name(war.winner)} wins; a tied total goes to the higher sword (6)")
-    return Detail("Final score", tuple(lines), ("6",))
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

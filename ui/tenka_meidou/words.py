@@ -26,6 +26,9 @@ TEXT_COLOUR: dict[Colour, th.Colour] = {
     Colour.BLACK: (196, 196, 190)}
 """A colour's text on the dark screen (black pawns' text is drawn light grey)."""
 SUFFIXES = ("-jō", "-yakata", "-date")
+SMALLEST = th.MIN_TEXT
+"""No string on a player screen is drawn in a smaller font (lines 14 px high): readable at arm's
+length on the 7" panel."""
 
 
 def colour_name(colour: Colour | str) -> str:
@@ -74,6 +77,26 @@ def readable(text: str) -> str:
         word = match.group(1)
         return short_zone(word) if word in zone_names() else card_name(word)
     return _ids().sub(name, text)
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter capitalised."""
+    return text[:1].upper() + text[1:]
+
+
+_COLOURS = re.compile(r"\b(red|blue|yellow|black)\b")
+_PLURAL = re.compile(r"\b(\d+) ([A-Za-z]+)\(s\)")
+
+
+def words(text: str) -> str:
+    """Engine and table-session text as the players read it: zones and cards by name
+    ("Kyō (Kyoto)" and ``kyoto`` -> "Kyoto"), colours as names ("red's" -> "Red's"), no "(s)"
+    plurals."""
+    for zone in sorted(zone_names(), key=lambda z: -len(zone_names()[z])):
+        text = text.replace(zone_names()[zone], short_zone(zone))
+    text = _COLOURS.sub(lambda m: colour_name(m.group(1)), readable(text))
+    return _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}{'' if m.group(1) == '1' else 's'}",
+                       text)
 
 
 def describe_move(m: PawnMove) -> str:

@@ -39,6 +39,8 @@ def _out_of(card: Daimyo, board: Board, zone: str, moves: tuple[PawnMove, ...],
     for m in moves:
         if m.origin != zone:
             raise _fail(card, f"moves pawns out of the Daimyo's zone, {zone}")
+        if m.destination == RESERVE:
+            raise _fail(card, "moves pawns to zones, never back to a reserve")
         border = board.border(zone, m.destination) if m.destination != RESERVE else None
         if border is None or kind not in (None, border):
             what = "adjacent" if kind is None else f"joined by {kind}"

@@ -52,8 +52,9 @@ def check_available(state: State, moves: tuple[PawnMove, ...], rule: str) -> Non
         have = available(state, m)
         if taken[(m.colour, m.pawn, m.origin)] > have:
             where = "the reserve" if m.origin == RESERVE else m.origin
+            what = ("Daimyo pawn" if m.pawn == "daimyo" else "soldier") + ("s" if have != 1 else "")
             raise RuleViolation(rule, (
-                f"{m.colour} has {have} {m.pawn} pawn(s) in {where}, not "
+                f"{m.colour} has {have} {what} in {where}, not "
                 f"{taken[(m.colour, m.pawn, m.origin)]}: the card's effect must be carried out "
                 "in full or not at all"))
 

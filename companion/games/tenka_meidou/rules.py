@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from companion.core.game import HiddenViolation
 from companion.core.rules import RuleViolation
 from companion.games.tenka_meidou import daimyo_cards, tactics
 from companion.games.tenka_meidou.components import (
@@ -39,6 +40,10 @@ from companion.games.tenka_meidou.events import (
 from companion.games.tenka_meidou.moves import check_available, check_places, moved, normalise
 from companion.games.tenka_meidou.state import PawnMove, Phase, State
 from companion.games.tenka_meidou.war import fight_war
+
+FACE_DOWN_REFUSAL = "this Daimyo card cannot be played now"
+"""All the table hears when a face-down Daimyo card is refused (section 9): the reason would
+name the card, so it is for its owner alone."""
 
 
 class TenkaRules:
@@ -106,14 +111,16 @@ class TenkaRules:
         )
 
     def choose_daimyo(self, state: State, command: ChooseDaimyo) -> DaimyoChosen:
-        """Section 9: from the first player's right, counter-clockwise, one card each."""
+        """Section 9: from the first player's right, counter-clockwise, one card each; a card
+        not in the offer is refused without naming it (the choice is made face down)."""
         chooser = state.daimyo_chooser()
         if chooser is None:
             raise RuleViolation("9", "Daimyo cards are chosen only during the advanced set-up")
         if command.colour != chooser:
             raise RuleViolation("9", f"it is {chooser}'s choice of Daimyo")
-        if command.card not in state.daimyo_offer:
-            raise RuleViolation("9", f"{command.card.value} is not in the Daimyo offer")
+        if command.card not in state.daimyo_offer:  # the card tried stays the chooser's secret
+            raise HiddenViolation("9", "that Daimyo card is not in the offer",
+                                  f"{command.card.value} is not in the Daimyo offer")
         return DaimyoChosen(colour=command.colour, card=command.card)
 
     def _check_turn(self, state: State, colour: Colour) -> None:
@@ -143,10 +150,11 @@ class TenkaRules:
         if command.daimyo and not state.daimyo_in_reserve(colour):
             raise RuleViolation("9", f"{colour} has no Daimyo pawn to deploy")
         soldiers = placed - int(command.daimyo)
-        if soldiers > state.reserve.get(colour, 0):
+        left = state.reserve.get(colour, 0)
+        if soldiers > left:
             raise RuleViolation("5.I.1", (
-                f"{colour} must place {placed} pawn(s) and has {state.reserve.get(colour, 0)} "
-                "soldier(s) left: the Daimyo must go too (clarification TM2)"))
+                f"{colour} must place {_pawns(placed)} and has {_soldiers(left)} left: the "
+                "Daimyo must go too (clarification TM2)"))
         return SoldiersDeployed(colour=colour, rolls=command.rolls, pair=pair,
                                 single=command.single, zone=zone, soldiers=soldiers,
                                 daimyo=command.daimyo)
@@ -176,7 +184,13 @@ class TenkaRules:
         return TacticPlayed(colour=colour, card=command.card, moves=moves)
 
     def play_daimyo(self, state: State, command: PlayDaimyo) -> DaimyoPlayed:
-        """Sections 9 and 10: one's own Daimyo card, once per game, in full."""
+        """Sections 9 and 10: one's own Daimyo card, once per game, in full, from the zone of
+        one's Daimyo pawn (clarification TM5).
+
+        The card is face down until it is accepted, so what every card shares is checked first
+        and said in full (a turn, the Daimyo pawn still in the reserve, pawns that are not
+        there); a refusal by the card's own text is a :class:`HiddenViolation` whose public
+        message is the same for every card, the reason private to its owner."""
         colour = command.colour
         self._check_card(state, colour)
         card = state.daimyo.get(colour)
@@ -184,9 +198,16 @@ class TenkaRules:
             raise RuleViolation("9", f"{colour} has no Daimyo card")
         if colour in state.daimyo_used:
             raise RuleViolation("9", f"{colour} has already used the Daimyo card")
+        if colour not in state.daimyo_at:
+            raise RuleViolation("10", f"{FACE_DOWN_REFUSAL}: {colour}'s Daimyo pawn is still in "
+                                "the reserve, and a Daimyo card works from its zone "
+                                "(clarification TM5)")
         moves = self._moves(command.moves, "10")
-        daimyo_cards.CHECKS[card](state, colour, moves, self.board)
         check_available(state, moves, "10")
+        try:
+            daimyo_cards.CHECKS[card](state, colour, moves, self.board)
+        except RuleViolation as exc:
+            raise HiddenViolation(exc.rule, FACE_DOWN_REFUSAL, exc.message) from exc
         return DaimyoPlayed(colour=colour, card=card, moves=moves)
 
     def _after_turn(self, state: State, event: TenkaEvent) -> list[TenkaEvent]:
@@ -249,3 +270,11 @@ class TenkaRules:
         if isinstance(event, SwordTaken):
             return state.model_copy(update={"swords": {**state.swords, event.colour: event.sword}})
         return state.model_copy(update={"war": event.result, "phase": Phase.OVER})
+
+
+def _pawns(n: int) -> str:
+    return f"{n} pawn{'s' if n != 1 else ''}"
+
+
+def _soldiers(n: int) -> str:
+    return f"{n} soldier{'s' if n != 1 else ''}"

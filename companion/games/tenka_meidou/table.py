@@ -134,30 +134,49 @@ def _place(place: str) -> str:
     return RESERVE if place.startswith("reserve_") else place
 
 
+UNSEEN = "no longer seen"
+"""What :func:`observed_moves` says of pawns no reader sees any more (not a move to undo: a
+lifted pawn or a dead tag, reported by the table session once it stays so)."""
+
+
+def _where(place: str) -> str:
+    """A place in words (a zone by its id, which the screens name)."""
+    if place.startswith("reserve_"):
+        return f"{place.removeprefix('reserve_')}'s reserve"
+    return "the reinforcement supply" if place == SUPPLY else place
+
+
+def _pawns(n: int, colour: str, kind: str) -> str:
+    noun = {"daimyo": "Daimyo pawn", "reinforcement": "pawn"}.get(kind, kind)
+    return f"{n} {colour} {noun}{'s' if n != 1 else ''}"
+
+
 def observed_moves(before: Sighting, after: Sighting) -> tuple[tuple[PawnMove, ...], list[str]]:
-    """The coloured pawns that changed place, and what cannot be read as a move."""
+    """The coloured pawns that changed place, and what cannot be read as a move, in words (by
+    colour and count, never a pawn's id)."""
     where_before = {p: place for place, pawns in before.items() for p in pawns}
     where_after = {p: place for place, pawns in after.items() for p in pawns}
     moves: list[PawnMove] = []
-    problems: list[str] = []
+    odd: Counter[tuple[str, str, str, str]] = Counter()
     for pawn in sorted(set(where_before) | set(where_after)):
         a, b = where_before.get(pawn), where_after.get(pawn)
         if a == b:
             continue
         colour, kind = pawn_kind(pawn)
         if a is None or b is None:
-            problems.append(f"{pawn} appeared in {b}" if a is None else f"{pawn} vanished from {a}")
-            continue
-        if kind == "reinforcement":
-            problems.append(f"reinforcement pawn {pawn} moved during deployment")
-            continue
-        if (a.startswith("reserve_") and b.startswith("reserve_")) or (
+            what, place = ("appeared in", b or "") if a is None else (UNSEEN + " in", a)
+            odd[(what, colour, kind, place)] += 1
+        elif kind == "reinforcement":
+            odd[("moved during deployment", colour, kind, "")] += 1
+        elif (a.startswith("reserve_") and b.startswith("reserve_")) or (
                 (a.startswith("reserve_") or b.startswith("reserve_"))
                 and reserve_place(Colour(colour)) not in (a, b)):
-            problems.append(f"{pawn} went to or from another colour's reserve ({a} -> {b})")
-            continue
-        moves.append(PawnMove(colour=Colour(colour), pawn=kind,
-                              origin=_place(a), destination=_place(b)))
+            odd[("went to or from another colour's reserve", colour, kind, "")] += 1
+        else:
+            moves.append(PawnMove(colour=Colour(colour), pawn=kind,
+                                  origin=_place(a), destination=_place(b)))
+    problems = [f"{_pawns(n, colour, kind)} {what}" + (f" {_where(place)}" if place else "")
+                for (what, colour, kind, place), n in odd.items()]
     return normalise(moves), problems
 
 
@@ -511,6 +530,20 @@ class TenkaSessionRules:
         return {z: (min(n, max(0, seen[z] - before[z])), n)
                 for z, n in steps[at].sends.items()}
 
+    def war_left(self) -> dict[str, int] | None:
+        """White pawns still to place, per zone they go to, from the zone being resolved to
+        the last (5.II.3); empty once the War is over on the table, None before the War."""
+        steps = self.war_steps()
+        if steps is None:
+            return None
+        at = _next_step(steps, 0) if self.war_at is None else self.war_at
+        left: Counter[str] = Counter()
+        for step in steps[at:]:
+            left.update(step.sends)
+        for zone, (placed, _wanted) in (self.war_progress() or {}).items():
+            left[zone] -= placed
+        return dict(+left)
+
     def _judge_war(self, origin: str, destination: str, pawns: Sequence[str],
                    steps: list[WarStep]) -> Outcome | RuleViolation:
         """Section 5.II.3: white pawns from the supply (or, once it runs out, from zones
@@ -547,7 +580,7 @@ class TenkaSessionRules:
             wanted = ", ".join(f"{_places()[z].label} {seen[z] - before[z]} of {n}"
                                for z, n in step.sends.items())
             return Hold(f"reinforcements from {_places()[step.zone].label}: {wanted} white "
-                        "pawn(s) placed (5.II.3)")
+                        "pawns placed (5.II.3)")
         return Ready((), "")  # the zone's reinforcements are in place: see commands_for
 
     def _bound(self, positions: Mapping[str, str], seen: Mapping[str, str]) -> dict[str, str]:
@@ -659,7 +692,8 @@ class TenkaSessionRules:
     def describe(self, event: Event) -> str:
         if isinstance(event, SoldiersDeployed):
             daimyo = " and the Daimyo" if event.daimyo else ""
-            return (f"{event.colour} deployed {event.soldiers} soldier(s){daimyo} to "
+            plural = "s" if event.soldiers != 1 else ""
+            return (f"{event.colour} deployed {event.soldiers} soldier{plural}{daimyo} to "
                     f"{_places()[event.zone].label} (castle {sum(event.pair)}, 5.I.1)")
         if isinstance(event, TacticPlayed):
             return f"{event.colour} plays {event.card.value}: {_describe(event.moves)} (7)"

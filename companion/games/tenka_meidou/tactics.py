@@ -22,9 +22,13 @@ def _fail(card: Tactic, why: str) -> RuleViolation:
     return RuleViolation(RULE, f"{card.value}: {why}")
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
 def _shape(card: Tactic, moves: tuple[PawnMove, ...], n: int) -> None:
     if len(moves) != n:
-        raise _fail(card, f"the effect is {n} group(s) of pawns moved, not {len(moves)}")
+        raise _fail(card, f"the effect is {_count(n, 'group')} of pawns moved, not {len(moves)}")
     if any(m.pawn != "soldier" for m in moves):
         raise _fail(card, "tactic cards move soldier pawns only, never a Daimyo (section 9)")
 
@@ -33,14 +37,14 @@ def _own(card: Tactic, m: PawnMove, colour: Colour, count: int | None = None) ->
     if m.colour != colour:
         raise _fail(card, f"moves {colour}'s own soldiers, not {m.colour}'s")
     if count is not None and m.count != count:
-        raise _fail(card, f"moves exactly {count} soldier(s), not {m.count}")
+        raise _fail(card, f"moves exactly {_count(count, 'soldier')}, not {m.count}")
 
 
 def _rival(card: Tactic, m: PawnMove, colour: Colour, count: int = 1) -> None:
     if m.colour == colour:
         raise _fail(card, "moves a rival's soldier, not one's own")
     if m.count != count:
-        raise _fail(card, f"moves exactly {count} rival soldier(s), not {m.count}")
+        raise _fail(card, f"moves exactly {_count(count, 'rival soldier')}, not {m.count}")
 
 
 def _zone_to_zone(card: Tactic, m: PawnMove) -> None:

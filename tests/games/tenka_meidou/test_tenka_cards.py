@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from _tenka_kit import B, R, Y, mv, start
 
+from companion.core.game import HiddenViolation
 from companion.core.rules import RuleViolation
 from companion.games.tenka_meidou.components import Daimyo, Tactic
 from companion.games.tenka_meidou.events import PlayDaimyo, PlayTactic
-from companion.games.tenka_meidou.rules import TenkaRules
+from companion.games.tenka_meidou.rules import FACE_DOWN_REFUSAL, TenkaRules
 from companion.games.tenka_meidou.state import PawnMove, State
 
 RULES = TenkaRules()
@@ -39,6 +40,10 @@ def refused(card: Tactic | Daimyo, *moves: PawnMove, state: State = TABLE) -> st
     with pytest.raises(RuleViolation) as exc:
         RULES.handle(state, command)
     assert exc.value.rule in {"7", "10", "9"}
+    if isinstance(exc.value, HiddenViolation):  # the card's own text: its owner's eyes only
+        assert isinstance(card, Daimyo) and exc.value.message == FACE_DOWN_REFUSAL
+        assert exc.value.private is not None
+        return exc.value.private
     return exc.value.message
 
 
@@ -201,3 +206,24 @@ def test_9_each_daimyo_card_once_per_game() -> None:
     assert exc.value.rule == "9"
 
 
+
+
+@pytest.mark.parametrize("card", list(Daimyo))
+def test_9_a_refused_daimyo_card_reads_the_same_whatever_the_card(card: Daimyo) -> None:
+    """The card is face down until accepted (9): a refusal by its own text says only that it
+    cannot be played now; the reason, which would name it, is private to its owner."""
+    state = TABLE.model_copy(update={"daimyo": {R: card}})
+    move = (mv(B, "oko", "usuki"),)  # no card's effect: a rival's soldier from afar
+    with pytest.raises(HiddenViolation) as exc:
+        RULES.handle(state, PlayDaimyo(colour=R, moves=move))
+    assert (exc.value.rule, exc.value.message) == ("10", FACE_DOWN_REFUSAL)
+    assert exc.value.private and card.value in exc.value.private
+    # what every card shares is said in full, and the same for every card
+    with pytest.raises(RuleViolation) as shared:
+        RULES.handle(state, PlayDaimyo(colour=R, moves=(mv(R, "usuki", "oko"),)))
+    assert not isinstance(shared.value, HiddenViolation) and "in full" in shared.value.message
+    off = state.model_copy(update={"daimyo_at": {}})
+    with pytest.raises(RuleViolation) as reserve:
+        RULES.handle(off, PlayDaimyo(colour=R, moves=move))
+    assert reserve.value.message.startswith(FACE_DOWN_REFUSAL) and "TM5" in reserve.value.message
+    assert card.value not in reserve.value.message

@@ -64,7 +64,9 @@ def test_9_advanced_setup_daimyo_chosen_counter_clockwise_from_the_first_players
     g = game(start((R, B, Y), advanced=True))
     assert g.state.phase is Phase.DAIMYO and g.state.reserve[R] == 16
     assert rejected(g, ChooseDaimyo(colour=R, card=Daimyo.UESUGI_KENSHIN)).rule == "9"
-    assert rejected(g, ChooseDaimyo(colour=Y, card=Daimyo.OTOMO_SORIN)).rule == "9"  # not offered
+    not_offered = rejected(g, ChooseDaimyo(colour=Y, card=Daimyo.OTOMO_SORIN))
+    assert not_offered.rule == "9" and "otomo" not in not_offered.message  # said face down
+    assert not_offered.private is not None and "otomo_sorin" in not_offered.private
     for colour, card in ((Y, Daimyo.UESUGI_KENSHIN), (B, Daimyo.ODA_NOBUNAGA),
                          (R, Daimyo.TAKEDA_SHINGEN)):
         assert isinstance(g.submit(ChooseDaimyo(colour=colour, card=card)), Accepted)

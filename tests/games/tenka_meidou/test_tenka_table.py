@@ -70,7 +70,7 @@ def test_7_a_cards_effect_against_the_pawns_that_moved() -> None:
     half = {"kyoto": frozenset({"blue-02"}), "oko": frozenset({"red-01", "blue-01"})}
     assert "the readers saw" in check_card(decoy, before, half)[0]
     lost = {"kyoto": frozenset(), "oko": frozenset({"red-01", "blue-01"})}
-    assert "blue-02 vanished from kyoto" in check_card(decoy, before, lost)
+    assert "1 blue soldier no longer seen in kyoto" in check_card(decoy, before, lost)
 
 
 def test_interchangeable_pawns_are_rebound_to_what_the_readers_see() -> None:
