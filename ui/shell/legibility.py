@@ -78,23 +78,27 @@ ELLIPSIS = ("...", "…")
 
 
 def proper_names() -> frozenset[str]:
-    """The games' proper names in lower case (locations, zones, clans, cards), as ids are
-    spelt: one of them written in lower case is an id that reached the screen ("kiyosu")."""
-    from companion.games.sekigahara.components import Clan
-    from companion.games.sekigahara.components import load_board as sekigahara_board
-    from companion.games.tenka_meidou.components import Daimyo, Tactic
-    from companion.games.tenka_meidou.components import load_board as tenka_board
+    """The installed games' proper names in lower case (places, and the clans or kinds that
+    name their pieces), as ids are spelt: one of them written in lower case is an id that
+    reached the screen ("kiyosu"). Read through the neutral game registry
+    (:func:`companion.core.table.game_table`), so the shell imports no game."""
+    from companion.core.table import game_table, table_names
 
     names: set[str] = set()
-    for location in sekigahara_board().locations.values():
-        names |= {location.id, *location.name.lower().split()}
-    for zone in tenka_board().zones:
-        names |= {zone.id, *zone.name.lower().split()}
-    names |= {c.value for c in Clan} | {c.value for c in Tactic} | {c.value for c in Daimyo}
+    for game in table_names():
+        table = game_table(game)
+        for place in table.places().values():
+            names |= {place.id, *place.label.lower().split()}
+        for piece in table.pieces():
+            names.add(table.describe_piece(piece.id).split(" ")[0].lower())
     return frozenset(n for n in names if n.isalpha() and n not in ENGLISH)
 
 
-ENGLISH = frozenset({"date", "ii", "of", "the", "bay", "sea", "mountains", "lake", "box", "ninja"})
+ENGLISH = frozenset({"date", "ii", "of", "the", "bay", "sea", "mountains", "lake", "box", "ninja",
+                     "a", "an", "on", "in", "at", "to", "and", "tray", "reserve", "pad", "bag",
+                     "casualty", "deployment", "recruitment", "game", "cards", "card",
+                     "registration", "antenna", "red", "blue", "yellow", "black", "white",
+                     "green", "gold"})
 """Lower-case words of the games' names that are also plain English."""
 
 
