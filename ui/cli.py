@@ -16,11 +16,14 @@ import logging
 import os
 import sys
 from collections.abc import Callable
+from contextlib import nullcontext
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.core.inuse import DatabaseLock
 from companion.core.paths import add_db_argument
+from companion.core.store import StoreError
 from companion.core.table import table_names
 
 if TYPE_CHECKING:  # pygame loads only when the app runs
@@ -120,7 +123,11 @@ def run_command(args: argparse.Namespace) -> int:
         print("companion run: error: --demo runs with --headless", file=sys.stderr)
         return 2
     try:
-        return play(args)
+        with one_app(args):
+            return play(args)
+    except StoreError as exc:  # the database is in use by another app: one line, at once
+        print(f"companion run: error: {exc.message}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # one clear line, never a traceback
@@ -128,6 +135,14 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"companion run: error: {str(exc).splitlines()[0] if str(exc) else exc!r}",
               file=sys.stderr)
         return 1
+
+
+def one_app(args: argparse.Namespace) -> DatabaseLock | nullcontext[None]:
+    """The database lock held while the app runs (:mod:`companion.core.inuse`); a demo on its
+    own scratch database takes none."""
+    if args.demo and args.db is None:
+        return nullcontext()
+    return DatabaseLock(args.db)
 
 
 def play(args: argparse.Namespace) -> int:

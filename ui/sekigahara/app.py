@@ -121,6 +121,10 @@ class TableApp(GameTableApp):
         if game is None:
             return
         self.control.follow(game, game.recorder)  # type: ignore[arg-type]
+        try:  # the feed as it was shown, rebuilt from the record
+            self.control.replay_feed(store.load(game_id).entries)
+        except StoreError as exc:
+            self.app.say(f"The feed cannot be shown again: {exc.message}")
         if self.virtual is not None:
             self._lay_out_virtual_table()
         self.app.show(self.play)

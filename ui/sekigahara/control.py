@@ -11,19 +11,35 @@ screen alone receives a :class:`~companion.core.views.RefereeView`, behind the P
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion.core.events import Command, Event
 from companion.core.game import Accepted, Rejection
+from companion.core.records import (
+    UNDO,
+    NotUndoable,
+    Undoable,
+    UndoRefused,
+    take_back,
+    undo_entry,
+)
+from companion.core.store import CommandRecorder, Entry
 from companion.core.views import PublicView, RefereeView
+from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import castle_owner
 from companion.games.sekigahara.engine.data import BOARD, CARDS, side_of
 from companion.games.sekigahara.engine.feed import card_words
-from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules, new_game
+from companion.games.sekigahara.engine.game import (
+    EVENTS,
+    SekigaharaGame,
+    SekigaharaRules,
+    new_game,
+)
 from companion.games.sekigahara.engine.queries import (
     awaiting,
     declarable,
@@ -210,6 +226,49 @@ class TableControl(TableLink):
 
     def start_game(self) -> Accepted[ev.Event] | Rejection:
         return self.submit(cm.StartGame())
+
+    # ------------------------------------------------------------------ undo, the feed
+
+    def undo_offer(self) -> Undoable | NotUndoable | None:
+        """What "Undo" would take back now (the last command standing, when the game is
+        saved), or why it cannot; None when there is nothing to undo."""
+        recorder = self.game.recorder
+        if not isinstance(recorder, CommandRecorder):
+            return None
+        return undo_entry(recorder.last, records.undo_policy)
+
+    def undo(self) -> Undoable:
+        """Take back the last command (docs/referee.md, Undo): stored as a correction first,
+        then the game is followed again without it; the feed keeps its lines and says what
+        was undone. UndoRefused (nothing changed) says why not; StoreError: not saved."""
+        with self.lock:
+            recorder = self.game.recorder
+            if not isinstance(recorder, CommandRecorder):
+                raise UndoRefused("This game is not being saved, so it has no undo")
+            verdict, kept = take_back(recorder, self.game.events, records.undo_policy)
+            said = list(self.session.log)
+            game = new_game(kept)
+            game.recorder = recorder
+            self.follow(game, recorder)
+            self.session.log[:0] = [*said, LogLine(time.monotonic(), "correction",
+                                                   f"Undone: {verdict.what}")]
+        self._notify()
+        return verdict
+
+    def replay_feed(self, entries: Sequence[Entry]) -> None:
+        """A resumed game's feed as it was shown: each stored command's events in the feed's
+        words, and each undo (the table's own notes are not stored, so they do not return)."""
+        lines: list[LogLine] = []
+        for entry in entries:
+            if entry.kind == "command":
+                for raw in entry.data.get("events", []):
+                    event = EVENTS.validate_python(raw)
+                    lines.append(LogLine(0.0, "command", self.session.rules.describe(event)))
+            elif entry.data.get("action") == UNDO:
+                what = str(entry.data.get("note", "")).removeprefix("Undo: ")
+                lines.append(LogLine(0.0, "correction", f"Undone: {what}"))
+        with self.lock:
+            self.session.log[:0] = lines
 
 
 def bid_cards(side: Side) -> list[tuple[str, str]]:

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
+from companion.core.records import Undoable, UndoRefused
+from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine.data import FACES
 from companion.games.sekigahara.engine.feed import place
@@ -69,6 +72,31 @@ class StartScreen:
             entries, strict=True,
         ):
             canvas.button(cell, label, action, colour=colour)
+
+
+def undo_button(canvas: Canvas, rect: pygame.Rect, control: TableControl,
+                say: Callable[[str], None]) -> None:
+    """"Undo: Ishida's bid" while the last command may be taken back (docs/referee.md, Undo);
+    a plain "Undo" that says why not otherwise; nothing before the first command."""
+    offer = control.undo_offer()
+    if offer is None or rect.width < canvas.theme.target:
+        return
+    if isinstance(offer, Undoable):
+        canvas.button(rect, f"Undo: {offer.what}", partial(undo, control, say),
+                      colour=th.WARN, size=canvas.theme.small)
+    else:
+        canvas.button(rect, "Undo", partial(say, str(offer)), colour=th.PANEL,
+                      size=canvas.theme.small)
+
+
+def undo(control: TableControl, say: Callable[[str], None]) -> None:
+    """Take back the last command; what happened is in the feed, a refusal is said."""
+    try:
+        control.undo()
+    except UndoRefused as exc:
+        say(str(exc))
+    except StoreError as exc:
+        say(f"Not saved: {exc.message}. Nothing was undone.")
 
 
 @dataclass

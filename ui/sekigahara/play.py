@@ -21,6 +21,7 @@ from companion.games.sekigahara.engine.state import Level
 from ui.sekigahara import battle, ending
 from ui.sekigahara.control import Snapshot, TableControl, bid_cards
 from ui.sekigahara.mapview import MapLayout, draw_board
+from ui.sekigahara.menus import undo_button
 from ui.sekigahara.parts import (
     Detail,
     detail_page,
@@ -159,6 +160,8 @@ class PlayScreen:
         menu = pygame.Rect(rect.right - 2 * t.target, rect.bottom - t.target, 2 * t.target,
                            t.target)
         canvas.button(menu, "Menu", self.leave, size=t.small)
+        undo_button(canvas, pygame.Rect(rect.x, menu.y, menu.x - rect.x - t.gap, t.target),
+                    self.control, self.app.say)
         y = rect.y
         if page == "setup" and snap.prompt.setup is not None:
             y = self._setup(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.core.inuse import DatabaseLock
 from companion.core.records import LogRefused, Rebuilt
 from companion.core.store import GameLog, GameSummary, Store, StoreError
 from ui.shell import theme as th
@@ -28,15 +29,20 @@ class SavedGames:
         self.game = game
         self.store: Store | None = None
         self.problem: str | None = None
+        self.lock = DatabaseLock(db)
+        """One app per database (:mod:`companion.core.inuse`), held while the store is open."""
         self.open()
 
     def open(self) -> Store | None:
-        """(Re)open the database if it is not open; the store, or None with ``problem`` set."""
+        """(Re)open the database if it is not open; the store, or None with ``problem`` set
+        (another app holding the database is one such problem)."""
         if self.store is None:
             try:
+                self.lock.acquire()
                 self.store = Store.open(self.db)
                 self.problem = None
             except StoreError as exc:
+                self.lock.release()
                 self.store, self.problem = None, exc.message
         return self.store
 
@@ -55,6 +61,7 @@ class SavedGames:
         if self.store is not None:
             self.store.close()
             self.store = None
+        self.lock.release()
 
     def verify(self, game_id: int | None, check: Callable[[GameLog], Rebuilt[Any]],
                events: Sequence[object]) -> tuple[bool, str]:
