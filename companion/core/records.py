@@ -179,6 +179,15 @@ def take_back(recorder: CommandRecorder, events: Sequence[Any], undo: UndoPolicy
     return verdict, kept
 
 
+def standing_events(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """The recorded events of the commands not undone, in order (for a summary: only
+    re-adjudication vouches for them)."""
+    undone = {e.data.get("detail", {}).get("entry") for e in entries
+              if e.kind == "correction" and e.data.get("action") == UNDO}
+    return [event for e in entries if e.kind == "command" and e.seq not in undone
+            for event in e.data.get("events", []) if isinstance(event, dict)]
+
+
 def last_standing(entries: Sequence[Entry]) -> Entry | None:
     """The last command entry not undone (what an undo may take back next)."""
     undone = {e.data.get("detail", {}).get("entry") for e in entries

@@ -101,6 +101,9 @@ class Demo:
         if self.app.find("New game") is None:
             self.tap("Back to the start" if self.app.find("Back to the start") else "Menu")
         self.tap("New game")
+        self.app.draw()
+        if self.app.find("Start a new game") is not None:  # an unfinished game stays saved
+            self.tap("Start a new game")
         self.started = True
         self._observe()
         self._set_out()

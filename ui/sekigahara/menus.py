@@ -38,6 +38,8 @@ class StartScreen:
     without_saving: Callable[[], None] | None = None
     change_game: Callable[[], None] | None = None
     """Back to the game choice (when more than one game is installed)."""
+    saved_games: Callable[[], None] | None = None
+    """The Saved games page (when an unfinished game is saved)."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -59,7 +61,8 @@ class StartScreen:
         width = min(r.width - 4 * t.gap, 9 * t.target)
         area = pygame.Rect(r.centerx - width // 2, y + t.small + 2 * t.gap, width,
                            r.bottom - y - t.small - 4 * t.gap)
-        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving)
+        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving,
+                               self.saved_games)
         entries += [("Hardware check", self.hardware, th.PANEL_HI),
                     ("Referee", self.referee, th.PANEL_HI)]
         if self.change_game is not None:

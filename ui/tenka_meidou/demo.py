@@ -105,6 +105,9 @@ class TenkaDemo:
                                             players))
         self.app.draw()
         self.tap("New game")
+        self.app.draw()
+        if self.app.find("Start a new game") is not None:  # an unfinished game stays saved
+            self.tap("Start a new game")
         for colour in colours:
             self.tap(colour_name(colour))
         if start.advanced if advanced is None else advanced:

@@ -99,6 +99,8 @@ class StartScreen:
     """Behind the referee PIN."""
     change_game: Callable[[], None] | None = None
     """Back to the game choice (when more than one game is installed)."""
+    saved_games: Callable[[], None] | None = None
+    """The Saved games page (ui.shell.saving), when an unfinished game is saved."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -120,7 +122,8 @@ class StartScreen:
                             size=t.small, anchor="midtop", colour=th.WARN,
                             width=r.width - 4 * t.gap).bottom
         width = min(r.width - 4 * t.gap, 8 * t.target)
-        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving)
+        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving,
+                               self.saved_games)
         if self.rules is not None:
             entries.append(("The rules in short", self.rules, th.PANEL_HI))
         if self.hardware is not None:

@@ -162,6 +162,24 @@ def check(log: GameLog, *, count: int | None = None, head: str | None = None) ->
 # ---------------------------------------------------------------------- the app's store API
 
 
+PHASES = {"setup": "Set-up", "reinforcement": "Reinforcement Step", "bid": "bidding",
+          "choose_first": "bidding", "movement": "Movement Phase", "combat": "Combat Phase",
+          "game_over": "game over"}
+
+
+def progress(log: GameLog) -> str:
+    """How far a stored game went, for the Saved games page ("Week 2, turn A: Movement
+    Phase"), read from its recorded events (resuming re-adjudicates them)."""
+    standing = core_records.standing_events(log.entries)
+    began = next((e for e in reversed(standing) if e.get("type") == "phase_began"), None)
+    if began is None:
+        return "Set-up" if standing else "Not started"
+    phase = PHASES.get(str(began.get("phase")), str(began.get("phase")))
+    if began.get("phase") == "setup":
+        return "Set-up"
+    return f"Week {began.get('week')}, turn {began.get('turn')}: {phase}"
+
+
 def start(store: Store) -> tuple[int, SekigaharaGame]:
     """A new game in ``store``, recording every accepted command."""
     game_id = store.create_game(GAME, new_header())
