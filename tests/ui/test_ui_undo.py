@@ -78,7 +78,15 @@ def test_a_bid_is_undone_until_the_other_side_bids(table_app: TableApp, tmp_path
     # bid again, then the other side bids: both bids are shown, the first cannot be undone
     demo.tap(bid)
     other = next(label for label in labels(table_app) if "(bid " in label)
-    demo.tap(other)
+    second = "Tokugawa" if bidder == "Ishida" else "Ishida"
+    placed = table_app.control.events
+    assert table_app.app.tap(other)  # it cannot be undone: said first, played on a second tap
+    assert table_app.app.banner == (f"{second}'s bid cannot be undone: both bids are shown. "
+                                    "Tap it again to go ahead.")
+    assert table_app.control.events == placed
+    labels(table_app)
+    assert table_app.app.tap(other)
+    assert len(table_app.control.events) > len(placed)
     assert not any(label.startswith("Undo:") for label in labels(table_app))
     demo.tap("Undo")
     assert any("cannot be undone: both bids are shown" in s for s in shown(table_app))

@@ -65,6 +65,11 @@ SETUP_DRAWS = (sum(len(loc.setup.random) for loc in BOARD.locations.values())
 random set-up marker."""
 
 
+SECOND_TAP = ("bid", "end_phase", "finish", "declare_combat", "choose_inside", "choose_first")
+"""Taps asked again when they cannot be undone (a movement bought by replacing cards is
+already two taps: "No movement (replace cards)", then how many)."""
+
+
 @dataclass(frozen=True)
 class QuestionShown:
     """An open question as the shared screen shows it (labels carry no hidden identity)."""
@@ -139,6 +144,8 @@ class TableControl(TableLink):
     bridge and session are :class:`~firmware_bridge.tablelink.TableLink`'s."""
 
     game: SekigaharaGame = field(default_factory=new_game)
+    _armed: dict[str, object] | None = field(default=None, init=False)
+    """The tap waiting for its second tap (:meth:`second_tap`)."""
 
     # ------------------------------------------------------------------ what screens see
 
@@ -254,6 +261,26 @@ class TableControl(TableLink):
                                                    f"Undone: {verdict.what}")]
         self._notify()
         return verdict
+
+    def second_tap(self, command: Command) -> str | None:
+        """A tap that is usually undone by "Undo" but not this time (it shows both bids, draws
+        cards, decides the battle or ends the game) is said first and played on a second tap:
+        the sentence to say, or None to play it now. Only the rules' public outcome is read."""
+        key = command.model_dump(mode="json")
+        armed, self._armed = self._armed, None
+        if not isinstance(self.game.recorder, CommandRecorder) or key == armed:
+            return None
+        if str(key.get("type")) not in SECOND_TAP:
+            return None
+        try:
+            events = self.game.rules.handle(self.game.state, command)
+        except Exception:  # refused: the submit says why
+            return None
+        verdict = records.undo_policy(key, [e.model_dump(mode="json") for e in events])
+        if isinstance(verdict, Undoable):
+            return None
+        self._armed = key
+        return f"{verdict}. Tap it again to go ahead."
 
     def replay_feed(self, entries: Sequence[Entry]) -> None:
         """A resumed game's feed as it was shown: each stored command's events in the feed's

@@ -352,6 +352,10 @@ class PlayScreen:
     # ------------------------------------------------------------------ doing
 
     def _do(self, command: cm.Command) -> None:
+        ask = self.control.second_tap(command)
+        if ask is not None:  # it cannot be undone: said first (docs/referee.md, Undo)
+            self.app.say(ask)
+            return
         try:
             result = self.control.submit(command)
         except StoreError as exc:  # nothing applied (8)

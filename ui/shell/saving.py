@@ -208,7 +208,7 @@ class SavedGamesScreen:
             y = canvas.text("Tap a game to resume it where it stood.", (t.gap * 2, y),
                             size=t.small, colour=th.DIM).bottom + t.gap
         bottom = r.bottom - t.target - 2 * t.gap
-        height = int(t.target * 1.3)
+        height = max(t.target, t.body + t.small + 3 * t.gap)
         per_page = max(1, (bottom - y + t.gap) // (height + t.gap))
         pages = max(1, -(-len(self.games) // per_page))
         self.page = min(self.page, pages - 1)
@@ -217,9 +217,25 @@ class SavedGamesScreen:
             area = pygame.Rect(t.gap * 2, y, r.width - 4 * t.gap,
                                len(shown) * (height + t.gap) - t.gap)
             for cell, game in zip(column(area, len(shown), t.gap), shown, strict=True):
-                canvas.button(cell, game.label, partial(self.resume, game.id),
-                              colour=th.PANEL_HI, size=t.small)
-        pager(canvas, self.page, pages, self._turn, "Back", self.back)
+                self._row(canvas, cell, game)
+        if pages > 1:
+            pager(canvas, self.page, pages, self._turn, "Back", self.back)
+        else:
+            canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap,
+                                      r.bottom - t.target - t.gap, 3 * t.target, t.target),
+                          "Back", self.back)
+
+    def _row(self, canvas: Canvas, cell: pygame.Rect, game: SavedGame) -> None:
+        """How far the game went, large; when it started and was last played, below."""
+        t = canvas.theme
+        canvas.fill(th.PANEL_HI, cell, radius=t.gap)
+        inner = cell.inflate(-2 * t.gap, -2 * t.gap)
+        top = canvas.text(game.progress, inner.topleft, bold=True, width=inner.width,
+                          max_lines=1).bottom
+        canvas.text(f"Started {game.started} \u00b7 last played {game.last}",
+                    (inner.x, top + 2), size=t.small, colour=th.DIM, width=inner.width,
+                    max_lines=1)
+        canvas.tap_area(cell, game.label, partial(self.resume, game.id))
 
     def _turn(self, page: int) -> None:
         self.page = page

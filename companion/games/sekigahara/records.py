@@ -99,9 +99,9 @@ SEEN = {
 OTHER = {"challenge": "Loyalty Challenge", "start_game": "start of the game"}
 
 REVEALS = {
-    "cards_drawn": "cards were drawn, and they cannot go back unseen",
+    "cards_drawn": "cards are drawn, and they cannot go back unseen",
     "bids_revealed": "both bids are shown",
-    "combat_ended": "the battle was decided",
+    "combat_ended": "the battle is decided",
     "game_won": "the game is over",
 }
 """Events after which nothing can be taken back: something hidden was shown or decided."""
