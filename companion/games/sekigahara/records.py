@@ -123,10 +123,11 @@ def undo_policy(command: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
                  else "End combat phase")
     else:
         label = TAPPED.get(kind, "")
-    what = f"{who}{label or SEEN.get(kind) or OTHER.get(kind, kind.replace('_', ' '))}"
+    seen = SEEN.get(kind, "").removeprefix("the ")
+    what = f"{who}{label or seen or OTHER.get(kind, kind.replace('_', ' '))}"
     if kind in SEEN:
         return core_records.NotUndoable(
-            f"the readers saw {SEEN[kind]}: the blocks on the table are the record", what)
+            f"the readers saw {SEEN[kind]}, and the blocks on the table are the record", what)
     if kind == "challenge":
         return core_records.NotUndoable("a Loyalty Challenge shows a card (8.6)", what)
     if not label:
