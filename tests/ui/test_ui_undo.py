@@ -118,3 +118,40 @@ def test_end_movement_is_undone_then_refused_once_the_other_side_acts(
     assert not any(label == f"Undo: {name}'s End movement" for label in labels(table_app))
     log = stored(table_app).load(game_id)
     assert records.check(log).events == list(table_app.control.events)
+
+
+def test_tenka_a_daimyo_card_chosen_is_undone_and_the_record_holds(tmp_path: Path) -> None:
+    from test_ui_tenka_saved import _app as tenka_app
+
+    from companion.games.tenka_meidou import records as tenka_records
+    from ui.tenka_meidou.demo import TenkaDemo
+    from ui.tenka_meidou.words import card_name, colour_name
+
+    app = tenka_app(tmp_path, tmp_path / "games.sqlite")
+    try:
+        demo = TenkaDemo(app, seed=2)
+        demo.start(players=2, advanced=True)
+        app.app.draw()
+        assert not any(t.label.startswith("Undo") for t in app.app.targets)  # nothing yet
+        before = app.control.events
+        chooser = next(c for c in reversed(demo.state.players) if c not in demo.state.daimyo)
+        name = colour_name(chooser)
+        card = demo.state.daimyo_offer[0]
+        demo.tap(f"{name}: show me the Daimyo cards")
+        demo.tap(card_name(card))
+        assert len(app.control.events) > len(before)
+        demo.tap(f"Undo: {name}'s Daimyo choice")
+        assert app.control.events == before
+        assert demo.state.daimyo == {}
+        assert any(line.text == f"Undone: {name}'s Daimyo choice"
+                   for line in app.control.snapshot().feed)
+        app.app.draw()
+        texts = " ".join(text for _s, text in app.app.drawn)
+        assert card_name(card) not in texts  # the card chosen is never named in public
+        assert app.game_id is not None and app.saved.store is not None
+        log = app.saved.store.load(app.game_id)
+        assert list(tenka_records.check(log).events) == list(app.control.events)
+        ok, said = app.verify()
+        assert ok, said
+    finally:
+        app.close()

@@ -10,7 +10,7 @@ from functools import partial
 
 import pygame
 
-from companion.core.records import Undoable, UndoRefused
+from companion.core.records import UndoRefused
 from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine.data import FACES
@@ -21,6 +21,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column
 from ui.shell.pages import pager
 from ui.shell.saving import game_entries
+from ui.shell.saving import undo_button as shell_undo_button
 
 
 @dataclass
@@ -81,15 +82,7 @@ def undo_button(canvas: Canvas, rect: pygame.Rect, control: TableControl,
                 say: Callable[[str], None]) -> None:
     """"Undo: Ishida's bid" while the last command may be taken back (docs/referee.md, Undo);
     a plain "Undo" that says why not otherwise; nothing before the first command."""
-    offer = control.undo_offer()
-    if offer is None or rect.width < canvas.theme.target:
-        return
-    if isinstance(offer, Undoable):
-        canvas.button(rect, f"Undo: {offer.what}", partial(undo, control, say),
-                      colour=th.WARN, size=canvas.theme.small)
-    else:
-        canvas.button(rect, "Undo", partial(say, str(offer)), colour=th.PANEL,
-                      size=canvas.theme.small)
+    shell_undo_button(canvas, rect, control.undo_offer(), partial(undo, control, say), say)
 
 
 def undo(control: TableControl, say: Callable[[str], None]) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 import pygame
 
 from companion.core.inuse import DatabaseLock
-from companion.core.records import LogRefused, Rebuilt
+from companion.core.records import LogRefused, NotUndoable, Rebuilt, Undoable
 from companion.core.store import GameLog, GameSummary, Store, StoreError
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column, row
@@ -279,3 +279,19 @@ class ConfirmNewGame:
         canvas.button(cells[0], "Back", self.back, colour=th.PANEL_HI)
         canvas.button(cells[1], "Start a new game", self.start,
                       colour=th.ACCEPT if self.saved else th.DANGER)
+
+
+def undo_button(canvas: Canvas, rect: pygame.Rect, offer: Undoable | NotUndoable | None,
+                undo: Callable[[], None], say: Callable[[str], None]) -> int:
+    """"Undo: Ishida's bid" while the last command may be taken back (docs/referee.md, Undo);
+    a plain "Undo" that says why not otherwise; nothing when there is nothing to undo. Returns
+    the bottom of what was drawn (``rect.y`` when nothing was)."""
+    if offer is None or rect.width < canvas.theme.target:
+        return rect.y
+    if isinstance(offer, Undoable):
+        drawn = canvas.button(rect, f"Undo: {offer.what}", undo, colour=th.WARN,
+                              size=canvas.theme.small)
+    else:
+        drawn = canvas.button(rect, "Undo", partial(say, str(offer)), colour=th.PANEL,
+                              size=canvas.theme.small)
+    return drawn.bottom

@@ -25,7 +25,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column, grid, row
 from ui.shell.pages import Detail, detail_page, pager, split
 from ui.shell.plots import Series, line_chart
-from ui.shell.saving import game_entries
+from ui.shell.saving import game_entries, undo_button
 from ui.tenka_meidou.boardview import draw_board
 from ui.tenka_meidou.control import FeedLine, Plan, Roll, Snapshot, TenkaControl
 from ui.tenka_meidou.words import (
@@ -447,7 +447,10 @@ class PlayScreen:
             canvas.button(pygame.Rect(rect.x, y, rect.width, int(t.target * 1.3)),
                           f"{name}: show me the Daimyo cards", self._reveal_offer,
                           colour=th.ACCEPT)
-            return y + int(t.target * 1.3) - rect.y
+            y += int(t.target * 1.3) + t.gap
+            return undo_button(canvas, pygame.Rect(rect.x, y, rect.width, t.target),
+                               self.control.undo_offer(), self.control.undo_or_say,
+                               self.control.say) - rect.y
         offer = self.control.daimyo_offer(chooser)
         y = self._heading(canvas, rect, f"{name} only: tap the card you take", TEXT_COLOUR[chooser])
         for card in offer:
