@@ -80,12 +80,15 @@ def test_a_bid_is_undone_until_the_other_side_bids(table_app: TableApp, tmp_path
     other = next(label for label in labels(table_app) if "(bid " in label)
     second = "Tokugawa" if bidder == "Ishida" else "Ishida"
     placed = table_app.control.events
-    assert table_app.app.tap(other)  # it cannot be undone: said first, played on a second tap
-    assert table_app.app.banner == (f"{second}'s bid cannot be undone: both bids are shown. "
-                                    "Tap it again to go ahead.")
-    assert table_app.control.events == placed
+    assert table_app.app.tap(other)  # it cannot be undone: said first, played once confirmed
+    assert f"{second}'s bid cannot be undone: both bids are shown." in shown(table_app)
+    assert table_app.app.painter.screen == "confirm-step"
+    demo.tap("Back")
+    assert table_app.control.events == placed and table_app.app.painter.screen == "bidding"
     labels(table_app)
     assert table_app.app.tap(other)
+    labels(table_app)
+    assert table_app.app.tap("Go ahead")
     assert len(table_app.control.events) > len(placed)
     assert not any(label.startswith("Undo:") for label in labels(table_app))
     demo.tap("Undo")

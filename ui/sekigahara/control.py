@@ -65,8 +65,8 @@ SETUP_DRAWS = (sum(len(loc.setup.random) for loc in BOARD.locations.values())
 random set-up marker."""
 
 
-SECOND_TAP = ("bid", "end_phase", "finish", "declare_combat", "choose_inside", "choose_first")
-"""Taps asked again when they cannot be undone (a movement bought by replacing cards is
+CONFIRMED = ("bid", "end_phase", "finish", "declare_combat", "choose_inside", "choose_first")
+"""Taps confirmed first when they cannot be undone (a movement bought by replacing cards is
 already two taps: "No movement (replace cards)", then how many)."""
 
 
@@ -144,8 +144,6 @@ class TableControl(TableLink):
     bridge and session are :class:`~firmware_bridge.tablelink.TableLink`'s."""
 
     game: SekigaharaGame = field(default_factory=new_game)
-    _armed: dict[str, object] | None = field(default=None, init=False)
-    """The tap waiting for its second tap (:meth:`second_tap`)."""
 
     # ------------------------------------------------------------------ what screens see
 
@@ -262,15 +260,14 @@ class TableControl(TableLink):
         self._notify()
         return verdict
 
-    def second_tap(self, command: Command) -> str | None:
+    def confirm_first(self, command: Command) -> str | None:
         """A tap that is usually undone by "Undo" but not this time (it shows both bids, draws
-        cards, decides the battle or ends the game) is said first and played on a second tap:
+        cards, decides the battle or ends the game) is said first and played once confirmed:
         the sentence to say, or None to play it now. Only the rules' public outcome is read."""
         key = command.model_dump(mode="json")
-        armed, self._armed = self._armed, None
-        if not isinstance(self.game.recorder, CommandRecorder) or key == armed:
+        if not isinstance(self.game.recorder, CommandRecorder):
             return None
-        if str(key.get("type")) not in SECOND_TAP:
+        if str(key.get("type")) not in CONFIRMED:
             return None
         try:
             events = self.game.rules.handle(self.game.state, command)
@@ -279,8 +276,7 @@ class TableControl(TableLink):
         verdict = records.undo_policy(key, [e.model_dump(mode="json") for e in events])
         if isinstance(verdict, Undoable):
             return None
-        self._armed = key
-        return f"{verdict}. Tap it again to go ahead."
+        return f"{verdict}."
 
     def replay_feed(self, entries: Sequence[Entry]) -> None:
         """A resumed game's feed as it was shown: each stored command's events in the feed's

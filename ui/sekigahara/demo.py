@@ -93,8 +93,9 @@ class Demo:
             shown = ", ".join(t.label for t in self.app.targets if t.action is not None)
             raise DemoError(f"no button {label!r} on the {self.app.painter.screen} screen "
                             f"(shown: {shown})")
-        if (self.app.banner or "").endswith("Tap it again to go ahead."):
-            self.app.tap(label)  # it cannot be undone: the player meant it
+        self.app.draw()
+        if self.app.painter.screen == "confirm-step":  # it cannot be undone: meant
+            self.app.tap("Go ahead")
 
     def start(self) -> None:
         """Tap "New game" (from the start screen) and stand the set-up-symbol blocks on the map

@@ -18,7 +18,8 @@ from companion.games.sekigahara.engine.feed import place
 from ui.sekigahara.control import TableControl
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
-from ui.shell.canvas import Canvas, column
+from ui.shell.app import App, Screen
+from ui.shell.canvas import Canvas, column, row
 from ui.shell.pages import pager
 from ui.shell.saving import game_entries
 from ui.shell.saving import undo_button as shell_undo_button
@@ -93,6 +94,41 @@ def undo(control: TableControl, say: Callable[[str], None]) -> None:
         say(str(exc))
     except StoreError as exc:
         say(f"Not saved: {exc.message}. Nothing was undone.")
+
+
+@dataclass
+class ConfirmStep:
+    """A tap that cannot be undone this time, said before it happens: "Back" changes nothing,
+    "Go ahead" plays it (one extra tap; docs/referee.md, Undo)."""
+
+    said: str
+    app: App
+    play: Screen
+    go: Callable[[], None]
+    name: str = "confirm-step"
+
+    def tick_ms(self) -> int | None:
+        return None
+
+    def draw(self, canvas: Canvas) -> None:
+        t = canvas.theme
+        r = canvas.rect
+        width = r.width - 4 * t.gap
+        y = canvas.text("This cannot be undone", (t.gap * 2, t.gap * 2), size=t.title,
+                        bold=True, colour=th.WARN).bottom + t.gap
+        canvas.text(self.said, (t.gap * 2, y), width=width, max_lines=4)
+        height = int(t.target * 1.4)
+        cells = row(pygame.Rect(t.gap * 2, r.bottom - height - 2 * t.gap, width, height), 2,
+                    2 * t.gap)
+        canvas.button(cells[0], "Back", self._back, colour=th.PANEL_HI)
+        canvas.button(cells[1], "Go ahead", self._go, colour=th.ACCEPT)
+
+    def _back(self) -> None:
+        self.app.show(self.play)
+
+    def _go(self) -> None:
+        self.app.show(self.play)
+        self.go()
 
 
 @dataclass

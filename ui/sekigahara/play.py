@@ -21,7 +21,7 @@ from companion.games.sekigahara.engine.state import Level
 from ui.sekigahara import battle, ending
 from ui.sekigahara.control import Snapshot, TableControl, bid_cards
 from ui.sekigahara.mapview import MapLayout, draw_board
-from ui.sekigahara.menus import undo_button
+from ui.sekigahara.menus import ConfirmStep, undo_button
 from ui.sekigahara.parts import (
     Detail,
     detail_page,
@@ -351,10 +351,10 @@ class PlayScreen:
 
     # ------------------------------------------------------------------ doing
 
-    def _do(self, command: cm.Command) -> None:
-        ask = self.control.second_tap(command)
+    def _do(self, command: cm.Command, confirmed: bool = False) -> None:
+        ask = None if confirmed else self.control.confirm_first(command)
         if ask is not None:  # it cannot be undone: said first (docs/referee.md, Undo)
-            self.app.say(ask)
+            self.app.show(ConfirmStep(ask, self.app, self, lambda: self._do(command, True)))
             return
         try:
             result = self.control.submit(command)
