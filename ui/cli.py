@@ -21,9 +21,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.core.inuse import DatabaseLock
+from companion.core.inuse import DatabaseInUse, DatabaseLock
 from companion.core.paths import add_db_argument
-from companion.core.store import StoreError
 from companion.core.table import table_names
 
 if TYPE_CHECKING:  # pygame loads only when the app runs
@@ -125,7 +124,7 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         with one_app(args):
             return play(args)
-    except StoreError as exc:  # the database is in use by another app: one line, at once
+    except DatabaseInUse as exc:  # another app holds the database: one line, at once
         print(f"companion run: error: {exc.message}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
