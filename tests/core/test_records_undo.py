@@ -4,12 +4,14 @@ refused at its entry, and the undo policies never let a physical or revealing co
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.core.game import Accepted
 from companion.core.records import (
     NotUndoable,
@@ -49,7 +51,8 @@ def recorder(game: SekigaharaGame) -> CommandRecorder:
     return game.recorder
 
 
-def test_an_undone_bid_verifies_and_the_game_goes_on_without_it(tmp_path: Path) -> None:
+def test_an_undone_bid_verifies_and_the_game_goes_on_without_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with Store.open(tmp_path / "games.sqlite") as store:
         game_id, game, player = drive(store, lambda s: s.phase.value == "bid")
         before = game.events
@@ -69,6 +72,20 @@ def test_an_undone_bid_verifies_and_the_game_goes_on_without_it(tmp_path: Path) 
         _, resumed = records.resume(store, game_id)
         assert resumed.events == game.events
         assert recorder(resumed).last == last_standing(log.entries)
+        undo = next(e for e in log.entries if e.kind == "correction")
+    # the referee's tools: verify counts it, explain names both ends, replay goes either side
+    db = str(tmp_path / "games.sqlite")
+    assert main(["referee", "verify", str(game_id), "--db", db]) == 0
+    said = capsys.readouterr().out
+    assert f"1 corrections, entries {undo.seq - 1} undone)" in said
+    assert main(["referee", "explain", str(game_id), str(undo.seq), "--db", db]) == 0
+    assert f"entry {undo.seq - 1} is taken back" in capsys.readouterr().out
+    assert main(["referee", "replay", str(game_id), "--at", str(undo.seq - 1), "--db", db,
+                 "--json", "--view", "public"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["state"]["bids_placed"]) == 1
+    assert main(["referee", "replay", str(game_id), "--at", str(undo.seq), "--db", db,
+                 "--json", "--view", "public"]) == 0
+    assert json.loads(capsys.readouterr().out)["state"]["bids_placed"] == []
 
 
 def recorder_of(store: Store, game_id: int) -> CommandRecorder:
