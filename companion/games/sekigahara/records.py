@@ -44,6 +44,7 @@ from companion.core.store import (
 )
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import FACES
+from companion.games.sekigahara.engine.feed import place
 from companion.games.sekigahara.engine.game import (
     COMMANDS,
     SekigaharaGame,
@@ -107,6 +108,21 @@ REVEALS = {
 """Events after which nothing can be taken back: something hidden was shown or decided."""
 
 
+def _tapped(kind: str, command: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
+            ) -> str:
+    """What the Undo button calls a tap (public words only), "" for one it never undoes."""
+    if kind == "end_phase":
+        began = next((e for e in events if e.get("type") == "phase_began"), None)
+        return ("End movement" if began is not None and began.get("phase") == "combat"
+                else "End combat phase")
+    if kind == "declare_combat":
+        where = place(str(command.get("location")))
+        return f"{'choice to stay inside' if command.get('inside') else 'attack'} at {where}"
+    if kind == "choose_inside":
+        return f"choice to {'stay inside' if command.get('inside') else 'fight outside'}"
+    return TAPPED.get(kind, "")
+
+
 def undo_policy(command: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
                 ) -> core_records.Undoable | core_records.NotUndoable:
     """What an undo may take back (docs/referee.md, Undo): a touchscreen tap (a bid, the
@@ -117,14 +133,11 @@ def undo_policy(command: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     kind = str(command.get("type"))
     side = command.get("side")
     who = f"{str(side).capitalize()}'s " if side else ""
-    if kind == "end_phase":
-        began = next((e for e in events if e.get("type") == "phase_began"), None)
-        label = ("End movement" if began is not None and began.get("phase") == "combat"
-                 else "End combat phase")
-    else:
-        label = TAPPED.get(kind, "")
+    label = _tapped(kind, command, events)
     seen = SEEN.get(kind, "").removeprefix("the ")
     what = f"{who}{label or seen or OTHER.get(kind, kind.replace('_', ' '))}"
+    if kind == "finish":
+        what = f"\u201c{str(side).capitalize()} has finished\u201d"
     if kind in SEEN:
         return core_records.NotUndoable(
             f"the readers saw {SEEN[kind]}, and the blocks on the table are the record", what)
