@@ -121,3 +121,35 @@ def test_tenka_new_game_asks_first_and_saved_games_resume(tmp_path: Path) -> Non
         assert app.control.snapshot().feed == feed
     finally:
         app.close()
+
+
+def test_an_app_on_a_database_another_app_holds_says_so_and_saves_nothing(
+        tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    hold = ("import sys; from companion.core.inuse import DatabaseLock; "
+            "DatabaseLock(sys.argv[1]).acquire(); print('held', flush=True); sys.stdin.read()")
+    root = Path(__file__).resolve().parents[2]
+    other = subprocess.Popen([sys.executable, "-c", hold, str(tmp_path / "games.sqlite")],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        assert other.stdout is not None and other.stdout.readline().strip() == "held"
+        app = TableApp(app_options(tmp_path))
+        try:
+            text = " ".join(shown(app))
+            assert "Games cannot be saved" in text
+            assert f"is in use by another companion (pid {other.pid} on " in text
+            assert app.store is None and "New game without saving" in text
+        finally:
+            app.close()
+    finally:
+        other.kill()
+        other.wait(timeout=10)
+    app = TableApp(app_options(tmp_path))  # the other app is gone: its lock went with it
+    try:
+        assert app.store is not None and "Games cannot be saved" not in " ".join(shown(app))
+    finally:
+        app.close()
