@@ -93,8 +93,8 @@ class Demo:
             shown = ", ".join(t.label for t in self.app.targets if t.action is not None)
             raise DemoError(f"no button {label!r} on the {self.app.painter.screen} screen "
                             f"(shown: {shown})")
-        self.app.draw()
-        if self.app.painter.screen == "confirm-step":  # it cannot be undone: meant
+        if getattr(self.app.screen, "name", "") == "confirm-step":  # cannot be undone: meant
+            self.app.draw()
             self.app.tap("Go ahead")
 
     def start(self) -> None:
@@ -104,8 +104,7 @@ class Demo:
         if self.app.find("New game") is None:
             self.tap("Back to the start" if self.app.find("Back to the start") else "Menu")
         self.tap("New game")
-        self.app.draw()
-        if self.app.find("Start a new game") is not None:  # an unfinished game stays saved
+        if getattr(self.app.screen, "name", "") == "confirm-new-game":  # the other stays saved
             self.tap("Start a new game")
         self.started = True
         self._observe()

@@ -105,8 +105,7 @@ class TenkaDemo:
                                             players))
         self.app.draw()
         self.tap("New game")
-        self.app.draw()
-        if self.app.find("Start a new game") is not None:  # an unfinished game stays saved
+        if getattr(self.app.screen, "name", "") == "confirm-new-game":  # the other stays saved
             self.tap("Start a new game")
         for colour in colours:
             self.tap(colour_name(colour))
