@@ -18,10 +18,12 @@ import logging
 import os
 import sys
 from collections.abc import Callable
+from contextlib import nullcontext
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.core.inuse import DatabaseInUse, DatabaseLock
 from companion.core.paths import add_db_argument
 from companion.core.table import table_names
 
@@ -131,9 +133,13 @@ def run_command(args: argparse.Namespace) -> int:
         print("companion run: error: --demo runs with --headless", file=sys.stderr)
         return 2
     try:
-        if not args.headless:
-            open_display(kiosk=args.kiosk)
-        return play(args)
+        with one_app(args):
+            if not args.headless:
+                open_display(kiosk=args.kiosk)
+            return play(args)
+    except DatabaseInUse as exc:  # another app holds the database: one line, at once
+        print(f"companion run: error: {exc.message}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # one clear line, never a traceback
@@ -141,6 +147,14 @@ def run_command(args: argparse.Namespace) -> int:
         line = str(exc).splitlines()[0] if str(exc) else repr(exc)
         print(f"companion run: error: {line}", file=sys.stderr)
         return 1
+
+
+def one_app(args: argparse.Namespace) -> DatabaseLock | nullcontext[None]:
+    """The database lock held while the app runs (:mod:`companion.core.inuse`); a demo on its
+    own scratch database takes none."""
+    if args.demo and args.db is None:
+        return nullcontext()
+    return DatabaseLock(args.db)
 
 
 def play(args: argparse.Namespace) -> int:

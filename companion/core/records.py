@@ -6,11 +6,19 @@ game's rules again from the start and requires the very events that were recorde
 with a teleported piece, a flipped winner or a damaged line is refused naming its entry (and
 never raises a raw ``AssertionError``/``KeyError``). :func:`check` verifies the hash chain
 first. A game supplies its rules and the type adapter that reads its commands.
+
+**Undo.** A mis-tap is undone by a correction, never by editing the record: an ``undo``
+correction (:data:`UNDO`, ``detail: {"entry": N}``) names the command entry it takes back, which
+must be the last command standing (nothing else was played after it) and one the game allows to
+be undone (its :data:`UndoPolicy`, judged on the stored command and events alone). Re-adjudication
+re-judges the undone command as it stood, then rebuilds the game without it, so every later
+command is judged on the game as it was after the undo. What each game allows is in
+docs/referee.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -19,7 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 from companion.core.chain import ChainBreak, check_chain, entry_hash
 from companion.core.game import GameRules, judge_of
 from companion.core.rules import RuleViolation
-from companion.core.store import Entry, GameLog
+from companion.core.store import CommandRecorder, Entry, GameLog
 
 S = TypeVar("S")
 
@@ -41,30 +49,151 @@ class LogRefused(Exception):
         return f"the saved game does not hold at entry {self.entry}{rule}"
 
 
+UNDO = "undo"
+"""The correction that takes back the last command standing (see the module docstring)."""
+
+
+@dataclass(frozen=True)
+class Undoable:
+    """A command the players may take back: ``what`` names it for the shared screen ("Ishida's
+    bid": never a hidden identity), ``side`` is who played it."""
+
+    what: str
+    side: str | None
+
+
+@dataclass(frozen=True)
+class NotUndoable:
+    """Why a command stands: the reason, for the shared screen; ``what`` names the command as
+    :class:`Undoable` does."""
+
+    reason: str
+    what: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.what or 'This'} cannot be undone: {self.reason}"
+
+
+UndoPolicy = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], Undoable | NotUndoable]
+"""A game's rule for undo: the stored command and its events -> undoable or why not."""
+
+
 @dataclass
 class Rebuilt(Generic[S]):
-    """A game rebuilt by re-adjudication: its state, events and commands replayed."""
+    """A game rebuilt by re-adjudication: its state, events and commands replayed (``commands``
+    counts the undone ones too: each was re-judged), and the entries undone."""
 
     state: S
     events: list[Any] = field(default_factory=list)
     commands: int = 0
+    undone: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Standing(Generic[S]):
+    """A command entry standing in the rebuilt game, with the game as it was before it."""
+
+    entry: Entry
+    before: S
+    events_before: int
 
 
 def readjudicate(rules: GameRules[S, Any, Any], commands: TypeAdapter[Any],
-                 entries: Iterable[Entry], *, upto: int | None = None) -> Rebuilt[S]:
+                 entries: Iterable[Entry], *, upto: int | None = None,
+                 undo: UndoPolicy | None = None) -> Rebuilt[S]:
     """Run every stored command (entries 1..``upto``) through ``rules`` from the start and
     require the recorded events; raise :class:`LogRefused` at the first entry that differs.
-    Corrections are skipped (they never change the game)."""
+    Corrections never change the game, except an undo (:data:`UNDO`), which is checked against
+    ``undo`` (the game's policy; without one, no undo holds)."""
     rebuilt = Rebuilt(rules.initial_state())
+    standing: list[_Standing[S]] = []
     for entry in entries:
         if upto is not None and entry.seq > upto:
             break
         if entry.kind == "correction":
+            if isinstance(entry.data, dict) and entry.data.get("action") == UNDO:
+                _take_back(rebuilt, standing, entry, undo)
             continue
         if entry.kind != "command":
             raise LogRefused(entry.seq, f"unknown kind of entry {entry.kind!r}")
+        mark = _Standing(entry, rebuilt.state, len(rebuilt.events))
         step(rules, commands, rebuilt, entry)
+        standing.append(mark)
     return rebuilt
+
+
+def _take_back(rebuilt: Rebuilt[S], standing: list[_Standing[S]], entry: Entry,
+               undo: UndoPolicy | None) -> None:
+    """An undo correction: the game as it was before the last command standing."""
+    detail = entry.data.get("detail")
+    target = detail.get("entry") if isinstance(detail, dict) else None
+    if not isinstance(target, int):
+        raise LogRefused(entry.seq, "this undo names no entry")
+    if not standing or standing[-1].entry.seq != target:
+        last = f"entry {standing[-1].entry.seq}" if standing else "no command"
+        raise LogRefused(entry.seq, f"this undo names entry {target}, but the last command "
+                                    f"standing is {last}: only the last one can be undone")
+    last_entry = standing[-1].entry
+    if undo is None:
+        raise LogRefused(entry.seq, "this game allows no undo")
+    verdict = undo(last_entry.data["command"], last_entry.data["events"])
+    if isinstance(verdict, NotUndoable):
+        raise LogRefused(entry.seq, f"entry {target} cannot be undone: {verdict.reason}")
+    mark = standing.pop()
+    rebuilt.state = mark.before
+    del rebuilt.events[mark.events_before:]
+    rebuilt.undone.append(target)
+
+
+def undo_entry(entry: Entry | None, undo: UndoPolicy) -> Undoable | NotUndoable | None:
+    """What the game's policy says of undoing ``entry`` (the last command standing), or None
+    when there is nothing to undo."""
+    if entry is None or entry.kind != "command":
+        return None
+    return undo(entry.data["command"], entry.data["events"])
+
+
+class UndoRefused(Exception):
+    """Nothing was undone; the message says why, fit for the shared screen."""
+
+
+def take_back(recorder: CommandRecorder, events: Sequence[Any], undo: UndoPolicy
+              ) -> tuple[Undoable, list[Any]]:
+    """Undo the last command the ``recorder`` stored: the undo correction is stored first (a
+    StoreError leaves the game as it was), then the events the game keeps are returned (the
+    game's ``events`` without the undone command's). UndoRefused says why not."""
+    entry = recorder.last
+    verdict = undo_entry(entry, undo)
+    if entry is None or verdict is None:
+        raise UndoRefused("There is nothing to undo")
+    if isinstance(verdict, NotUndoable):
+        raise UndoRefused(str(verdict))
+    recorded = entry.data["events"]
+    kept, tail = list(events[:len(events) - len(recorded)]), events[len(events) - len(recorded):]
+    if [e.model_dump(mode="json") for e in tail] != recorded:
+        raise UndoRefused("Nothing was undone: the game on the screen differs from its record "
+                          "(the referee can verify it)")
+    recorder.store.append_correction(recorder.game_id, UNDO, by=verdict.side or "players",
+                                     note=f"Undo: {verdict.what}", detail={"entry": entry.seq})
+    recorder.last = last_standing(recorder.store.load(recorder.game_id).entries)
+    return verdict, kept
+
+
+def standing_events(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """The recorded events of the commands not undone, in order (for a summary: only
+    re-adjudication vouches for them)."""
+    undone = {e.data.get("detail", {}).get("entry") for e in entries
+              if e.kind == "correction" and e.data.get("action") == UNDO}
+    return [event for e in entries if e.kind == "command" and e.seq not in undone
+            for event in e.data.get("events", []) if isinstance(event, dict)]
+
+
+def last_standing(entries: Sequence[Entry]) -> Entry | None:
+    """The last command entry not undone (what an undo may take back next)."""
+    undone = {e.data.get("detail", {}).get("entry") for e in entries
+              if e.kind == "correction" and e.data.get("action") == UNDO}
+    return next((e for e in reversed(entries) if e.kind == "command" and e.seq not in undone),
+                None)
 
 
 def step(rules: GameRules[S, Any, Any], commands: TypeAdapter[Any], rebuilt: Rebuilt[S],
@@ -116,7 +245,7 @@ def _difference(what: str, recorded: list[Any], given: list[dict[str, Any]]) -> 
 
 def check(log: GameLog, game: str, title: str, rules: GameRules[S, Any, Any],
           commands: TypeAdapter[Any], *, count: int | None = None,
-          head: str | None = None) -> Rebuilt[S]:
+          head: str | None = None, undo: UndoPolicy | None = None) -> Rebuilt[S]:
     """The hash chain, then that the log is a game of ``game`` (``title`` is its name for
     players), then re-adjudication; LogRefused at the first entry at fault."""
     header_hash = entry_hash("", log.header)
@@ -127,4 +256,4 @@ def check(log: GameLog, game: str, title: str, rules: GameRules[S, Any, Any],
         raise LogRefused(broken.entry, broken.reason)
     if log.header.get("game") != game:
         raise LogRefused(0, f"not a game of {title} ({log.header.get('game')!r})")
-    return readjudicate(rules, commands, log.entries)
+    return readjudicate(rules, commands, log.entries, undo=undo)

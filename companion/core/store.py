@@ -406,12 +406,14 @@ class CommandRecorder:
     :class:`StoreError` when they could not be saved, and then nothing is applied.
     """
 
-    def __init__(self, store: Store, game_id: int) -> None:
+    def __init__(self, store: Store, game_id: int, *, last: Entry | None = None) -> None:
         self.store = store
         self.game_id = game_id
+        self.last = last
+        """The last command standing (what an undo may take back; None: nothing to undo)."""
 
     def record(self, command: BaseModel, events: Sequence[BaseModel]) -> None:
-        self.store.append_command(
+        self.last = self.store.append_command(
             self.game_id,
             command.model_dump(mode="json"),
             [event.model_dump(mode="json") for event in events],

@@ -11,19 +11,35 @@ screen alone receives a :class:`~companion.core.views.RefereeView`, behind the P
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion.core.events import Command, Event
 from companion.core.game import Accepted, Rejection
+from companion.core.records import (
+    UNDO,
+    NotUndoable,
+    Undoable,
+    UndoRefused,
+    take_back,
+    undo_entry,
+)
+from companion.core.store import CommandRecorder, Entry
 from companion.core.views import PublicView, RefereeView
+from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import castle_owner
 from companion.games.sekigahara.engine.data import BOARD, CARDS, side_of
 from companion.games.sekigahara.engine.feed import card_words
-from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules, new_game
+from companion.games.sekigahara.engine.game import (
+    EVENTS,
+    SekigaharaGame,
+    SekigaharaRules,
+    new_game,
+)
 from companion.games.sekigahara.engine.queries import (
     awaiting,
     declarable,
@@ -47,6 +63,11 @@ SETUP_DRAWS = (sum(len(loc.setup.random) for loc in BOARD.locations.values())
                + sum(len(box.setup.random) for box in BOARD.boxes.values()))
 """Bag draws of the set-up (5.2.2, 5.2.3): one per side per location or box printed with a
 random set-up marker."""
+
+
+CONFIRMED = ("bid", "end_phase", "finish", "declare_combat", "choose_inside", "choose_first")
+"""Taps confirmed first when they cannot be undone (a movement bought by replacing cards is
+already two taps: "No movement (replace cards)", then how many)."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +231,67 @@ class TableControl(TableLink):
 
     def start_game(self) -> Accepted[ev.Event] | Rejection:
         return self.submit(cm.StartGame())
+
+    # ------------------------------------------------------------------ undo, the feed
+
+    def undo_offer(self) -> Undoable | NotUndoable | None:
+        """What "Undo" would take back now (the last command standing, when the game is
+        saved), or why it cannot; None when there is nothing to undo."""
+        recorder = self.game.recorder
+        if not isinstance(recorder, CommandRecorder):
+            return None
+        return undo_entry(recorder.last, records.undo_policy)
+
+    def undo(self) -> Undoable:
+        """Take back the last command (docs/referee.md, Undo): stored as a correction first,
+        then the game is followed again without it; the feed keeps its lines and says what
+        was undone. UndoRefused (nothing changed) says why not; StoreError: not saved."""
+        with self.lock:
+            recorder = self.game.recorder
+            if not isinstance(recorder, CommandRecorder):
+                raise UndoRefused("This game is not being saved, so it has no undo")
+            verdict, kept = take_back(recorder, self.game.events, records.undo_policy)
+            said = list(self.session.log)
+            game = new_game(kept)
+            game.recorder = recorder
+            self.follow(game, recorder)
+            self.session.log[:0] = [*said, LogLine(time.monotonic(), "correction",
+                                                   f"Undone: {verdict.what}")]
+        self._notify()
+        return verdict
+
+    def confirm_first(self, command: Command) -> str | None:
+        """A tap that is usually undone by "Undo" but not this time (it shows both bids, draws
+        cards, decides the battle or ends the game) is said first and played once confirmed:
+        the sentence to say, or None to play it now. Only the rules' public outcome is read."""
+        key = command.model_dump(mode="json")
+        if not isinstance(self.game.recorder, CommandRecorder):
+            return None
+        if str(key.get("type")) not in CONFIRMED:
+            return None
+        try:
+            events = self.game.rules.handle(self.game.state, command)
+        except Exception:  # refused: the submit says why
+            return None
+        verdict = records.undo_policy(key, [e.model_dump(mode="json") for e in events])
+        if isinstance(verdict, Undoable):
+            return None
+        return f"{verdict}."
+
+    def replay_feed(self, entries: Sequence[Entry]) -> None:
+        """A resumed game's feed as it was shown: each stored command's events in the feed's
+        words, and each undo (the table's own notes are not stored, so they do not return)."""
+        lines: list[LogLine] = []
+        for entry in entries:
+            if entry.kind == "command":
+                for raw in entry.data.get("events", []):
+                    event = EVENTS.validate_python(raw)
+                    lines.append(LogLine(0.0, "command", self.session.rules.describe(event)))
+            elif entry.data.get("action") == UNDO:
+                what = str(entry.data.get("note", "")).removeprefix("Undo: ")
+                lines.append(LogLine(0.0, "correction", f"Undone: {what}"))
+        with self.lock:
+            self.session.log[:0] = lines
 
 
 def bid_cards(side: Side) -> list[tuple[str, str]]:

@@ -93,6 +93,9 @@ class Demo:
             shown = ", ".join(t.label for t in self.app.targets if t.action is not None)
             raise DemoError(f"no button {label!r} on the {self.app.painter.screen} screen "
                             f"(shown: {shown})")
+        if getattr(self.app.screen, "name", "") == "confirm-step":  # cannot be undone: meant
+            self.app.draw()
+            self.app.tap("Go ahead")
 
     def start(self) -> None:
         """Tap "New game" (from the start screen) and stand the set-up-symbol blocks on the map
@@ -101,6 +104,8 @@ class Demo:
         if self.app.find("New game") is None:
             self.tap("Back to the start" if self.app.find("Back to the start") else "Menu")
         self.tap("New game")
+        if getattr(self.app.screen, "name", "") == "confirm-new-game":  # the other stays saved
+            self.tap("Start a new game")
         self.started = True
         self._observe()
         self._set_out()

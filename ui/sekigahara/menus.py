@@ -6,18 +6,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
+from companion.core.records import UndoRefused
+from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine.data import FACES
 from companion.games.sekigahara.engine.feed import place
 from ui.sekigahara.control import TableControl
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
-from ui.shell.canvas import Canvas, column
+from ui.shell.app import App, Screen
+from ui.shell.canvas import Canvas, column, row
 from ui.shell.pages import pager
 from ui.shell.saving import game_entries
+from ui.shell.saving import undo_button as shell_undo_button
 
 
 @dataclass
@@ -35,6 +40,8 @@ class StartScreen:
     without_saving: Callable[[], None] | None = None
     change_game: Callable[[], None] | None = None
     """Back to the game choice (when more than one game is installed)."""
+    saved_games: Callable[[], None] | None = None
+    """The Saved games page (when an unfinished game is saved)."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -56,7 +63,8 @@ class StartScreen:
         width = min(r.width - 4 * t.gap, 9 * t.target)
         area = pygame.Rect(r.centerx - width // 2, y + t.small + 2 * t.gap, width,
                            r.bottom - y - t.small - 4 * t.gap)
-        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving)
+        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving,
+                               self.saved_games)
         entries += [("Hardware check", self.hardware, th.PANEL_HI),
                     ("Referee", self.referee, th.PANEL_HI)]
         if self.change_game is not None:
@@ -69,6 +77,58 @@ class StartScreen:
             entries, strict=True,
         ):
             canvas.button(cell, label, action, colour=colour)
+
+
+def undo_button(canvas: Canvas, rect: pygame.Rect, control: TableControl,
+                say: Callable[[str], None]) -> None:
+    """"Undo: Ishida's bid" while the last command may be taken back (docs/referee.md, Undo);
+    a plain "Undo" that says why not otherwise; nothing before the first command."""
+    shell_undo_button(canvas, rect, control.undo_offer(), partial(undo, control, say), say)
+
+
+def undo(control: TableControl, say: Callable[[str], None]) -> None:
+    """Take back the last command; what happened is in the feed, a refusal is said."""
+    try:
+        control.undo()
+    except UndoRefused as exc:
+        say(str(exc))
+    except StoreError as exc:
+        say(f"Not saved: {exc.message}. Nothing was undone.")
+
+
+@dataclass
+class ConfirmStep:
+    """A tap that cannot be undone this time, said before it happens: "Back" changes nothing,
+    "Go ahead" plays it (one extra tap; docs/referee.md, Undo)."""
+
+    said: str
+    app: App
+    play: Screen
+    go: Callable[[], None]
+    name: str = "confirm-step"
+
+    def tick_ms(self) -> int | None:
+        return None
+
+    def draw(self, canvas: Canvas) -> None:
+        t = canvas.theme
+        r = canvas.rect
+        width = r.width - 4 * t.gap
+        y = canvas.text("This cannot be undone", (t.gap * 2, t.gap * 2), size=t.title,
+                        bold=True, colour=th.WARN).bottom + t.gap
+        canvas.text(self.said, (t.gap * 2, y), width=width, max_lines=4)
+        height = int(t.target * 1.4)
+        cells = row(pygame.Rect(t.gap * 2, r.bottom - height - 2 * t.gap, width, height), 2,
+                    2 * t.gap)
+        canvas.button(cells[0], "Back", self._back, colour=th.PANEL_HI)
+        canvas.button(cells[1], "Go ahead", self._go, colour=th.ACCEPT)
+
+    def _back(self) -> None:
+        self.app.show(self.play)
+
+    def _go(self) -> None:
+        self.app.show(self.play)
+        self.go()
 
 
 @dataclass

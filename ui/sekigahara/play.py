@@ -21,6 +21,7 @@ from companion.games.sekigahara.engine.state import Level
 from ui.sekigahara import battle, ending, mapview
 from ui.sekigahara.control import Snapshot, TableControl, bid_cards
 from ui.sekigahara.mapview import MapLayout, draw_board
+from ui.sekigahara.menus import ConfirmStep, undo_button
 from ui.sekigahara.parts import (
     Detail,
     detail_page,
@@ -100,6 +101,10 @@ class PlayScreen:
             status_bar(canvas, rects.bar, snap, self.open_detail)
             self._map(canvas, rects.map, snap)
             y = self._actions(canvas, rects.side, snap, page)
+            undo = pygame.Rect(rects.side.x, y, rects.side.width, t.target)
+            if undo.bottom <= rects.side.bottom:
+                undo_button(canvas, undo, self.control, self.app.say)
+                y = undo.bottom + t.gap
             top = max(rects.feed.y, y + t.gap) if t.portrait else rects.feed.y
             below = pygame.Rect(rects.feed.x, top, rects.feed.width, rects.feed.bottom - top)
             if below.height >= t.target:  # upright, a long prompt runs over the rulings
@@ -127,6 +132,8 @@ class PlayScreen:
         menu = pygame.Rect(right.right - 2 * t.target, right.bottom - t.target, 2 * t.target,
                            t.target)
         canvas.button(menu, "Menu", self.leave, size=t.small)
+        undo_button(canvas, pygame.Rect(right.x, menu.y, menu.x - right.x - t.gap, t.target),
+                    self.control, self.app.say)
         y = self._actions(canvas, right, snap, page)
         feed_rect = pygame.Rect(right.x, y + t.gap, right.width, menu.y - y - 2 * t.gap)
         if feed_rect.height > t.target:
@@ -396,7 +403,11 @@ class PlayScreen:
 
     # ------------------------------------------------------------------ doing
 
-    def _do(self, command: cm.Command) -> None:
+    def _do(self, command: cm.Command, confirmed: bool = False) -> None:
+        ask = None if confirmed else self.control.confirm_first(command)
+        if ask is not None:  # it cannot be undone: said first (docs/referee.md, Undo)
+            self.app.show(ConfirmStep(ask, self.app, self, lambda: self._do(command, True)))
+            return
         try:
             result = self.control.submit(command)
         except StoreError as exc:  # nothing applied (8)

@@ -82,23 +82,22 @@ def proper_names() -> frozenset[str]:
     name their pieces), as ids are spelt: one of them written in lower case is an id that
     reached the screen ("kiyosu"). Read through the neutral game registry
     (:func:`companion.core.table.game_table`), so the shell imports no game."""
-    from companion.core.table import game_table, table_names
+    from companion.core.table import PlaceKind, game_table, table_names
 
     names: set[str] = set()
     for game in table_names():
         table = game_table(game)
         for place in table.places().values():
-            names |= {place.id, *place.label.lower().split()}
+            if place.kind in (PlaceKind.LOCATION, PlaceKind.BOX):  # trays have plain names
+                names |= {place.id, *place.label.lower().split()}
         for piece in table.pieces():
             names.add(table.describe_piece(piece.id).split(" ")[0].lower())
     return frozenset(n for n in names if n.isalpha() and n not in ENGLISH)
 
 
 ENGLISH = frozenset({"date", "ii", "of", "the", "bay", "sea", "mountains", "lake", "box", "ninja",
-                     "a", "an", "on", "in", "at", "to", "and", "tray", "reserve", "pad", "bag",
-                     "casualty", "deployment", "recruitment", "game", "cards", "card",
-                     "registration", "antenna", "red", "blue", "yellow", "black", "white",
-                     "green", "gold"})
+                     "a", "an", "on", "in", "at", "to", "and", "recruitment", "red", "blue",
+                     "yellow", "black", "white", "green", "gold"})
 """Lower-case words of the games' names that are also plain English."""
 
 

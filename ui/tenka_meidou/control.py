@@ -22,8 +22,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from companion.core.game import Accepted, Game, Rejection
+from companion.core.records import Undoable, UndoRefused, take_back, undo_entry
 from companion.core.rules import RuleViolation
-from companion.core.store import CorrectionRecorder
+from companion.core.store import CommandRecorder, CorrectionRecorder, StoreError
+from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.components import Colour, Daimyo, Tactic
 from companion.games.tenka_meidou.events import (
     ChooseDaimyo,
@@ -174,6 +176,43 @@ class TenkaControl:
             self.feed, self.problems, self._described = [], [], 0
             self._log_at = self._war_log_at = 0
             self._catch_up()
+
+    # ------------------------------------------------------------------ undo
+
+    def undo_offer(self) -> Undoable | None:
+        """What "Undo" would take back now (docs/referee.md, Undo: a Daimyo card chosen); None
+        when nothing can be (most of this game is dice and pawns the readers saw)."""
+        recorder = self.game.recorder
+        if not isinstance(recorder, CommandRecorder):
+            return None
+        offer = undo_entry(recorder.last, records.undo_policy)
+        return offer if isinstance(offer, Undoable) else None
+
+    def undo(self) -> Undoable:
+        """Take back the last command: stored as a correction first, then the game is followed
+        again without it. UndoRefused (nothing changed) says why not; StoreError: not saved."""
+        with self._lock:
+            recorder = self.game.recorder
+            if not isinstance(recorder, CommandRecorder):
+                raise UndoRefused("This game is not being saved, so it has no undo")
+            verdict, kept = take_back(recorder, self.game.events, records.undo_policy)
+            self.follow(Game(self.rules, kept, recorder=recorder), recorder)
+            self.feed.append(FeedLine("ruling", f"Undone: {verdict.what}"))
+            return verdict
+
+    def undo_or_say(self) -> None:
+        """"Undo" tapped: taken back, or why not said in the feed."""
+        try:
+            self.undo()
+        except UndoRefused as exc:
+            self.say(str(exc))
+        except StoreError as exc:
+            self.say(f"Not saved: {exc.message}. Nothing was undone.")
+
+    def say(self, text: str) -> None:
+        """A refusal for the feed (never a hidden card: see :mod:`companion.core.records`)."""
+        with self._lock:
+            self.feed.append(FeedLine("rejected", text))
 
     # ------------------------------------------------------------------ what screens see
 

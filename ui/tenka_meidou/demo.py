@@ -105,6 +105,8 @@ class TenkaDemo:
                                             players))
         self.app.draw()
         self.tap("New game")
+        if getattr(self.app.screen, "name", "") == "confirm-new-game":  # the other stays saved
+            self.tap("Start a new game")
         for colour in colours:
             self.tap(colour_name(colour))
         if start.advanced if advanced is None else advanced:

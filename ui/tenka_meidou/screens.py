@@ -22,7 +22,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column, grid, row
 from ui.shell.hubstatus import hub_strip
 from ui.shell.pages import Detail, detail_page, pager, split
-from ui.shell.saving import game_entries
+from ui.shell.saving import game_entries, undo_button
 from ui.tenka_meidou.boardview import draw_board
 from ui.tenka_meidou.control import FeedLine, Plan, Roll, Snapshot, TenkaControl, refusal
 from ui.tenka_meidou.war_screen import draw_score, draw_war
@@ -87,6 +87,8 @@ class StartScreen:
     """Behind the referee PIN."""
     change_game: Callable[[], None] | None = None
     """Back to the game choice (when more than one game is installed)."""
+    saved_games: Callable[[], None] | None = None
+    """The Saved games page (ui.shell.saving), when an unfinished game is saved."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -108,7 +110,8 @@ class StartScreen:
                             size=t.small, anchor="midtop", colour=th.WARN,
                             width=r.width - 4 * t.gap).bottom
         width = min(r.width - 4 * t.gap, 8 * t.target)
-        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving)
+        entries = game_entries(self.resume, self.new_game, self.retry, self.without_saving,
+                               self.saved_games)
         if self.rules is not None:
             entries.append(("The rules in short", self.rules, th.PANEL_HI))
         if self.hardware is not None:
@@ -446,7 +449,10 @@ class PlayScreen:
             canvas.button(pygame.Rect(rect.x, y, rect.width, int(t.target * 1.3)),
                           f"{name}: show me the Daimyo cards", self._reveal_offer,
                           colour=th.ACCEPT)
-            return y + int(t.target * 1.3) - rect.y
+            y += int(t.target * 1.3) + t.gap
+            return undo_button(canvas, pygame.Rect(rect.x, y, rect.width, t.target),
+                               self.control.undo_offer(), self.control.undo_or_say,
+                               self.control.say) - rect.y
         return 0  # the offer itself is a page of its own (:meth:`_offer_page`)
 
     def _offer_page(self, canvas: Canvas, v: Table) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.records import UNDO
 from companion.core.store import GameLog
 from companion.games.sekigahara.combat import combat_result
 from companion.games.sekigahara.components import Side
@@ -105,10 +106,15 @@ def explain_entry(log: GameLog, n: int) -> dict[str, Any]:
     out: dict[str, Any] = {"entry": n, "kind": entry.kind, "at": entry.at}
     if entry.kind == "correction":
         data = entry.data
+        text = ("a correction by the players or the referee: it changes what the table "
+                "session believes, not the game")
+        if data.get("action") == UNDO:
+            target = (data.get("detail") or {}).get("entry")
+            text = (f"an undo: entry {target} is taken back (the last command standing, one "
+                    "the rules let the players undo); the game is rebuilt without it and "
+                    "every later command is judged on that game")
         out.update(action=data.get("action"), by=data.get("by"), note=data.get("note"),
-                   detail=data.get("detail"),
-                   rulings=[{"rule": None, "text": "a correction by the players or the referee: "
-                             "it changes what the table session believes, not the game"}])
+                   detail=data.get("detail"), rulings=[{"rule": None, "text": text}])
         return out
     rebuilt = readjudicate(log.entries, upto=n - 1)
     command = entry.data.get("command", {})
@@ -125,6 +131,13 @@ def explain_entry(log: GameLog, n: int) -> dict[str, Any]:
     out["verdict"] = "ruled as recorded"
     out["events"] = [e.model_dump(mode="json") for e in produced]
     out["rulings"] = _rulings(before, produced)
+    undone = next((e.seq for e in log.entries if e.kind == "correction"
+                   and e.data.get("action") == UNDO
+                   and (e.data.get("detail") or {}).get("entry") == n), None)
+    if undone is not None:
+        out["undone_by"] = undone
+        out["rulings"].append({"rule": None, "text": f"undone by entry {undone}: the game "
+                               "goes on without this command"})
     return out
 
 
@@ -193,6 +206,7 @@ def explain_text(out: dict[str, Any]) -> str:
         lines.append(f"{out['action']} by {out['by']}: {out['note']}")
         if out.get("detail"):
             lines.append(f"detail: {out['detail']}")
+        lines += [f"  {ruling['text']}" for ruling in out.get("rulings", [])]
         return "\n".join(lines)
     lines.append(f"command: {out['command']}")
     lines.append(f"judged under rules {out['rules']}: {out['verdict']}")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -44,6 +44,7 @@ from companion.core.store import (
 )
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import FACES
+from companion.games.sekigahara.engine.feed import place
 from companion.games.sekigahara.engine.game import (
     COMMANDS,
     SekigaharaGame,
@@ -80,6 +81,76 @@ Rebuilt = core_records.Rebuilt
 LogRefused = core_records.LogRefused
 
 
+# ---------------------------------------------------------------------- undo
+
+TAPPED = {
+    "bid": "bid", "choose_first": "choice of who moves first", "buy_movement": "choice of movement",
+    "declare_combat": "combat declared", "choose_inside": "castle choice",
+    "finish": "\u201chas finished\u201d",
+}
+"""Commands tapped on the touchscreen that an undo may take back, by what the button says."""
+
+SEEN = {
+    "draw_blocks": "blocks drawn from the bag", "muster": "the muster",
+    "bring_mori": "the M\u014dri blocks brought in", "move_stack": "the move",
+    "deploy": "the deployment", "take_losses": "the losses", "retreat": "the retreat",
+}
+"""Commands the readers saw (blocks moved): the blocks on the table are the record."""
+
+OTHER = {"challenge": "Loyalty Challenge", "start_game": "start of the game"}
+
+REVEALS = {
+    "cards_drawn": "cards are drawn, and they cannot go back unseen",
+    "bids_revealed": "both bids are shown",
+    "combat_ended": "the battle is decided",
+    "game_won": "the game is over",
+}
+"""Events after which nothing can be taken back: something hidden was shown or decided."""
+
+
+def _tapped(kind: str, command: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
+            ) -> str:
+    """What the Undo button calls a tap (public words only), "" for one it never undoes."""
+    if kind == "end_phase":
+        began = next((e for e in events if e.get("type") == "phase_began"), None)
+        return ("End movement" if began is not None and began.get("phase") == "combat"
+                else "End combat phase")
+    if kind == "declare_combat":
+        where = place(str(command.get("location")))
+        return f"{'choice to stay inside' if command.get('inside') else 'attack'} at {where}"
+    if kind == "choose_inside":
+        return f"choice to {'stay inside' if command.get('inside') else 'fight outside'}"
+    return TAPPED.get(kind, "")
+
+
+def undo_policy(command: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
+                ) -> core_records.Undoable | core_records.NotUndoable:
+    """What an undo may take back (docs/referee.md, Undo): a touchscreen tap (a bid, the
+    first player, a movement level, End movement or End combat phase, a combat declared, a
+    castle choice, "has finished") whose events showed nothing hidden. Never a change the
+    readers saw (the blocks are the record: move them as the rules allow instead), a Loyalty
+    Challenge (a card was shown, 8.6) or the start of the game."""
+    kind = str(command.get("type"))
+    side = command.get("side")
+    who = f"{str(side).capitalize()}'s " if side else ""
+    label = _tapped(kind, command, events)
+    seen = SEEN.get(kind, "").removeprefix("the ")
+    what = f"{who}{label or seen or OTHER.get(kind, kind.replace('_', ' '))}"
+    if kind == "finish":
+        what = f"\u201c{str(side).capitalize()} has finished\u201d"
+    if kind in SEEN:
+        return core_records.NotUndoable(
+            f"the readers saw {SEEN[kind]}, and the blocks on the table are the record", what)
+    if kind == "challenge":
+        return core_records.NotUndoable("a Loyalty Challenge shows a card (8.6)", what)
+    if not label:
+        return core_records.NotUndoable("it started the game: use New game instead", what)
+    shown = next((REVEALS[e["type"]] for e in events if e.get("type") in REVEALS), None)
+    if shown is not None:
+        return core_records.NotUndoable(shown, what)
+    return core_records.Undoable(what, str(side) if side else None)
+
+
 # ---------------------------------------------------------------------- re-adjudication
 # (the game-neutral part is companion.core.records)
 
@@ -87,7 +158,8 @@ LogRefused = core_records.LogRefused
 def readjudicate(entries: Iterable[Entry], *, upto: int | None = None) -> Rebuilt[State]:
     """Run every stored command (entries 1..``upto``) through the rules from the start and
     require the recorded events; raise :class:`LogRefused` at the first entry that differs."""
-    return core_records.readjudicate(SekigaharaRules(), COMMANDS, entries, upto=upto)
+    return core_records.readjudicate(SekigaharaRules(), COMMANDS, entries, upto=upto,
+                                     undo=undo_policy)
 
 
 def step(rules: SekigaharaRules, rebuilt: Rebuilt[State], entry: Entry) -> list[ev.Event]:
@@ -98,10 +170,28 @@ def step(rules: SekigaharaRules, rebuilt: Rebuilt[State], entry: Entry) -> list[
 def check(log: GameLog, *, count: int | None = None, head: str | None = None) -> Rebuilt[State]:
     """The hash chain, then re-adjudication; LogRefused at the first entry at fault."""
     return core_records.check(log, GAME, "Sekigahara", SekigaharaRules(), COMMANDS,
-                              count=count, head=head)
+                              count=count, head=head, undo=undo_policy)
 
 
 # ---------------------------------------------------------------------- the app's store API
+
+
+PHASES = {"setup": "Set-up", "reinforcement": "Reinforcement Step", "bid": "bidding",
+          "choose_first": "bidding", "movement": "Movement Phase", "combat": "Combat Phase",
+          "game_over": "game over"}
+
+
+def progress(log: GameLog) -> str:
+    """How far a stored game went, for the Saved games page ("Week 2, turn A: Movement
+    Phase"), read from its recorded events (resuming re-adjudicates them)."""
+    standing = core_records.standing_events(log.entries)
+    began = next((e for e in reversed(standing) if e.get("type") == "phase_began"), None)
+    if began is None:
+        return "Set-up" if standing else "Not started"
+    phase = PHASES.get(str(began.get("phase")), str(began.get("phase")))
+    if began.get("phase") == "setup":
+        return "Set-up"
+    return f"Week {began.get('week')}, turn {began.get('turn')}: {phase}"
 
 
 def start(store: Store) -> tuple[int, SekigaharaGame]:
@@ -115,9 +205,10 @@ def start(store: Store) -> tuple[int, SekigaharaGame]:
 def resume(store: Store, game_id: int) -> tuple[int, SekigaharaGame]:
     """Rebuild a stored game by re-adjudicating it; recording resumes where it stopped.
     Raises LogRefused if the log does not hold, StoreError if it cannot be read."""
-    rebuilt = check(store.load(game_id))
+    log = store.load(game_id)
+    rebuilt = check(log)
     game = new_game(rebuilt.events)
-    game.recorder = CommandRecorder(store, game_id)
+    game.recorder = CommandRecorder(store, game_id, last=core_records.last_standing(log.entries))
     return game_id, game
 
 

@@ -112,8 +112,10 @@ def _verify(args: argparse.Namespace) -> int:
              else f"week {state.week} turn {state.turn}, {state.phase.value}")
     manifest = ("" if log.header.get("manifest_hash") == records.manifest_hash()
                 else "; note: made with a different block manifest")
+    undone = (f", entries {', '.join(map(str, rebuilt.undone))} undone" if rebuilt.undone
+              else "")
     print(f"verified: {len(log.entries)} entries ({rebuilt.commands} commands re-adjudicated, "
-          f"{corrections} corrections), hash chain intact, head {log.head[:16]}; "
+          f"{corrections} corrections{undone}), hash chain intact, head {log.head[:16]}; "
           f"{where}{manifest}")
     return EXIT_OK
 

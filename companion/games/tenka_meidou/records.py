@@ -15,6 +15,7 @@ For the app::
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -28,7 +29,8 @@ from companion.games.tenka_meidou.events import TenkaCommand, TenkaEvent
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase, State
 
-__all__ = ["GAME", "LogRefused", "check", "finish_if_over", "resume", "start"]
+__all__ = ["GAME", "LogRefused", "check", "finish_if_over", "progress", "resume", "start",
+           "undo_policy"]
 
 GAME = "tenka-meidou"
 COMMANDS = TypeAdapter[Any](TenkaCommand)
@@ -42,10 +44,51 @@ def rules_version() -> str:
         return "unknown"
 
 
+def undo_policy(command: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
+                ) -> core_records.Undoable | core_records.NotUndoable:
+    """What an undo may take back (docs/referee.md, Undo): a Daimyo card chosen from the offer
+    (section 9; it is face down, so taking it back shows nothing). Never dice rolled or pawns
+    the readers saw placed or moved (the table is the record), a card played face up, or the
+    War."""
+    kind = str(command.get("type"))
+    colour = str(command.get("colour", "")).capitalize()
+    what = {"choose_daimyo": f"{colour}'s Daimyo choice", "deploy": f"{colour}'s deployment",
+            "tactic": f"{colour}'s tactic card", "daimyo": f"{colour}'s Daimyo card",
+            "start": "start of the game"}.get(kind, kind)
+    if any(e.get("type") == "war_fought" for e in events):
+        return core_records.NotUndoable("the War was fought (5.II)", what)
+    if kind == "choose_daimyo":
+        return core_records.Undoable(what, str(command.get("colour")))
+    if kind == "start":
+        return core_records.NotUndoable("it started the game: use New game instead", what)
+    if kind == "deploy":
+        return core_records.NotUndoable("the dice were rolled and the readers saw the pawns "
+                                        "placed: the table is the record", what)
+    return core_records.NotUndoable("the card was shown and the readers saw its pawns move",
+                                    what)
+
+
+def progress(log: GameLog) -> str:
+    """How far a stored game went, for the Saved games page ("3 players, 12 turns played"),
+    read from its recorded events (resuming re-adjudicates them)."""
+    events = core_records.standing_events(log.entries)
+    started = next((e for e in events if e.get("type") == "game_started"), None)
+    if started is None:
+        return "Not started"
+    players = len(started.get("players", ()))
+    turns = sum(1 for e in events
+                if e.get("type") in ("deployed", "tactic_played", "daimyo_played"))
+    mode = "advanced" if started.get("advanced") else "basic"
+    if any(e.get("type") == "war_fought" for e in events):
+        return f"{players} players, {mode} game: the War is fought"
+    return (f"{players} players, {mode} game: {turns} turn{'s' if turns != 1 else ''} "
+            "played")
+
+
 def check(log: GameLog, *, count: int | None = None, head: str | None = None) -> Rebuilt[State]:
     """The hash chain, then re-adjudication; LogRefused at the first entry at fault."""
     return core_records.check(log, GAME, "Tenka Meidou", TenkaRules(), COMMANDS, count=count,
-                              head=head)
+                              head=head, undo=undo_policy)
 
 
 def start(store: Store, rules: TenkaRules | None = None) -> tuple[int, TenkaGame]:
@@ -59,9 +102,11 @@ def resume(store: Store, game_id: int, rules: TenkaRules | None = None
            ) -> tuple[int, TenkaGame]:
     """Rebuild a stored game by re-adjudicating it; recording resumes where it stopped.
     Raises LogRefused if the log does not hold, StoreError if it cannot be read."""
-    rebuilt = check(store.load(game_id))
+    log = store.load(game_id)
+    rebuilt = check(log)
     game: TenkaGame = Game(rules or TenkaRules(), rebuilt.events,
-                           recorder=CommandRecorder(store, game_id))
+                           recorder=CommandRecorder(store, game_id,
+                                                    last=core_records.last_standing(log.entries)))
     return game_id, game
 
 
