@@ -111,7 +111,7 @@ def test_a_week_of_movement_with_a_question_answered_and_a_discrepancy_fixed(
     demo.wait(_showing(screen, "The table differs"), "the discrepancy")
     assert screen.shows("Put it back") and screen.shows("Accept what is on the table")
     demo.tap("Put it back")
-    demo.wait(lambda: screen.ever("the engine is right"), "the correction in the feed")
+    demo.wait(lambda: screen.ever("The game is right, put it back"), "the correction in the feed")
     demo._place((block,), origin)
     demo.wait(lambda: not screen.shows("The table differs"), "the discrepancy to clear")
     demo.play(WEEK)

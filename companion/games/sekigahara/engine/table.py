@@ -13,6 +13,12 @@ blocks deployed in the battle being fought (8.2.3). A block in a bag (5.2.2, 6.2
 its zone is ``<side>_bag``, which no reader watches, so the bridge never reports it missing; when
 it is seen on a zone, that is a draw, legal only when the engine awaits that draw.
 
+What the screen asks the players to do is expected, never a discrepancy: during the set-up a
+block with a set-up symbol is in the game box (``box``, unwatched) until it is seen where the
+map prints its symbol (5.2.1); after a battle, a deployed block stays expected on its deployment
+tray until it is seen off it (8.2.1: "revealed blocks again become concealed"), and
+:meth:`TableRules.table_steps` says so to the players.
+
 Legality is never re-implemented here: each change is turned into the candidate commands that
 could explain it and each is tried on the engine's own handler (a dry run: states are
 copy-on-write, nothing is kept). Messages are the engine's public rejection messages or ours,
@@ -21,8 +27,9 @@ with counts and location names only (3.1).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
@@ -30,8 +37,9 @@ from companion.core.events import Event
 from companion.core.rules import RuleViolation
 from companion.core.table import Hold, ProposedMove, Ready
 from companion.games.sekigahara import combat
-from companion.games.sekigahara.components import CardKind, Side
+from companion.games.sekigahara.components import CardKind, Clan, SetupSymbol, Side
 from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import blocks_at
 from companion.games.sekigahara.engine.data import BOARD, FACES, OSAKA, side_of
 from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules
@@ -53,6 +61,7 @@ from companion.games.sekigahara.engine.state import (
     State,
 )
 from companion.games.sekigahara.movement import Route
+from companion.games.sekigahara.table import GAME_BOX
 
 CASUALTIES = "casualties"
 MORI_ZONE = "mori_box"
@@ -85,11 +94,34 @@ def zone_label(zone: str) -> str:
         return BOARD.boxes[zone].name
     if zone == CASUALTIES:
         return "the casualty tray"
+    if zone == GAME_BOX:
+        return "the game box"
     for kind, what in (("deployment", "deployment tray"), ("bag", "bag")):
         side = _side_zone(zone, kind)
         if side is not None:
             return f"{side.value.capitalize()}'s {what}"
     return zone
+
+
+def where_words(zone: str) -> str:
+    """ "on Osaka", "in the Mōri box", "on the casualty tray": a zone after a verb."""
+    label = zone_label(zone)
+    if zone in BOARD.boxes:
+        return f"in the {label}"
+    if _side_zone(zone, "bag") is not None or zone == GAME_BOX:
+        return f"in {label}"
+    return f"on {label}"
+
+
+def clan_name(clan: Clan | str) -> str:
+    """A clan as the rulebook and the board print it: "Mōri", "Ukita"."""
+    value = clan.value if isinstance(clan, Clan) else clan
+    return "Mōri" if value == Clan.MORI.value else value.capitalize()
+
+
+def count_words(n: int, what: str = "block") -> str:
+    """ "1 block", "3 blocks": never "block(s)"."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
 
 
 def _engine_zone(zone: str) -> str:
@@ -178,16 +210,19 @@ def dry_run(state: State, command: cm.Command) -> RuleViolation | None:
     return None
 
 
-def _count(n: int, what: str = "block") -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
+_count = count_words
+
+
+def _side(side: Side) -> str:
+    return side.value.capitalize()
 
 
 def _route_label(route: Route, *, leader: bool = False) -> str:
     names = [BOARD.locations[loc].name for loc in route.path]
     text = "direct" if len(names) == 1 else "via " + ", ".join(names[:-1])
     if leader or route.needs_leader:  # never offered as a function of a hidden leader (C12)
-        return text + " (leadership: a leader is declared)"
-    return text + (" (force march: one card)" if route.needs_force_march else "")
+        return text + " (a leader's Leadership: the leader is declared)"
+    return text + (" (force march: discard one card)" if route.needs_force_march else "")
 
 
 @dataclass
@@ -195,10 +230,110 @@ class TableRules:
     """A live game as the bridge's ``SessionRules``; re-reads ``game.state`` on every call."""
 
     game: SekigaharaGame
+    _seen: dict[str, str] = field(default_factory=dict)
+    """Where the readers saw every block at the last :meth:`observe`."""
+    _stood: set[str] = field(default_factory=set)
+    """Blocks with a set-up symbol seen where the map prints it (5.2.1)."""
+    _put_back: set[tuple[str, int]] = field(default_factory=set)
+    """(block, index of its deployment event): seen off its tray since that battle ended."""
+    _to_bury: dict[str, str] = field(default_factory=dict)
+    """Eliminated blocks still seen on the map (an Overrun, 7.4): block -> that location."""
+    _buried: set[str] = field(default_factory=set)
+    """Eliminated blocks seen on the casualty tray (they never come back, 7.4, 8.7.2)."""
+    _deployed: tuple[int, dict[str, tuple[str, int]]] = (-1, {})
+    """Cache: the events' count, and each block's last deployment (location, event index)."""
 
     @property
     def state(self) -> State:
         return self.game.state
+
+    # ---------------------------------------------------------------- what the players do next
+
+    def setup_to_stand(self) -> dict[tuple[str, Side, SetupSymbol], int]:
+        """5.2.1: (zone, side, symbol) -> how many blocks with that set-up symbol are still to
+        stand there (the game box holds them until then). Counts only: the map prints them."""
+        state = self.state
+        left: Counter[tuple[str, Side, SetupSymbol]] = Counter()
+        if state.phase is not Phase.SETUP:
+            return {}
+        for block in self._setup_blocks():
+            zone = self._engine_zone_of(block)
+            symbol = FACES[block].setup
+            if block not in self._stood and zone is not None and symbol is not None:
+                left[(zone, side_of(block), symbol)] += 1
+        return dict(sorted(left.items(), key=lambda item: (zone_label(item[0][0]), item[0][1])))
+
+    def returning(self) -> dict[str, str]:
+        """Blocks deployed in a battle that is over, still on their deployment tray: block ->
+        the location they go back to, concealed again (8.2.1)."""
+        state = self.state
+        p = state.pending
+        found: dict[str, str] = {}
+        for block, (where, index) in self._last_deployments().items():
+            if state.pos.get(block) != where or (block, index) in self._put_back:
+                continue
+            if p is not None and p.combat is not None and p.combat.is_deployed(block):
+                continue  # still in the battle being fought (8.2.3)
+            found[block] = where
+        return found
+
+    def eliminated(self) -> dict[str, str]:
+        """Blocks eliminated off the map (an Overrun, 7.4) that the readers still see there:
+        block -> the location to take them from to the casualty tray."""
+        return {b: where for b, where in self._to_bury.items() if self.state.pos[b] == DEAD}
+
+    def table_steps(self) -> list[str]:
+        """What the players must do on the table before anything else, in plain words."""
+        steps: list[str] = []
+        dead: dict[tuple[str, Side], int] = Counter(
+            (where, side_of(b)) for b, where in self.eliminated().items())
+        for (where, side), n in sorted(dead.items()):
+            what = "eliminated block" if n == 1 else f"{n} eliminated blocks"
+            steps.append(f"{side.value.capitalize()}: move your {what} from "
+                         f"{zone_label(where)} to the casualty tray (7.4)")
+        back: dict[tuple[str, Side], int] = Counter(
+            (where, side_of(b)) for b, where in self.returning().items())
+        for (where, side), n in sorted(back.items()):
+            what = "deployed block" if n == 1 else f"{n} deployed blocks"
+            steps.append(f"{side.value.capitalize()}: put your {what} back on "
+                         f"{zone_label(where)}, concealed again (8.2.1)")
+        return steps
+
+    def setup_places(self) -> dict[str, str]:
+        """Each set-up block still in the game box -> where the map prints its symbol (5.2.1):
+        for the hands of the demo and tests, never for the shared screen."""
+        if self.state.phase is not Phase.SETUP:
+            return {}
+        return {b: z for b in self._setup_blocks() if b not in self._stood
+                and (z := self._engine_zone_of(b)) is not None}
+
+    def _setup_blocks(self) -> list[str]:
+        return [b for b in self.state.pos if FACES[b].setup is not None]
+
+    def _engine_zone_of(self, block: str) -> str | None:
+        where = self.state.pos[block]
+        if where == MORI_BOX:
+            return MORI_ZONE
+        return where if where in BOARD.locations else None
+
+    def _last_deployments(self) -> dict[str, tuple[str, int]]:
+        events = self.game.events
+        count, cached = self._deployed
+        if count == len(events):
+            return cached
+        start = count if 0 <= count < len(events) else 0
+        found = dict(cached) if start else {}
+        site = ""
+        for index in range(start, len(events)):
+            event = events[index]
+            if isinstance(event, ev.CombatDeclared | ev.CombatOpened):
+                site = event.location
+            elif isinstance(event, ev.CombatActed) and event.action.get("type") == "deploy":
+                where = site or (self.state.pending.location if self.state.pending else "")
+                for block in event.action.get("blocks", ()):
+                    found[block] = (where, index)
+        self._deployed = (len(events), found)
+        return found
 
     # ---------------------------------------------------------------- MoveRules
 
@@ -206,18 +341,23 @@ class TableRules:
         """Every block's zone as the bridge names it (see the module docstring)."""
         state = self.state
         found: dict[str, str] = {}
+        back = self.returning()
         for block in state.pos:
-            zone = self.zone_of(block)
+            zone = self.zone_of(block, back)
             if zone is not None:
                 found[block] = zone
         return found
 
-    def zone_of(self, block: str) -> str | None:
-        """Where ``block`` should be on the table; None before setup places it (5.2.1)."""
+    def zone_of(self, block: str, back: Mapping[str, str] | None = None) -> str | None:
+        """Where ``block`` should be on the table; None before setup places it (5.2.1).
+        ``back``: :meth:`returning`, when the caller has it already."""
         state = self.state
         where, side = state.pos[block], side_of(block)
         if where == ASIDE:
             return None
+        if state.phase is Phase.SETUP and FACES[block].setup is not None and (
+                block not in self._stood):
+            return GAME_BOX  # 5.2.1: until it is seen where the map prints its symbol
         if where == BAG:
             return bag_zone(side)
         if where == RECRUITMENT:
@@ -225,13 +365,15 @@ class TableRules:
         if where == MORI_BOX:
             return MORI_ZONE
         if where == DEAD:
-            return CASUALTIES
+            return self._to_bury.get(block, CASUALTIES)  # 7.4: until the players take it off
         p = state.pending
         if p is not None and p.combat is not None and p.location == where:
             if any(block in lost.units for lost in p.combat.losses_taken):
                 return CASUALTIES  # 8.7.2: chosen, off the map at the end of the combat
             if p.combat.is_deployed(block):
                 return deployment_zone(side)  # 8.2.3: revealed on the tray
+        if block in (self.returning() if back is None else back):
+            return deployment_zone(side)  # 8.2.1: until the players put it back
         return where
 
     def explain_move(
@@ -280,8 +422,28 @@ class TableRules:
         return merge_casualties(moves)
 
     def observe(self, seen: Mapping[str, str]) -> None:
-        """Every block is different (its tag is its identity): nothing to re-bind."""
-        del seen
+        """Every block is different (its tag is its identity): nothing to re-bind. What the
+        readers see tells which set-up blocks stand in place (5.2.1) and which deployed blocks
+        left their tray after the battle (8.2.1)."""
+        self._seen = dict(seen)
+        state = self.state
+        if state.phase is Phase.SETUP:
+            for block in self._setup_blocks():
+                if block not in self._stood and seen.get(block) == self._engine_zone_of(block):
+                    self._stood.add(block)
+        elif self._stood:
+            self._stood.clear()
+        for block in self.returning():
+            if seen.get(block) != deployment_zone(side_of(block)):
+                self._put_back.add((block, self._last_deployments()[block][1]))
+        for block, where in state.pos.items():
+            if where != DEAD:
+                self._to_bury.pop(block, None)
+            elif seen.get(block) in BOARD.locations and block not in self._buried:
+                self._to_bury[block] = seen[block]
+            elif seen.get(block) == CASUALTIES:
+                self._buried.add(block)
+                self._to_bury.pop(block, None)
 
     def describe(self, event: Event) -> str:
         """The event's line in the shared feed."""
@@ -294,6 +456,16 @@ class TableRules:
     def _judge(self, origin: str, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
         if not blocks or any(b not in FACES for b in blocks):
             return RuleViolation("3.2", "only the game's blocks can move")
+        if origin == GAME_BOX:  # a set-up block not where the map prints its symbol
+            return RuleViolation(
+                "5.2.1", "a block with a set-up symbol stands where the map prints that symbol")
+        tray = _side_zone(origin, "deployment")
+        back = self.returning()
+        if tray is not None and blocks and all(b in back for b in blocks) and len(
+                {back[b] for b in blocks}) == 1:
+            origin = back[blocks[0]]  # 8.2.1: it stands on the battle site again
+            if dest == origin:
+                return Ready(())
         bag_side = _side_zone(origin, "bag")
         if bag_side is not None:
             return self._draw(bag_side, dest, blocks)
@@ -302,6 +474,9 @@ class TableRules:
             return self._muster(box_side, dest, blocks)
         if origin == MORI_ZONE and dest in BOARD.locations:
             return self._mori(dest, blocks)
+        if dest == CASUALTIES and blocks and all(
+                self.eliminated().get(b) == origin for b in blocks):
+            return Ready(())  # 7.4: the players did what the screen asked
         if dest == CASUALTIES:
             return self._losses(origin, blocks)
         tray_side = _side_zone(dest, "deployment")
@@ -351,9 +526,9 @@ class TableRules:
         )
 
     def _mori(self, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
-        """9.3: Mori blocks to Osaka, the leader last, one card each."""
+        """9.3: Mōri blocks to Osaka, the leader last, one card each."""
         if dest != OSAKA:
-            return RuleViolation("9.3", f"Mori blocks come on at {zone_label(OSAKA)} only")
+            return RuleViolation("9.3", f"Mōri blocks come on at {zone_label(OSAKA)} only")
         ordered = tuple(sorted(blocks, key=lambda b: (FACES[b].leader, b)))
         command = cm.BringMori(blocks=ordered)
         return dry_run(self.state, command) or Ready((command,))
@@ -385,6 +560,8 @@ class TableRules:
                     led = command.model_copy(update={"force_marches": ()})
                     options.append(Option(_route_label(route, leader=True), (led,)))
             refused = refused or verdict
+        labels: set[str] = set()  # one button per way the players can tell apart
+        options = [o for o in options if not (o.label in labels or labels.add(o.label))]
         if len(options) == 1:
             return Ready(options[0].commands)
         if options:
@@ -416,8 +593,9 @@ class TableRules:
                 continue
             card = None if action.card is None else cm.CardPlay(
                 clan=action.card.clan, kind=action.card.kind)
-            label = "no card (a leader)" if card is None else (
-                f"a {card.kind.value} card of {card.clan.value if card.clan else 'no'} clan")
+            label = "no card (a leader, 8.2.4)" if card is None else (
+                f"a {clan_name(card.clan)} {card.kind.value} card" if card.clan
+                else f"a {card.kind.value} card")
             command = cm.Deploy(side=side, card=card, blocks=action.blocks)
             if dry_run(state, command) is None:
                 options.append(Option(label, (command,)))
@@ -443,9 +621,9 @@ class TableRules:
         ended = p.combat.ended
         if others and not (ended and ended.losses_due.of(losing.opponent)
                            and p.combat.lost_by(losing.opponent) is None):
-            return RuleViolation("8.7.2", f"{losing.opponent.value} loses no blocks here")
+            return RuleViolation("8.7.2", f"{_side(losing.opponent)} loses no blocks here")
         if not mine:
-            return Hold(f"{losing.value} chooses its losses first")
+            return Hold(f"{_side(losing)} chooses its losses first")
         choice = combat.loss_choice(p.combat)
         assert choice is not None and choice.side is losing
         if any(u not in FACES for u in (*choice.forced, *choice.pool)):
@@ -457,7 +635,8 @@ class TableRules:
             return Ready((cm.TakeLosses(side=losing, losses=exact[0].losses),))
         if exact:
             options = tuple(
-                Option(", ".join(u for u in a.losses if u not in FACES) or "no disk",
+                Option(", ".join(f"the {u.capitalize()} disk" for u in a.losses
+                                 if u not in FACES) or "no disk",
                        (cm.TakeLosses(side=losing, losses=a.losses),))
                 for a in exact
             )
@@ -465,7 +644,7 @@ class TableRules:
                             options, origin, CASUALTIES, blocks)
         if choice.extends(mine):
             due = ended.losses_due.of(losing) if ended else 0
-            return Hold(f"{losing.value} loses {_count(due, 'unit')}; more to come")
+            return Hold(f"{_side(losing)} loses {_count(due, 'unit')}; more to come")
         command = cm.TakeLosses(side=losing, losses=mine)
         return dry_run(state, command) or RuleViolation(
             "8.7.2", "these are not losses the rules allow")
