@@ -153,6 +153,14 @@ class TableControl(TableLink):
                 readers=self.readers.describe(), unsaved=self.session.unsaved,
             )
 
+    @property
+    def rules(self) -> TableRules:
+        """The session's rules: the engine's :class:`TableRules` (what the table check
+        expects, and what the players are asked to do on the table first)."""
+        rules = self.session.rules
+        assert isinstance(rules, TableRules)
+        return rules
+
     def referee(self) -> RefereeView[RefereeState]:
         """Everything: only for the referee screen, behind the PIN."""
         return referee_view(self.game.state)
@@ -170,8 +178,7 @@ class TableControl(TableLink):
 
     def _prompt(self) -> Prompt:
         prompt = self._engine_prompt()
-        rules = self.session.rules
-        steps = tuple(rules.table_steps()) if isinstance(rules, TableRules) else ()
+        steps = tuple(self.rules.table_steps())
         return replace(prompt, table_steps=steps) if steps else prompt
 
     def _engine_prompt(self) -> Prompt:
@@ -198,8 +205,7 @@ class TableControl(TableLink):
         due = list(state.draws_due)
         total = SETUP_DRAWS + 1  # the set-up-symbol step, then each draw
         done = SETUP_DRAWS - len(due)
-        rules = self.session.rules
-        to_stand = rules.setup_to_stand() if isinstance(rules, TableRules) else {}
+        to_stand = self.rules.setup_to_stand()
         if to_stand:
             ordered = sorted(to_stand.items(), key=lambda item: (item[0][1], -item[1]))
             places = "; ".join(

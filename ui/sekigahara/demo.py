@@ -116,9 +116,12 @@ class Demo:
 
     def _set_out(self) -> None:
         """5.2.1: the players stand each block with a set-up symbol where the map shows it."""
-        for block, zone in sorted(self.control.session.rules.setup_places().items()):
-            self.virtual.place(block, zone)
-        self.wait(self._settled, "the set-up-symbol blocks to be read")
+        rules = self.control.rules
+        for block, zone in sorted(rules.setup_places().items()):
+            if self.virtual.where(block) != zone:
+                self.virtual.place(block, zone)
+        self.wait(lambda: not rules.setup_to_stand() and self._settled(),
+                  "the set-up-symbol blocks to be read")
 
     def _observe(self) -> None:
         """Follow the engine's events with the physical cards (hands, piles)."""
@@ -186,7 +189,7 @@ class Demo:
         """Do what the rulings say to the blocks: an overrun or lost block to the casualty tray
         (7.4, 8.7.2); deployed blocks back on the map after the battle, as the screen says
         (8.2.1)."""
-        rules = self.control.session.rules
+        rules = self.control.rules
         expected = rules.expected_positions()
         moves: dict[str, list[str]] = {}
         due = expected | rules.returning() | dict.fromkeys(rules.eliminated(), "casualties")

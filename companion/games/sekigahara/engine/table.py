@@ -233,7 +233,7 @@ class TableRules:
     _seen: dict[str, str] = field(default_factory=dict)
     """Where the readers saw every block at the last :meth:`observe`."""
     _stood: set[str] = field(default_factory=set)
-    """Blocks with a set-up symbol seen where the map prints it (5.2.1)."""
+    """Blocks with a set-up symbol seen where the map prints it now (5.2.1)."""
     _put_back: set[tuple[str, int]] = field(default_factory=set)
     """(block, index of its deployment event): seen off its tray since that battle ended."""
     _to_bury: dict[str, str] = field(default_factory=dict)
@@ -300,12 +300,11 @@ class TableRules:
         return steps
 
     def setup_places(self) -> dict[str, str]:
-        """Each set-up block still in the game box -> where the map prints its symbol (5.2.1):
+        """Each set-up block -> where the map prints its symbol (5.2.1), during the set-up:
         for the hands of the demo and tests, never for the shared screen."""
         if self.state.phase is not Phase.SETUP:
             return {}
-        return {b: z for b in self._setup_blocks() if b not in self._stood
-                and (z := self._engine_zone_of(b)) is not None}
+        return {b: z for b in self._setup_blocks() if (z := self._engine_zone_of(b)) is not None}
 
     def _setup_blocks(self) -> list[str]:
         return [b for b in self.state.pos if FACES[b].setup is not None]
@@ -427,12 +426,9 @@ class TableRules:
         left their tray after the battle (8.2.1)."""
         self._seen = dict(seen)
         state = self.state
-        if state.phase is Phase.SETUP:
-            for block in self._setup_blocks():
-                if block not in self._stood and seen.get(block) == self._engine_zone_of(block):
-                    self._stood.add(block)
-        elif self._stood:
-            self._stood.clear()
+        # 5.2.1: standing where its symbol is printed now; lifted off, it is to stand again
+        self._stood = {b for b in self._setup_blocks() if state.phase is Phase.SETUP
+                       and seen.get(b) == self._engine_zone_of(b)}
         for block in self.returning():
             if seen.get(block) != deployment_zone(side_of(block)):
                 self._put_back.add((block, self._last_deployments()[block][1]))
@@ -498,6 +494,8 @@ class TableRules:
     def _draw(self, side: Side, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
         """5.2.2, 5.2.3, 6.2: blocks drawn from a bag for the zone the engine named."""
         state = self.state
+        if self.setup_to_stand():  # 5.2.2: "after placing the designated blocks"
+            return RuleViolation("5.2.2", "first stand the blocks with a set-up symbol (5.2.1)")
         due = next_draw(state) if state.phase is Phase.SETUP else next_draw(state, side)
         zone = _engine_zone(dest)
         if due is not None and due[0] is side and due[1] == zone and len(blocks) < due[2] and all(

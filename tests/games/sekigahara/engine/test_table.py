@@ -208,6 +208,9 @@ def test_setup_draws_wait_for_the_whole_draw_and_must_go_where_named() -> None:
                         (b.startswith("I") == (side is Side.ISHIDA)))
     rules = TableRules(game)
     where = f"{side.value}_recruitment" if zone == RECRUITMENT else zone
+    # 5.2.2: the draws come after the blocks with set-up symbols stand on the map
+    assert violation(rules, bag_zone(side), where, *bag_blocks[:n]).rule == "5.2.2"
+    rules.observe(rules.setup_places())
     if n > 1:
         assert isinstance(outcome(rules, bag_zone(side), where, *bag_blocks[:1]), Hold)
     result = outcome(rules, bag_zone(side), where, *bag_blocks[:n])
