@@ -192,7 +192,7 @@ class Demo:
         rules = self.control.rules
         expected = rules.expected_positions()
         moves: dict[str, list[str]] = {}
-        due = expected | rules.returning() | dict.fromkeys(rules.eliminated(), "casualties")
+        due = {**expected, **rules.returning(), **dict.fromkeys(rules.eliminated(), "casualties")}
         for block, zone in sorted(due.items()):
             if zone != "box" and not zone.endswith("_bag") and self.virtual.where(block) != zone:
                 moves.setdefault(zone, []).append(block)

@@ -120,13 +120,13 @@ def awaiting(state: State) -> dict[Side, str]:
         due = next_draw(state)
         if due is None:
             return {}
-        side, zone, n = due
+        drawer, zone, n = due
         blocks = f"{n} block{'s' * (n != 1)}"
-        into = (f"into the {side.value.capitalize()} Recruitment Box" if zone == RECRUITMENT
+        into = (f"into the {drawer.value.capitalize()} Recruitment Box" if zone == RECRUITMENT
                 else f"onto {_name(zone)}")
         rule = "6.2" if state.phase is Phase.REINFORCEMENT else (
             "5.2.3" if zone == RECRUITMENT else "5.2.2")
-        return {side: f"draw {blocks} from your bag {into} ({rule})"}
+        return {drawer: f"draw {blocks} from your bag {into} ({rule})"}
     if state.phase is Phase.BID:
         return {side: "bid a card face down" for side in Side if side not in state.bids}
     if state.phase is Phase.CHOOSE_FIRST:

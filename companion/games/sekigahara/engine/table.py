@@ -558,8 +558,10 @@ class TableRules:
                     led = command.model_copy(update={"force_marches": ()})
                     options.append(Option(_route_label(route, leader=True), (led,)))
             refused = refused or verdict
-        labels: set[str] = set()  # one button per way the players can tell apart
-        options = [o for o in options if not (o.label in labels or labels.add(o.label))]
+        first: dict[str, Option] = {}  # one button per label: the players could not tell
+        for option in options:  # two routes with the same words apart
+            first.setdefault(option.label, option)
+        options = list(first.values())
         if len(options) == 1:
             return Ready(options[0].commands)
         if options:
