@@ -68,9 +68,8 @@ def strength_line(snap: Snapshot, b: Battle) -> str:
     for side in Side:
         n = 0 if stack is None else (stack.ishida if side is Side.ISHIDA else stack.tokugawa)
         shown = sum(len(d.faces) for d in b.deployments if d.side is side)
-        deployed = f"{shown} deployed" if shown else "none deployed"
-        parts.append(f"{side_name(side)} {count_words(n, 'block')} ({deployed})")
-    return "In the battle: " + " · ".join(parts)
+        parts.append(f"{side_name(side)} {count_words(n, 'block')}, {shown} deployed")
+    return " · ".join(parts)
 
 
 def _impact_detail(battle: Battle, side: Side) -> Detail:

@@ -432,14 +432,17 @@ class TableRules:
         for block in self.returning():
             if seen.get(block) != deployment_zone(side_of(block)):
                 self._put_back.add((block, self._last_deployments()[block][1]))
+        to_bury: dict[str, str] = {}  # a new dict: the screen reads it from another thread
         for block, where in state.pos.items():
-            if where != DEAD:
-                self._to_bury.pop(block, None)
-            elif seen.get(block) in BOARD.locations and block not in self._buried:
-                self._to_bury[block] = seen[block]
-            elif seen.get(block) == CASUALTIES:
+            if where != DEAD or block in self._buried:
+                continue
+            if seen.get(block) == CASUALTIES:
                 self._buried.add(block)
-                self._to_bury.pop(block, None)
+            elif seen.get(block) in BOARD.locations:
+                to_bury[block] = seen[block]
+            elif block in self._to_bury:  # in hand on its way to the tray
+                to_bury[block] = self._to_bury[block]
+        self._to_bury = to_bury
 
     def describe(self, event: Event) -> str:
         """The event's line in the shared feed."""
