@@ -7,6 +7,7 @@ session's public lines), never from the game's state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -165,6 +166,14 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
     return 0
 
 
+_RULE = re.compile(r"(?<![\w.])(\d+\.\d+(?:\.\d+)*|C\d+)(?![\w.])")
+
+
+def rules_in(text: str) -> tuple[str, ...]:
+    """The rule numbers a sentence cites ("(5.2.1)", "(8.2.3, 8.5)"), each once, in order."""
+    return tuple(dict.fromkeys(_RULE.findall(text)))
+
+
 def sentence(canvas: Canvas, text: str, pos: tuple[int, int], width: int,
              open_detail: Callable[[Detail], None] | None, *, title: str = "Note",
              size: int | None = None, bold: bool = False, colour: th.Colour = th.INK,
@@ -174,8 +183,7 @@ def sentence(canvas: Canvas, text: str, pos: tuple[int, int], width: int,
     rect = canvas.text(text, pos, size=size, bold=bold, colour=colour, width=width,
                        max_lines=max_lines)
     if open_detail is not None and len(canvas.painter.wrap(text, size, width, bold)) > max_lines:
-        rule = citation(text)
-        detail = Detail(title, (text,), (rule,) if rule else ())
+        detail = Detail(title, (text,), rules_in(text))
         canvas.tap_area(rect, text, lambda: open_detail(detail))
     return rect
 
