@@ -13,11 +13,11 @@ blocks deployed in the battle being fought (8.2.3). A block in a bag (5.2.2, 6.2
 its zone is ``<side>_bag``, which no reader watches, so the bridge never reports it missing; when
 it is seen on a zone, that is a draw, legal only when the engine awaits that draw.
 
-What the screen asks the players to do is expected, never a discrepancy: during the set-up a
-block with a set-up symbol is in the game box (``box``, unwatched) until it is seen where the
-map prints its symbol (5.2.1); after a battle, a deployed block stays expected on its deployment
-tray until it is seen off it (8.2.1: "revealed blocks again become concealed"), and
-:meth:`TableRules.table_steps` says so to the players.
+What the screen asks the players to do is expected, never a discrepancy
+(:mod:`~companion.games.sekigahara.engine.table_steps`): a set-up block waits in the game box
+(``box``, unwatched) until it stands on its symbol (5.2.1), a deployed block on its tray after
+the battle (8.2.1), an overrun block on the map until it reaches the casualty tray (7.4);
+:meth:`TableRules.table_steps` says each step to the players.
 
 Legality is never re-implemented here: each change is turned into the candidate commands that
 could explain it and each is tried on the engine's own handler (a dry run: states are
@@ -27,7 +27,6 @@ with counts and location names only (3.1).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -37,9 +36,8 @@ from companion.core.events import Event
 from companion.core.rules import RuleViolation
 from companion.core.table import Hold, ProposedMove, Ready
 from companion.games.sekigahara import combat
-from companion.games.sekigahara.components import CardKind, Clan, SetupSymbol, Side
+from companion.games.sekigahara.components import CardKind, SetupSymbol, Side
 from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.control import blocks_at
 from companion.games.sekigahara.engine.data import BOARD, FACES, OSAKA, side_of
 from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules
@@ -60,76 +58,29 @@ from companion.games.sekigahara.engine.state import (
     Stage,
     State,
 )
+from companion.games.sekigahara.engine.table_steps import TableSteps
+from companion.games.sekigahara.engine.zones import (
+    CASUALTIES,
+    MORI_ZONE,
+    bag_zone,
+    clan_name,
+    count_words,
+    deployment_zone,
+    engine_zone,
+    recruitment_zone,
+    side_zone,
+    where_words,
+    zone_label,
+)
 from companion.games.sekigahara.movement import Route
 from companion.games.sekigahara.table import GAME_BOX
 
-CASUALTIES = "casualties"
-MORI_ZONE = "mori_box"
-
-
-def bag_zone(side: Side) -> str:
-    """A side's bag: no antenna watches it (5.2.2, 6.2)."""
-    return f"{side.value}_bag"
-
-
-def recruitment_zone(side: Side) -> str:
-    """A side's Recruitment Box (7.2), as the board data names it."""
-    return f"{side.value}_recruitment"
-
-
-def deployment_zone(side: Side) -> str:
-    """The tray where a side's blocks deployed in the battle stand revealed (8.2.3)."""
-    return f"{side.value}_deployment"
-
-
-def _side_zone(zone: str, kind: str) -> Side | None:
-    return next((s for s in Side if zone == f"{s.value}_{kind}"), None)
-
-
-def zone_label(zone: str) -> str:
-    """The name players read for a zone."""
-    if zone in BOARD.locations:
-        return BOARD.locations[zone].name
-    if zone in BOARD.boxes:
-        return BOARD.boxes[zone].name
-    if zone == CASUALTIES:
-        return "the casualty tray"
-    if zone == GAME_BOX:
-        return "the game box"
-    for kind, what in (("deployment", "deployment tray"), ("bag", "bag")):
-        side = _side_zone(zone, kind)
-        if side is not None:
-            return f"{side.value.capitalize()}'s {what}"
-    return zone
-
-
-def where_words(zone: str) -> str:
-    """ "on Osaka", "in the Mōri box", "on the casualty tray": a zone after a verb."""
-    label = zone_label(zone)
-    if zone in BOARD.boxes:
-        return f"in the {label}"
-    if _side_zone(zone, "bag") is not None or zone == GAME_BOX:
-        return f"in {label}"
-    return f"on {label}"
-
-
-def clan_name(clan: Clan | str) -> str:
-    """A clan as the rulebook and the board print it: "Mōri", "Ukita"."""
-    value = clan.value if isinstance(clan, Clan) else clan
-    return "Mōri" if value == Clan.MORI.value else value.capitalize()
-
-
-def count_words(n: int, what: str = "block") -> str:
-    """ "1 block", "3 blocks": never "block(s)"."""
-    return f"{n} {what}{'' if n == 1 else 's'}"
-
-
-def _engine_zone(zone: str) -> str:
-    if zone == MORI_ZONE:
-        return MORI_BOX
-    if _side_zone(zone, "recruitment") is not None:
-        return RECRUITMENT
-    return zone
+__all__ = [
+    "CASUALTIES", "MORI_ZONE", "Hold", "Option", "Outcome", "Question", "QuestionKind", "Ready",
+    "TableMove", "TableRules", "TableSteps", "bag_zone", "clan_name", "count_words",
+    "deployment_zone", "dry_run", "merge_casualties", "recruitment_zone", "where_words",
+    "zone_label",
+]
 
 
 class TableMove(Protocol):
@@ -230,18 +181,11 @@ class TableRules:
     """A live game as the bridge's ``SessionRules``; re-reads ``game.state`` on every call."""
 
     game: SekigaharaGame
-    _seen: dict[str, str] = field(default_factory=dict)
-    """Where the readers saw every block at the last :meth:`observe`."""
-    _stood: set[str] = field(default_factory=set)
-    """Blocks with a set-up symbol seen where the map prints it now (5.2.1)."""
-    _put_back: set[tuple[str, int]] = field(default_factory=set)
-    """(block, index of its deployment event): seen off its tray since that battle ended."""
-    _to_bury: dict[str, str] = field(default_factory=dict)
-    """Eliminated blocks still seen on the map (an Overrun, 7.4): block -> that location."""
-    _buried: set[str] = field(default_factory=set)
-    """Eliminated blocks seen on the casualty tray (they never come back, 7.4, 8.7.2)."""
-    _deployed: tuple[int, dict[str, tuple[str, int]]] = (-1, {})
-    """Cache: the events' count, and each block's last deployment (location, event index)."""
+    steps: TableSteps = field(init=False)
+    """What the players are asked to do on the table, and what the readers saw of it."""
+
+    def __post_init__(self) -> None:
+        self.steps = TableSteps(self.game)
 
     @property
     def state(self) -> State:
@@ -250,89 +194,24 @@ class TableRules:
     # ---------------------------------------------------------------- what the players do next
 
     def setup_to_stand(self) -> dict[tuple[str, Side, SetupSymbol], int]:
-        """5.2.1: (zone, side, symbol) -> how many blocks with that set-up symbol are still to
-        stand there (the game box holds them until then). Counts only: the map prints them."""
-        state = self.state
-        left: Counter[tuple[str, Side, SetupSymbol]] = Counter()
-        if state.phase is not Phase.SETUP:
-            return {}
-        for block in self._setup_blocks():
-            zone = self._engine_zone_of(block)
-            symbol = FACES[block].setup
-            if block not in self._stood and zone is not None and symbol is not None:
-                left[(zone, side_of(block), symbol)] += 1
-        return dict(sorted(left.items(), key=lambda item: (zone_label(item[0][0]), item[0][1])))
+        """See :meth:`TableSteps.setup_to_stand` (5.2.1)."""
+        return self.steps.setup_to_stand()
+
+    def setup_places(self) -> dict[str, str]:
+        """See :meth:`TableSteps.setup_places` (5.2.1): never for the shared screen."""
+        return self.steps.setup_places()
 
     def returning(self) -> dict[str, str]:
-        """Blocks deployed in a battle that is over, still on their deployment tray: block ->
-        the location they go back to, concealed again (8.2.1)."""
-        state = self.state
-        p = state.pending
-        found: dict[str, str] = {}
-        for block, (where, index) in self._last_deployments().items():
-            if state.pos.get(block) != where or (block, index) in self._put_back:
-                continue
-            if p is not None and p.combat is not None and p.combat.is_deployed(block):
-                continue  # still in the battle being fought (8.2.3)
-            found[block] = where
-        return found
+        """See :meth:`TableSteps.returning` (8.2.1)."""
+        return self.steps.returning()
 
     def eliminated(self) -> dict[str, str]:
-        """Blocks eliminated off the map (an Overrun, 7.4) that the readers still see there:
-        block -> the location to take them from to the casualty tray."""
-        return {b: where for b, where in self._to_bury.items() if self.state.pos[b] == DEAD}
+        """See :meth:`TableSteps.eliminated` (7.4)."""
+        return self.steps.eliminated()
 
     def table_steps(self) -> list[str]:
         """What the players must do on the table before anything else, in plain words."""
-        steps: list[str] = []
-        dead: dict[tuple[str, Side], int] = Counter(
-            (where, side_of(b)) for b, where in self.eliminated().items())
-        for (where, side), n in sorted(dead.items()):
-            what = "eliminated block" if n == 1 else f"{n} eliminated blocks"
-            steps.append(f"{side.value.capitalize()}: move your {what} from "
-                         f"{zone_label(where)} to the casualty tray (7.4)")
-        back: dict[tuple[str, Side], int] = Counter(
-            (where, side_of(b)) for b, where in self.returning().items())
-        for (where, side), n in sorted(back.items()):
-            what = "deployed block" if n == 1 else f"{n} deployed blocks"
-            steps.append(f"{side.value.capitalize()}: put your {what} back on "
-                         f"{zone_label(where)}, concealed again (8.2.1)")
-        return steps
-
-    def setup_places(self) -> dict[str, str]:
-        """Each set-up block -> where the map prints its symbol (5.2.1), during the set-up:
-        for the hands of the demo and tests, never for the shared screen."""
-        if self.state.phase is not Phase.SETUP:
-            return {}
-        return {b: z for b in self._setup_blocks() if (z := self._engine_zone_of(b)) is not None}
-
-    def _setup_blocks(self) -> list[str]:
-        return [b for b in self.state.pos if FACES[b].setup is not None]
-
-    def _engine_zone_of(self, block: str) -> str | None:
-        where = self.state.pos[block]
-        if where == MORI_BOX:
-            return MORI_ZONE
-        return where if where in BOARD.locations else None
-
-    def _last_deployments(self) -> dict[str, tuple[str, int]]:
-        events = self.game.events
-        count, cached = self._deployed
-        if count == len(events):
-            return cached
-        start = count if 0 <= count < len(events) else 0
-        found = dict(cached) if start else {}
-        site = ""
-        for index in range(start, len(events)):
-            event = events[index]
-            if isinstance(event, ev.CombatDeclared | ev.CombatOpened):
-                site = event.location
-            elif isinstance(event, ev.CombatActed) and event.action.get("type") == "deploy":
-                where = site or (self.state.pending.location if self.state.pending else "")
-                for block in event.action.get("blocks", ()):
-                    found[block] = (where, index)
-        self._deployed = (len(events), found)
-        return found
+        return self.steps.said()
 
     # ---------------------------------------------------------------- MoveRules
 
@@ -355,7 +234,7 @@ class TableRules:
         if where == ASIDE:
             return None
         if state.phase is Phase.SETUP and FACES[block].setup is not None and (
-                block not in self._stood):
+                block not in self.steps.stood):
             return GAME_BOX  # 5.2.1: until it is seen where the map prints its symbol
         if where == BAG:
             return bag_zone(side)
@@ -364,7 +243,7 @@ class TableRules:
         if where == MORI_BOX:
             return MORI_ZONE
         if where == DEAD:
-            return self._to_bury.get(block, CASUALTIES)  # 7.4: until the players take it off
+            return self.steps.eliminated().get(block, CASUALTIES)  # 7.4: until taken off
         p = state.pending
         if p is not None and p.combat is not None and p.location == where:
             if any(block in lost.units for lost in p.combat.losses_taken):
@@ -422,27 +301,8 @@ class TableRules:
 
     def observe(self, seen: Mapping[str, str]) -> None:
         """Every block is different (its tag is its identity): nothing to re-bind. What the
-        readers see tells which set-up blocks stand in place (5.2.1) and which deployed blocks
-        left their tray after the battle (8.2.1)."""
-        self._seen = dict(seen)
-        state = self.state
-        # 5.2.1: standing where its symbol is printed now; lifted off, it is to stand again
-        self._stood = {b for b in self._setup_blocks() if state.phase is Phase.SETUP
-                       and seen.get(b) == self._engine_zone_of(b)}
-        for block in self.returning():
-            if seen.get(block) != deployment_zone(side_of(block)):
-                self._put_back.add((block, self._last_deployments()[block][1]))
-        to_bury: dict[str, str] = {}  # a new dict: the screen reads it from another thread
-        for block, where in state.pos.items():
-            if where != DEAD or block in self._buried:
-                continue
-            if seen.get(block) == CASUALTIES:
-                self._buried.add(block)
-            elif seen.get(block) in BOARD.locations:
-                to_bury[block] = seen[block]
-            elif block in self._to_bury:  # in hand on its way to the tray
-                to_bury[block] = self._to_bury[block]
-        self._to_bury = to_bury
+        readers see tells which steps on the table are done (:meth:`TableSteps.observe`)."""
+        self.steps.observe(seen)
 
     def describe(self, event: Event) -> str:
         """The event's line in the shared feed."""
@@ -458,17 +318,17 @@ class TableRules:
         if origin == GAME_BOX:  # a set-up block not where the map prints its symbol
             return RuleViolation(
                 "5.2.1", "a block with a set-up symbol stands where the map prints that symbol")
-        tray = _side_zone(origin, "deployment")
+        tray = side_zone(origin, "deployment")
         back = self.returning()
         if tray is not None and blocks and all(b in back for b in blocks) and len(
                 {back[b] for b in blocks}) == 1:
             origin = back[blocks[0]]  # 8.2.1: it stands on the battle site again
             if dest == origin:
                 return Ready(())
-        bag_side = _side_zone(origin, "bag")
+        bag_side = side_zone(origin, "bag")
         if bag_side is not None:
             return self._draw(bag_side, dest, blocks)
-        box_side = _side_zone(origin, "recruitment")
+        box_side = side_zone(origin, "recruitment")
         if box_side is not None and dest in BOARD.locations:
             return self._muster(box_side, dest, blocks)
         if origin == MORI_ZONE and dest in BOARD.locations:
@@ -478,7 +338,7 @@ class TableRules:
             return Ready(())  # 7.4: the players did what the screen asked
         if dest == CASUALTIES:
             return self._losses(origin, blocks)
-        tray_side = _side_zone(dest, "deployment")
+        tray_side = side_zone(dest, "deployment")
         if tray_side is not None:
             return self._deploy(origin, tray_side, blocks)
         if origin in BOARD.locations and dest in BOARD.locations:
@@ -500,7 +360,7 @@ class TableRules:
         if self.setup_to_stand():  # 5.2.2: "after placing the designated blocks"
             return RuleViolation("5.2.2", "first stand the blocks with a set-up symbol (5.2.1)")
         due = next_draw(state) if state.phase is Phase.SETUP else next_draw(state, side)
-        zone = _engine_zone(dest)
+        zone = engine_zone(dest)
         if due is not None and due[0] is side and due[1] == zone and len(blocks) < due[2] and all(
             side_of(b) is side and state.pos[b] == BAG for b in blocks
         ):
