@@ -137,7 +137,8 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
     found = [d for d in snap.discrepancies if not (skip_missing and d.kind == "missing")]
     if snap.questions:
         q = snap.questions[0]
-        head = sentence(canvas, f"{side_name(q.side)}: {q.text}", (rect.x, rect.y), rect.width,
+        asked = q.text[:1].lower() + q.text[1:]  # "Ishida: which route did the stack take…"
+        head = sentence(canvas, f"{side_name(q.side)}: {asked}", (rect.x, rect.y), rect.width,
                         open_detail, title="Question", size=t.body, bold=True,
                         colour=side_colour(q.side))
         y = head.bottom + t.gap

@@ -233,8 +233,8 @@ class TableRules:
         where, side = state.pos[block], side_of(block)
         if where == ASIDE:
             return None
-        if state.phase is Phase.SETUP and FACES[block].setup is not None and (
-                block not in self.steps.stood):
+        if FACES[block].setup is not None and block not in self.steps.stood and (
+                self.steps.in_the_box_now()):
             return GAME_BOX  # 5.2.1: until it is seen where the map prints its symbol
         if where == BAG:
             return bag_zone(side)

@@ -76,12 +76,18 @@ class TableSteps:
                 to_bury[block] = self._to_bury[block]
         self._to_bury = to_bury
 
+    def in_the_box_now(self) -> bool:
+        """5.2.1 before 5.2.2: until the first bag draw, set-up blocks wait in the game box.
+        After it they stand on the map (the draws wait for them), also after a restart."""
+        state = self.state
+        return state.phase is Phase.SETUP and not any(
+            isinstance(e, ev.BlocksPlaced) and e.random for e in self.game.events)
+
     def setup_to_stand(self) -> dict[tuple[str, Side, SetupSymbol], int]:
         """5.2.1: (zone, side, symbol) -> how many blocks with that set-up symbol are still to
         stand there (the game box holds them until then). Counts only: the map prints them."""
-        state = self.state
         left: Counter[tuple[str, Side, SetupSymbol]] = Counter()
-        if state.phase is not Phase.SETUP:
+        if not self.in_the_box_now():
             return {}
         for block in self._setup_blocks():
             zone = self._engine_zone_of(block)
