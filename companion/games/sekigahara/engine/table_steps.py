@@ -149,6 +149,10 @@ class TableSteps:
         return where if where in BOARD.locations else None
 
     def _last_deployments(self) -> dict[str, tuple[str, int]]:
+        """Block -> (battle site, event index) for the blocks deployed since the last Movement
+        Phase or Reinforcement Step began: a block left on its tray past the Combat Phase is no
+        longer the screen's step but a difference (and a game resumed later never asks for an
+        old battle's blocks)."""
         events = self.game.events
         count, cached = self._deployed
         if count == len(events):
@@ -158,7 +162,9 @@ class TableSteps:
         site = ""
         for index in range(start, len(events)):
             event = events[index]
-            if isinstance(event, ev.CombatDeclared | ev.CombatOpened):
+            if isinstance(event, ev.PhaseBegan) and event.phase is not Phase.COMBAT:
+                found = {}
+            elif isinstance(event, ev.CombatDeclared | ev.CombatOpened):
                 site = event.location
             elif isinstance(event, ev.CombatActed) and event.action.get("type") == "deploy":
                 where = site or (self.state.pending.location if self.state.pending else "")

@@ -406,3 +406,19 @@ def test_route_buttons_never_share_a_label() -> None:
             if isinstance(result, Question):
                 labels = [o.label for o in result.options]
                 assert len(labels) == len(set(labels)), labels
+
+
+def test_deployed_blocks_are_asked_back_only_within_their_combat_phase() -> None:
+    """Past the Combat Phase a block left on its tray is a difference again, and a game
+    resumed later never asks for an old battle's blocks."""
+    ish = pick(ISH, 2, clan=Clan.UKITA, mon=3)
+    game = position({"hamamatsu": TOKS + ish}, phase=Phase.COMBAT, hands=6)
+    fought(game)
+    rules = TableRules(game)
+    lost = outcome(rules, "hamamatsu", CASUALTIES, *ish)
+    assert isinstance(lost, Ready)
+    ok(game, *lost.commands)
+    assert TableRules(game).returning() == dict.fromkeys(TOKS, "hamamatsu")  # a fresh memory
+    ok(game, cm.EndPhase(side=TOK))
+    assert game.state.phase is not Phase.COMBAT or game.state.active is not TOK
+    assert TableRules(game).returning() == {} and rules.returning() == {}
