@@ -132,7 +132,8 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
                                 skip_missing: bool = False,
                                 open_detail: Callable[[Detail], None] | None = None) -> int:
     """The first open question, else the first discrepancy, as large buttons; the height used.
-    ``skip_missing``: blocks the set-up still has to place are the guide's steps, not errors."""
+    ``skip_missing``: leave out blocks missing from where the rules have them (a caller whose
+    own guide says where they go)."""
     t = canvas.theme
     found = [d for d in snap.discrepancies if not (skip_missing and d.kind == "missing")]
     if snap.questions:

@@ -166,8 +166,7 @@ class PlayScreen:
             y = self._setup(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap)
             y += questions_and_discrepancies(
                 canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
-                self._answer, self._accept, self._put_back, skip_missing=True,
-                open_detail=self.open_detail)
+                self._answer, self._accept, self._put_back, open_detail=self.open_detail)
         else:
             used = questions_and_discrepancies(
                 canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
