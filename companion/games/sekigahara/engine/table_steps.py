@@ -149,10 +149,10 @@ class TableSteps:
         return where if where in BOARD.locations else None
 
     def _last_deployments(self) -> dict[str, tuple[str, int]]:
-        """Block -> (battle site, event index) for the blocks deployed since the last Movement
-        Phase or Reinforcement Step began: a block left on its tray past the Combat Phase is no
-        longer the screen's step but a difference (and a game resumed later never asks for an
-        old battle's blocks)."""
+        """Block -> (battle site, event index) for the blocks deployed since movement was last
+        bought or a bid placed (7.1, 6.3): a block left on its tray that long is no longer the
+        screen's step but a difference (and a game resumed later never asks for an old
+        battle's blocks). The phase may end with the battle itself: that is not long enough."""
         events = self.game.events
         count, cached = self._deployed
         if count == len(events):
@@ -162,8 +162,8 @@ class TableSteps:
         site = ""
         for index in range(start, len(events)):
             event = events[index]
-            if isinstance(event, ev.PhaseBegan) and event.phase is not Phase.COMBAT:
-                found = {}
+            if isinstance(event, ev.MovementBought | ev.BidPlaced):
+                found = {}  # the players' next action: the battles before it are long over
             elif isinstance(event, ev.CombatDeclared | ev.CombatOpened):
                 site = event.location
             elif isinstance(event, ev.CombatActed) and event.action.get("type") == "deploy":

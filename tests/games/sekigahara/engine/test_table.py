@@ -408,9 +408,9 @@ def test_route_buttons_never_share_a_label() -> None:
                 assert len(labels) == len(set(labels)), labels
 
 
-def test_deployed_blocks_are_asked_back_only_within_their_combat_phase() -> None:
-    """Past the Combat Phase a block left on its tray is a difference again, and a game
-    resumed later never asks for an old battle's blocks."""
+def test_deployed_blocks_are_asked_back_until_the_players_next_buy_movement() -> None:
+    """Once the next side buys movement (7.1) a block left on its tray is a difference again,
+    and a game resumed later never asks for an old battle's blocks."""
     ish = pick(ISH, 2, clan=Clan.UKITA, mon=3)
     game = position({"hamamatsu": TOKS + ish}, phase=Phase.COMBAT, hands=6)
     fought(game)
@@ -420,5 +420,8 @@ def test_deployed_blocks_are_asked_back_only_within_their_combat_phase() -> None
     ok(game, *lost.commands)
     assert TableRules(game).returning() == dict.fromkeys(TOKS, "hamamatsu")  # a fresh memory
     ok(game, cm.EndPhase(side=TOK))
-    assert game.state.phase is not Phase.COMBAT or game.state.active is not TOK
+    assert rules.returning() == dict.fromkeys(TOKS, "hamamatsu")  # the phase ended with it
+    while game.state.phase is not Phase.MOVEMENT:
+        ok(game, cm.EndPhase(side=game.state.active))
+    ok(game, cm.BuyMovement(side=game.state.active, level=Level.MINIMAL))
     assert TableRules(game).returning() == {} and rules.returning() == {}
