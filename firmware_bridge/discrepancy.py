@@ -191,7 +191,8 @@ def _reader_trouble(
         ))
     for key, uids in sorted(view.unmapped.items()):
         found.append(Discrepancy(
-            "unmapped", f"antenna {key} sees {len(uids)} tag(s) but is not in the wiring map",
+            "unmapped", f"antenna {key} sees {len(uids)} tag{'' if len(uids) == 1 else 's'} "
+            "but is not in the wiring map",
             "add it to the wiring map (companion hardware wiring)",
         ))
     return found

@@ -305,7 +305,7 @@ class TableSession:
         with self._lock:
             self._record("accept_table", discrepancy, note, by)
             self.bridge.corrections.dismiss(discrepancy, f"accept the table: {note}")
-            self._note("correction", f"accepted as it is: {discrepancy.public()} ({note})")
+            self._note("correction", f"Playing on with the table as it is: {discrepancy.text}")
         self.refresh()
 
     def trust_engine(self, discrepancy: Discrepancy, note: str, by: str = "players") -> None:
@@ -318,7 +318,7 @@ class TableSession:
             for block in discrepancy.block_ids:
                 if block not in seen and block in expected:
                     self.bridge.declare(block, expected[block], f"engine is right: {note}")
-            self._note("correction", f"the engine is right: {discrepancy.public()} ({note})")
+            self._note("correction", f"The game is right, {discrepancy.fix}: {discrepancy.text}")
         self.refresh()
 
     def _record(self, action: str, discrepancy: Discrepancy, note: str, by: str) -> None:

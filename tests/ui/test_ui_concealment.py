@@ -54,7 +54,7 @@ def leaks(strings: Iterable[str], shown: set[str]) -> list[str]:
         if BLOCK_ID.search(text):
             found.append(text)
             continue
-        lower = text.lower()
+        lower = text.lower().replace("ō", "o")  # "Mōri" as printed
         for block, pattern in PATTERN.items():
             if block not in shown and FACE_OF[block] not in faces_shown and pattern.search(lower):
                 found.append(f"{text!r} names {FACE_OF[block]}")

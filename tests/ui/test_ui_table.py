@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from ui_helpers import app_options
 
+from companion.games.sekigahara import combat
+from companion.games.sekigahara.engine.feed import place
 from companion.games.sekigahara.engine.state import Phase
 from ui.sekigahara.app import TableApp
 from ui.sekigahara.demo import Demo
@@ -69,10 +71,25 @@ def test_the_guided_set_up_goes_step_by_step_confirmed_by_the_readers(
     demo.tap("New game")
     assert screen.name() == "setup"
     assert screen.shows("Set-up: step 0 of 15")
-    assert screen.shows("Stand the blocks with set-up symbols")
+    assert screen.shows("Stand the blocks with a set-up symbol (lower right corner) where the "
+                        "map prints it (5.2.1)")
+    assert screen.shows("6 gold squares on Osaka") and screen.shows("3 black stars on Kiyosu")
+    assert not any("placed" in s for s in screen.now())  # nothing stands on the map yet
+    # a gold block from the game box set on Kyoto: the difference names where it came from
+    # and the set-up rule, never a move "from Osaka" or a deployment (8.2.3)
+    rules = table_app.control.rules
+    square = next(b for b, z in sorted(rules.setup_places().items()) if z == "osaka")
+    demo._place((square,), "kyoto")
+    demo.wait(_showing(screen, "The table differs"), "the set-up hint")
+    [differs] = [s for s in screen.now() if s.startswith("The table differs")]
+    assert differs.startswith("The table differs: a gold block moved from the game box to Kyoto")
+    assert differs.endswith("(rule 5.2.1)") and "Osaka" not in differs and "8.2" not in differs
+    demo._place((square,), "osaka")
+    demo.wait(lambda: not screen.shows("The table differs"), "the set-up hint to clear")
+    assert not screen.shows("6 gold squares on Osaka") and screen.shows("5 gold squares on Osaka")
     demo._set_out()
     assert screen.shows("Set-up: step 1 of 15")
-    assert screen.shows("Draw 2 Ishida blocks from the bag and stand them on Osaka (5.2.2)")
+    assert screen.shows("Draw 2 blocks from Ishida's bag and stand them on Osaka (5.2.2)")
     # a block drawn for Osaka lands on Kyoto: a hint says so and how to fix it
     stray = table_app.virtual.bag("ishida")[0]  # type: ignore[union-attr]
     demo._place((stray,), "kyoto")
@@ -111,7 +128,7 @@ def test_a_week_of_movement_with_a_question_answered_and_a_discrepancy_fixed(
     demo.wait(_showing(screen, "The table differs"), "the discrepancy")
     assert screen.shows("Put it back") and screen.shows("Accept what is on the table")
     demo.tap("Put it back")
-    demo.wait(lambda: screen.ever("the engine is right"), "the correction in the feed")
+    demo.wait(lambda: screen.ever("The game is right, put it back"), "the correction in the feed")
     demo._place((block,), origin)
     demo.wait(lambda: not screen.shows("The table differs"), "the discrepancy to clear")
     demo.play(WEEK)
@@ -168,7 +185,8 @@ def test_a_siege(table_app: TableApp) -> None:
     demo.play(7, until=lambda: screen.ever("Siege of"))
     assert screen.ever("stays inside the castle")
     assert screen.ever("Siege of")
-    assert screen.ever("siege at ")  # the feed: the combat opened as a siege (8.9.1)
+    assert any(s.startswith("Siege of") and s.endswith("(8.9.1)")  # the feed: opened as a
+               for _, strings in screen.frames for s in strings)  # siege (8.9.1)
 
 
 def test_the_end_screen_names_the_winner_and_plots_the_weeks(table_app: TableApp) -> None:
@@ -184,3 +202,59 @@ def test_the_end_screen_names_the_winner_and_plots_the_weeks(table_app: TableApp
     assert "W1" in shown
     demo.tap("Back to the start")
     assert screen.name() == "start" and not screen.shows("Resume")
+
+
+def _deployed_and_losing(demo: Demo) -> bool:
+    p = demo.state.pending
+    return (p is not None and p.combat is not None
+            and combat.awaiting_losses(p.combat) is not None
+            and any(p.combat.is_deployed(b) for b, z in demo.state.pos.items()
+                    if z == p.location))
+
+
+def _act(demo: Demo) -> None:
+    """One action as the demo's hands do it, without tidying the table afterwards."""
+    before = len(demo.control.events)
+    command = demo._physical(demo.player.command(demo.state))
+    demo._perform(command)
+    demo.wait(lambda: len(demo.control.events) > before or demo._asked(), "the ruling")
+    for _ in range(8):
+        if not demo._answer(command):
+            break
+        demo.wait(lambda: len(demo.control.events) > before or demo._asked(), "the answer")
+    demo.wait(lambda: len(demo.control.events) > before, "the ruling")
+    demo._observe()
+
+
+def test_after_a_battle_the_screen_asks_for_the_deployed_blocks_back_and_the_check_waits(
+        table_app: TableApp) -> None:
+    """8.2.1: after the battle the deployed blocks stand concealed on the map again. The
+    screen says so before anything else, and the table check waits for it: no "table
+    differs" while they are still on the tray, none once the readers see them back."""
+    screen = Screen(table_app)
+    for seed in (3, 5, 8, 9):
+        demo = Demo(table_app, seed)
+        demo.play(7, until=lambda d=demo: _deployed_and_losing(d))  # type: ignore[misc]
+        if _deployed_and_losing(demo):
+            break
+    else:
+        raise AssertionError("no seed got to losses after a deployment")
+    p = demo.state.pending
+    assert p is not None
+    site = p.location
+    while demo.state.pending is not None and demo.state.pending.combat is not None:
+        _act(demo)
+    demo.wait(lambda: demo.control.snapshot().settling == 0, "the table to rest")
+    snap = demo.control.snapshot()
+    asked = [s for s in snap.prompt.table_steps if "deployed block" in s]
+    assert asked and all(s.endswith(f"back on {place(site)}, concealed again (8.2.1)")
+                         for s in asked)
+    assert screen.shows(asked[0]) and not snap.discrepancies
+    rules = table_app.control.rules
+    trays = {b: table_app.virtual.where(b) for b in rules.returning()}  # type: ignore[union-attr]
+    assert trays and all(z.endswith("_deployment") for z in trays.values())
+    demo._tidy()  # the hands do what the screen says
+    demo.wait(lambda: not rules.returning() and demo._settled(), "the readers to see them back")
+    assert all(table_app.virtual.where(b) == site for b in trays)  # type: ignore[union-attr]
+    assert [s for s in screen.now() if "deployed block" in s] == [] and rules.returning() == {}
+    assert not screen.ever("The table differs")

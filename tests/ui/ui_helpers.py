@@ -28,7 +28,8 @@ def leaks(strings: list[str]) -> list[str]:
     """The strings that name a block: an id, a clan (not a side), a mon count."""
     found = []
     for text in strings:
-        words = set(re.findall(r"[a-z]+", text.lower()))
+        plain = text.lower().replace("mōri box", "box").replace("ō", "o")  # "Mōri" too
+        words = set(re.findall(r"[a-z]+", plain))
         if BLOCK_ID.search(text) or words & CLAN_WORDS or re.search(r"\d[- ]mon\b", text):
             found.append(text)
     return found

@@ -8,17 +8,19 @@ Loyalty Challenge or a finish is tapped here. Every number opens its rule and ar
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import pygame
 
-from companion.games.sekigahara.components import Side
+from companion.games.sekigahara.components import Clan, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine.feed import place
+from companion.games.sekigahara.engine.table import clan_name, count_words
 from companion.games.sekigahara.engine.views import Battle, DeploymentShown, Face
 from ui.sekigahara.control import Snapshot
-from ui.sekigahara.parts import Detail, side_colour, side_name
+from ui.sekigahara.parts import Detail, sentence, side_colour, side_name
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 
@@ -28,19 +30,46 @@ TRACK_MAX = 48
 Button = tuple[str, Callable[[], None] | None, th.Colour]
 
 
+_CLANS = re.compile(r"\b(" + "|".join(c.value for c in Clan) + r")\b")
+
+
 def face_words(face: Face) -> str:
     """A revealed block as players name it: "Ukita 3-mon gun", "Ishida 4-mon leader"."""
     extra = f" {face.attack}" if face.attack else ""
     lead = " leader" if face.leader else ""
-    return f"{face.clan.capitalize()} {face.mon}-mon{extra}{lead}"
+    return f"{clan_name(face.clan)} {face.mon}-mon{extra}{lead}"
+
+
+def card_words(card: str | None) -> str:
+    """The card played, clans as printed: "a Mōri special card"; a leader needs none."""
+    if card is None:
+        return "no card (a leader, 8.2.4)"
+    return _CLANS.sub(lambda m: clan_name(m.group(1)), card)
 
 
 def deployment_line(d: DeploymentShown) -> str:
     blocks = " + ".join(face_words(f) for f in d.faces)
-    card = d.card or "no card (a leader)"
+    card = card_words(d.card)
     fate = " · challenged, defected" if d.defected else (" · challenged, refuted"
                                                          if d.challenged else "")
     return f"{side_name(d.side)}: {blocks} with {card}: {d.total} Impact{fate}"
+
+
+HOW_TO_DEPLOY = ("To deploy: lay a card face up on your side of the board, then set a block "
+                 "of the card's clan face up on your deployment tray (8.2.3). A leader may "
+                 "deploy first with no card (8.2.4).")
+
+
+def strength_line(snap: Snapshot, b: Battle) -> str:
+    """How many blocks each side has in the battle, and how many it has deployed (public:
+    the stacks are counted on the board, the deployed blocks stand face up)."""
+    stack = snap.view.payload.locations.get(b.location)
+    parts = []
+    for side in Side:
+        n = 0 if stack is None else (stack.ishida if side is Side.ISHIDA else stack.tokugawa)
+        shown = sum(len(d.faces) for d in b.deployments if d.side is side)
+        parts.append(f"{side_name(side)} {count_words(n, 'block')}, {shown} deployed")
+    return " · ".join(parts)
 
 
 def _impact_detail(battle: Battle, side: Side) -> Detail:
@@ -90,7 +119,13 @@ def draw(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
     where = place(b.location)
     kind = f"Siege of {where}" if b.siege else f"Battle at {where}"
     y = canvas.text(f"{kind}: {side_name(b.attacker)} attacks", inner.topleft, size=t.body,
-                    bold=True).bottom + t.gap
+                    bold=True).bottom + t.gap // 2
+    y = canvas.text(strength_line(snap, b), (inner.x, y), size=t.small,
+                    width=inner.width).bottom + t.gap // 2
+    if b.initiative is not None and b.result is None:
+        y = sentence(canvas, HOW_TO_DEPLOY, (inner.x, y), inner.width, open_detail,
+                     title="How to deploy", size=t.small, colour=th.LIT,
+                     max_lines=3).bottom + t.gap // 2
     y = _track(canvas, pygame.Rect(inner.x, y, inner.width, t.target * 2), b, open_detail)
     who = ("Initiative: " + side_name(b.initiative) + " (8.5)") if b.initiative else ""
     if b.finished:
@@ -108,10 +143,6 @@ def draw(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
             drawn = ", ".join(f"{side_name(s)} {n}" for s, n in r.cards_drawn.items())
             y = canvas.text(f"Cards drawn: {drawn} (8.10)", (inner.x, y), size=t.small,
                             width=inner.width).bottom + t.gap // 2
-    if b.losing is not None:
-        y = canvas.text(f"{side_name(b.losing)}: put the blocks lost on the casualty tray "
-                        "(8.7.2)", (inner.x, y), size=t.small, colour=th.WARN,
-                        width=inner.width).bottom + t.gap // 2
     row_h = t.small * 2 + 6
     shown = b.deployments[-max(0, (inner.bottom - y) // row_h):] if b.deployments else []
     for d in shown:

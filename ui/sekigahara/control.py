@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.core.events import Command, Event
 from companion.core.game import Accepted, Rejection
@@ -47,13 +47,21 @@ from companion.games.sekigahara.engine.queries import (
     retreat_options,
 )
 from companion.games.sekigahara.engine.state import BAG, RECRUITMENT, Phase, Stage
-from companion.games.sekigahara.engine.table import Question, recruitment_zone, zone_label
+from companion.games.sekigahara.engine.table import (
+    Question,
+    TableRules,
+    count_words,
+    recruitment_zone,
+    where_words,
+    zone_label,
+)
 from companion.games.sekigahara.engine.views import (
     PublicState,
     RefereeState,
     public_view,
     referee_view,
 )
+from companion.games.sekigahara.table import side_colour
 from firmware_bridge.table_session import LogLine, OpenQuestion
 from firmware_bridge.tablelink import TableLink
 
@@ -116,6 +124,9 @@ class Prompt:
     moves_left: int = 0
     retreat_to: tuple[str, ...] = ()
     """Where the loser of the battle may retreat (8.8)."""
+    table_steps: tuple[str, ...] = ()
+    """What the players do on the table first (deployed blocks back after a battle, 8.2.1),
+    in plain words: the table check waits for it."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +174,14 @@ class TableControl(TableLink):
                 readers=self.readers.describe(), unsaved=self.session.unsaved,
             )
 
+    @property
+    def rules(self) -> TableRules:
+        """The session's rules: the engine's :class:`TableRules` (what the table check
+        expects, and what the players are asked to do on the table first)."""
+        rules = self.session.rules
+        assert isinstance(rules, TableRules)
+        return rules
+
     def referee(self) -> RefereeView[RefereeState]:
         """Everything: only for the referee screen, behind the PIN."""
         return referee_view(self.game.state)
@@ -179,6 +198,11 @@ class TableControl(TableLink):
                              tuple(o.label for o in question.options))
 
     def _prompt(self) -> Prompt:
+        prompt = self._engine_prompt()
+        steps = tuple(self.rules.table_steps())
+        return replace(prompt, table_steps=steps) if steps else prompt
+
+    def _engine_prompt(self) -> Prompt:
         state = self.game.state
         waiting = awaiting(state)
         if state.phase is Phase.SETUP:
@@ -202,21 +226,26 @@ class TableControl(TableLink):
         due = list(state.draws_due)
         total = SETUP_DRAWS + 1  # the set-up-symbol step, then each draw
         done = SETUP_DRAWS - len(due)
-        missing = [d for d in self.session.discrepancies if d.kind == "missing"]
-        if missing:
+        to_stand = self.rules.setup_to_stand()
+        if to_stand:
+            ordered = sorted(to_stand.items(), key=lambda item: (item[0][1], -item[1]))
+            places = "; ".join(
+                f"{count_words(n, f'{side_colour(side)} {symbol.value}')} {where_words(zone)}"
+                for (zone, side, symbol), n in ordered)
+            first = ordered[0][0][0]
             return SetupProgress(
-                "Stand the blocks with set-up symbols where the map shows their symbol (5.2.1): "
-                + "; ".join(d.text for d in missing), missing[0].zones[0] if missing[0].zones
-                else None, done, total)
+                "Stand the blocks with a set-up symbol (lower right corner) where the map prints "
+                f"it (5.2.1): {places}", first, done, total)
         if not due:
             return SetupProgress("Set-up is complete", None, total, total)
         side, zone, n = due[0]
         table_zone = recruitment_zone(side) if zone == RECRUITMENT else zone
-        where = f"the {zone_label(table_zone)}" if zone == RECRUITMENT else zone_label(zone)
-        rule = "5.2.3" if zone == RECRUITMENT else "5.2.2"
-        return SetupProgress(
-            f"Draw {n} {side.value.capitalize()} block{'s' * (n != 1)} from the bag and stand "
-            f"{'them' if n != 1 else 'it'} on {where} ({rule})", table_zone, done + 1, total)
+        them = "them" if n != 1 else "it"
+        step = (f"Draw {count_words(n)} from {side.value.capitalize()}'s bag and stand {them} in "
+                f"the {zone_label(table_zone)} (5.2.3)" if zone == RECRUITMENT else
+                f"Draw {count_words(n)} from {side.value.capitalize()}'s bag and stand {them} "
+                f"on {zone_label(zone)} (5.2.2)")
+        return SetupProgress(step, table_zone, done + 1, total)
 
     # ------------------------------------------------------------------ touches
 

@@ -121,11 +121,12 @@ class Demo:
 
     def _set_out(self) -> None:
         """5.2.1: the players stand each block with a set-up symbol where the map shows it."""
-        expected = self.control.session.rules.expected_positions()
-        for block, zone in sorted(expected.items()):
-            if not zone.endswith("_bag"):
+        rules = self.control.rules
+        for block, zone in sorted(rules.setup_places().items()):
+            if self.virtual.where(block) != zone:
                 self.virtual.place(block, zone)
-        self.wait(self._settled, "the set-up-symbol blocks to be read")
+        self.wait(lambda: not rules.setup_to_stand() and self._settled(),
+                  "the set-up-symbol blocks to be read")
 
     def _observe(self) -> None:
         """Follow the engine's events with the physical cards (hands, piles)."""
@@ -191,11 +192,14 @@ class Demo:
 
     def _tidy(self) -> None:
         """Do what the rulings say to the blocks: an overrun or lost block to the casualty tray
-        (7.4, 8.7.2), deployed blocks back on the map after the battle (8.10)."""
-        expected = self.control.session.rules.expected_positions()
+        (7.4, 8.7.2); deployed blocks back on the map after the battle, as the screen says
+        (8.2.1)."""
+        rules = self.control.rules
+        expected = rules.expected_positions()
         moves: dict[str, list[str]] = {}
-        for block, zone in sorted(expected.items()):
-            if not zone.endswith("_bag") and self.virtual.where(block) != zone:
+        due = {**expected, **rules.returning(), **dict.fromkeys(rules.eliminated(), "casualties")}
+        for block, zone in sorted(due.items()):
+            if zone != "box" and not zone.endswith("_bag") and self.virtual.where(block) != zone:
                 moves.setdefault(zone, []).append(block)
         for zone, blocks in moves.items():
             self._place(tuple(blocks), zone)

@@ -7,13 +7,16 @@ session's public lines), never from the game's state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import pygame
 
 from companion.games.sekigahara.components import Side, default_board
-from companion.games.sekigahara.engine.feed import citation
+from companion.games.sekigahara.engine.feed import citation, plain_words
 from companion.games.sekigahara.engine.feed import name as side_name
+from companion.games.sekigahara.engine.table import count_words
 from companion.games.sekigahara.engine.victory import victory_points as points
 from companion.games.sekigahara.engine.views import PublicState
 from companion.games.sekigahara.rulebook import default_rules
@@ -79,7 +82,8 @@ def status_bar(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
                         rect.height - t.small - 4)
     cells = column(lower, 2, 0) if t.portrait else row(lower, 2, t.gap)
     for cell, side in zip(cells, Side, strict=True):
-        text = (f"{side_name(side)}: {v.hand[side]} cards · draw {v.draw_pile[side]} · "
+        text = (f"{side_name(side)}: {count_words(v.hand[side], 'card')} · "
+                f"draw {v.draw_pile[side]} · "
                 f"discard {v.discard_pile[side]} · {points[side]} VP")
         canvas.text(text, (cell.x, cell.y), size=canvas.painter.fit_size(text, t.small,
                     cell.width), colour=side_colour(side))
@@ -98,6 +102,7 @@ def feed(canvas: Canvas, rect: pygame.Rect, lines: tuple[LogLine, ...],
     shown = [ln for ln in lines if ln.kind in FEED_KINDS]
     ordered = list(reversed(shown)) if newest_first else shown
     for line in ordered:
+        line = replace(line, text=plain_words(line.text))
         wrapped = canvas.painter.wrap(line.text, t.small, rect.width - 2 * t.gap)[:2]
         height = max(t.target, len(wrapped) * (t.small + 2) + 4)  # each line a finger's target
         if y + height > rect.bottom:
@@ -124,15 +129,19 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
                                 answer: Callable[[int, int], None],
                                 accept: Callable[[int], None],
                                 put_back: Callable[[int], None],
-                                skip_missing: bool = False) -> int:
+                                skip_missing: bool = False,
+                                open_detail: Callable[[Detail], None] | None = None) -> int:
     """The first open question, else the first discrepancy, as large buttons; the height used.
-    ``skip_missing``: blocks the set-up still has to place are the guide's steps, not errors."""
+    ``skip_missing``: leave out blocks missing from where the rules have them (a caller whose
+    own guide says where they go)."""
     t = canvas.theme
     found = [d for d in snap.discrepancies if not (skip_missing and d.kind == "missing")]
     if snap.questions:
         q = snap.questions[0]
-        head = canvas.text(f"{side_name(q.side)}: {q.text}", (rect.x, rect.y), size=t.body,
-                           bold=True, colour=side_colour(q.side), width=rect.width)
+        asked = q.text[:1].lower() + q.text[1:]  # "Ishida: which route did the stack take…"
+        head = sentence(canvas, f"{side_name(q.side)}: {asked}", (rect.x, rect.y), rect.width,
+                        open_detail, title="Question", size=t.body, bold=True,
+                        colour=side_colour(q.side))
         y = head.bottom + t.gap
         for i, label in enumerate(q.options):
             canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), label,
@@ -142,11 +151,13 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
     if found:
         d = found[0]
         more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
-        rule = f" ({d.rule})" if d.rule else ""
-        head = canvas.text(f"The table differs{more}: {d.text}{rule}", (rect.x, rect.y),
-                           size=t.body, bold=True, colour=th.WARN, width=rect.width, max_lines=3)
-        fix = canvas.text(f"To fix: {d.fix}", (rect.x, head.bottom + 2), size=t.small,
-                          width=rect.width, max_lines=3)
+        rule = f" ({d.rule})" if d.rule and not citation(d.text) else ""
+        head = sentence(canvas, f"The table differs{more}: {d.text}{rule}", (rect.x, rect.y),
+                        rect.width, open_detail, title="The table differs", size=t.body,
+                        bold=True, colour=th.WARN)
+        fix = sentence(canvas, f"To fix: {d.fix[:1].upper()}{d.fix[1:]}",
+                       (rect.x, head.bottom + 2), rect.width, open_detail, title="To fix",
+                       size=t.small)
         y = fix.bottom + t.gap
         left, right = row(pygame.Rect(rect.x, y, rect.width, t.target), 2, t.gap)
         canvas.button(left, "Accept what is on the table", _bind1(accept, d.index),
@@ -155,6 +166,28 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
                       size=t.small)
         return y + t.target + t.gap - rect.y
     return 0
+
+
+_RULE = re.compile(r"(?<![\w.])(\d+\.\d+(?:\.\d+)*|C\d+)(?![\w.])")
+
+
+def rules_in(text: str) -> tuple[str, ...]:
+    """The rule numbers a sentence cites ("(5.2.1)", "(8.2.3, 8.5)"), each once, in order."""
+    return tuple(dict.fromkeys(_RULE.findall(text)))
+
+
+def sentence(canvas: Canvas, text: str, pos: tuple[int, int], width: int,
+             open_detail: Callable[[Detail], None] | None, *, title: str = "Note",
+             size: int | None = None, bold: bool = False, colour: th.Colour = th.INK,
+             max_lines: int = 3) -> pygame.Rect:
+    """A sentence cut to ``max_lines``; when it is cut, a tap on it opens it in full."""
+    size = size or canvas.theme.body
+    rect = canvas.text(text, pos, size=size, bold=bold, colour=colour, width=width,
+                       max_lines=max_lines)
+    if open_detail is not None and len(canvas.painter.wrap(text, size, width, bold)) > max_lines:
+        detail = Detail(title, (text,), rules_in(text))
+        canvas.tap_area(rect, text, lambda: open_detail(detail))
+    return rect
 
 
 def _bind1(call: Callable[[int], None], a: int) -> Callable[[], None]:
@@ -171,4 +204,5 @@ def detail_page(canvas: Canvas, detail: Detail, close: Callable[[], None]) -> No
 
 
 __all__ = ["Detail", "column", "detail_page", "feed", "questions_and_discrepancies",
-           "rule_text", "side_colour", "side_name", "split", "status_bar", "victory_points"]
+           "rule_text", "sentence", "side_colour", "side_name", "split", "status_bar",
+           "victory_points"]

@@ -17,6 +17,7 @@ from companion.core.game import Rejection
 from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side, default_board
 from companion.games.sekigahara.engine import commands as cm
+from companion.games.sekigahara.engine.feed import plain_words
 from companion.games.sekigahara.engine.state import Level
 from ui.sekigahara import battle, ending, mapview
 from ui.sekigahara.control import Snapshot, TableControl, bid_cards
@@ -27,6 +28,7 @@ from ui.sekigahara.parts import (
     detail_page,
     feed,
     questions_and_discrepancies,
+    sentence,
     side_colour,
     side_name,
     split,
@@ -220,11 +222,11 @@ class PlayScreen:
             y = self._setup(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap)
             y += questions_and_discrepancies(
                 canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
-                self._answer, self._accept, self._put_back, skip_missing=True)
+                self._answer, self._accept, self._put_back, open_detail=self.open_detail)
             return y
         used = questions_and_discrepancies(
             canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
-            self._answer, self._accept, self._put_back)
+            self._answer, self._accept, self._put_back, open_detail=self.open_detail)
         y += used
         if not used:
             y = self._prompt(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
@@ -246,9 +248,13 @@ class PlayScreen:
         elif snap.settling:
             y = canvas.text("Blocks set down: ruled once they rest", (rect.x, y), size=t.small,
                             colour=th.DIM, width=rect.width).bottom
+        for step in snap.prompt.table_steps:  # on the table first: the check waits for it
+            y = sentence(canvas, step, (rect.x, y), rect.width, self.open_detail,
+                         title="On the table", bold=True, colour=th.LIT).bottom + 2
         for side, what in snap.prompt.waiting.items():
-            y = canvas.text(f"{side_name(side)}: {what}", (rect.x, y), bold=True,
-                            colour=side_colour(side), width=rect.width, max_lines=3).bottom + 2
+            y = sentence(canvas, f"{side_name(side)}: {what}", (rect.x, y), rect.width,
+                         self.open_detail, title="What to do", bold=True,
+                         colour=side_colour(side)).bottom + 2
         y += t.gap
         buttons = self._buttons(snap)
         if page == "battle" or v.phase != "movement" or snap.prompt.level is not None:
@@ -274,8 +280,10 @@ class PlayScreen:
         canvas.fill(th.ACCEPT, done, radius=t.gap)
         canvas.text(f"Set-up: step {setup.done} of {setup.total}", (rect.x, bar.bottom + 2),
                     size=t.small, colour=th.DIM)
-        text = canvas.text(setup.step, (rect.x, bar.bottom + t.small + 6), size=t.body,
-                           bold=True, width=rect.width, max_lines=5)
+        long = len(canvas.painter.wrap(setup.step, t.body, rect.width, True)) > 5
+        text = sentence(canvas, setup.step, (rect.x, bar.bottom + t.small + 6), rect.width,
+                        self.open_detail, title="Set-up", size=t.small if long else t.body,
+                        bold=True, max_lines=7 if long else 5)
         return text.bottom + t.gap
 
     def _buttons(self, snap: Snapshot) -> list[tuple[str, Callable[[], None] | None, th.Colour]]:
@@ -309,7 +317,8 @@ class PlayScreen:
                  th.PANEL_HI),
             ]
         left = snap.prompt.moves_left
-        label = f"End movement ({left} move{'s' * (left != 1)} left)"
+        label = ("End movement" if snap.prompt.level == Level.TOTAL.value  # no limit (7.1)
+                 else f"End movement ({left} move{'s' * (left != 1)} left)")
         return [(label, lambda: self._do(cm.EndPhase(side=side)), th.ACCEPT)]
 
     def _start_replacing(self) -> None:
@@ -414,7 +423,7 @@ class PlayScreen:
             self.app.say(f"Not saved: {exc.message}. Nothing was applied: tap again.")
             return
         if isinstance(result, Rejection):
-            self.app.say(f"Not allowed: {result}")
+            self.app.say(f"Not allowed: {plain_words(str(result))}")
 
     def _answer(self, question: int, choice: int) -> None:
         try:
@@ -423,7 +432,7 @@ class PlayScreen:
             self.app.say(f"Not saved: {exc.message}. Nothing was applied: tap again.")
             return
         if isinstance(result, Rejection):
-            self.app.say(f"Not allowed: {result}")
+            self.app.say(f"Not allowed: {plain_words(str(result))}")
 
     def _accept(self, index: int) -> None:
         self.control.accept_table(index)

@@ -125,5 +125,5 @@ def _component(key: FaceKey) -> tuple[str, str]:
     if leader and clan is Clan.TOKUGAWA:
         return "2.1", what + " (Tokugawa Ieyasu)"
     if leader and clan is Clan.MORI:
-        return "9.3", what + " (Mori Terumoto)"
+        return "9.3", what + " (Mōri Terumoto)"
     return "3.2", what + " in the block manifest"

@@ -42,6 +42,8 @@ from companion.games.sekigahara.components import (
 )
 
 CASUALTIES = "casualties"
+GAME_BOX = "box"
+"""The game box: blocks not yet on the table (set-up, 5.2.1). No antenna watches it."""
 
 
 def deployment_tray(side: Side) -> str:
@@ -56,6 +58,7 @@ def bag(side: Side) -> str:
 
 
 BAG_NAMES: dict[str, str] = {bag(s): f"{s.value.capitalize()}'s bag" for s in Side}
+UNWATCHED_NAMES: dict[str, str] = {**BAG_NAMES, GAME_BOX: "the game box"}
 
 
 def is_bag(zone: str) -> bool:
@@ -100,7 +103,7 @@ def zone_names(board: Board | None = None) -> dict[str, str]:
 
 
 def zone_name(zone: str, board: Board | None = None) -> str:
-    return zone_names(board).get(zone) or BAG_NAMES.get(zone, zone)
+    return zone_names(board).get(zone) or UNWATCHED_NAMES.get(zone, zone)
 
 
 # --------------------------------------------------------------------------- watching
@@ -254,7 +257,7 @@ def _places() -> dict[str, Place]:
     found.update({box.id: Place(box.id, box.name, PlaceKind.BOX) for box in board.boxes.values()})
     found.update({z: Place(z, name, PlaceKind.REGISTRATION if z == REGISTRATION else
                            PlaceKind.TRAY) for z, name in OFF_MAP_ZONES.items()})
-    found.update({z: Place(z, name, PlaceKind.UNWATCHED) for z, name in BAG_NAMES.items()})
+    found.update({z: Place(z, name, PlaceKind.UNWATCHED) for z, name in UNWATCHED_NAMES.items()})
     return found
 
 

@@ -9,12 +9,13 @@ tap any line and read that rule.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.data import BOARD, CARDS
-from companion.games.sekigahara.engine.state import Phase
-from companion.games.sekigahara.engine.table import zone_label
+from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES
+from companion.games.sekigahara.engine.state import Level, Phase
+from companion.games.sekigahara.engine.table import clan_name, count_words, zone_label
 from companion.games.sekigahara.engine.views import public_event
 
 CITATION = re.compile(r"\((?:rule )?((?:\d+(?:\.\d+)*)|C\d+)\)\s*$")
@@ -70,19 +71,87 @@ def rule_of(event: ev.Event) -> str:
     return _RULES.get(type(event), "6")
 
 
+def face_words(block: str) -> str:
+    """A block whose face the event shows (it is revealed, 3.1): "Ukita 1-mon gun"."""
+    face = FACES[block]
+    extra = f" {face.attack.value}" if face.attack else ""
+    return f"{clan_name(face.clan)} {face.mon}-mon{extra}{' leader' if face.leader else ''}"
+
+
+def faces_words(units: tuple[str, ...] | list[str]) -> str:
+    """Revealed blocks and disks (8.9.4) in plain words; "none" for none."""
+    words = [face_words(u) if u in FACES else f"the {u.capitalize()} disk" for u in units]
+    return ", ".join(words) or "none"
+
+
+def _blocks(n: int, side: Side) -> str:
+    return count_words(n, f"{colour(side)} block")
+
+
 def _plain(event: ev.Event) -> str | None:
-    """Lines for events whose every field is public; None: ask the views module."""
+    """Lines for events whose every field is public; None: ask the views module. Faces are
+    named only where :func:`~companion.games.sekigahara.engine.views.public_event` names
+    them (revealed blocks)."""
     match event:
-        case ev.BlocksPlaced(side=side, zone=zone, blocks=blocks):
+        case ev.BlocksPlaced(side=side, zone=zone, blocks=blocks, random=random):
             n = len(blocks)
             where = (f"in the {name(side)} Recruitment Box" if zone.startswith("@recruit")
-                     else "in the Mori box" if zone.startswith("@mori") else f"on {place(zone)}")
-            return f"{n} {colour(side)} block{'s' * (n != 1)} placed {where}"
+                     else "in the Mōri box" if zone.startswith("@mori") else f"on {place(zone)}")
+            if not random:  # 5.2.1: the players have yet to stand them
+                return f"Set-up: {_blocks(n, side)} with set-up symbols start {where}"
+            return f"{_blocks(n, side)} drawn from the bag and set {where}"
         case ev.CardsDiscarded(side=side, count=count, cards=cards):
             shown = f": {', '.join(card_words(c) for c in cards)}" if cards else ""
-            return f"{name(side)} discards {count} card{'s' * (count != 1)}{shown}"
+            return f"{name(side)} discards {count_words(count, 'card')}{shown}"
         case ev.CardsDrawn(side=side, count=count):
-            return f"{name(side)} draws {count} card{'s' * (count != 1)}"
+            return f"{name(side)} draws {count_words(count, 'card')}"
+        case ev.BidPlaced(side=side):
+            return f"{name(side)} bids a card face down"
+        case ev.BidsRevealed(cards=cards, winner=winner):
+            bids = ", ".join(f"{name(s)} {CARDS[c].bid}" for s, c in cards.items())
+            return f"Bids revealed ({bids}): {name(winner)} wins the bid"
+        case ev.MovementBought(side=side, level=level, cards=cards):
+            if level is Level.NONE:
+                return f"{name(side)} buys no movement"
+            paid = "free" if cards == 0 else f"for {count_words(cards, 'card')}"
+            return f"{name(side)} buys {level.value} movement {paid}"
+        case ev.Mustered(side=side, location=loc, blocks=blocks, option=option):
+            shown = f", shown: {faces_words(blocks)}" if option == "A" else ""
+            return f"{name(side)} musters {_blocks(len(blocks), side)} at {place(loc)}{shown}"
+        case ev.MoriArrived(blocks=blocks):
+            return f"Mōri blocks arrive at Osaka: {faces_words(blocks)}"
+        case ev.StackMoved(side=side, origin=origin, paths=paths, leadership=leadership):
+            ends = Counter(p[-1] for p in paths.values())
+            parts = ", ".join(f"{n} to {place(loc)}" for loc, n in sorted(ends.items()))
+            if len(ends) == 1:
+                parts = f"to {place(next(iter(ends)))}"
+            lead = " with a leader's Leadership" if leadership else ""
+            return f"{_blocks(len(paths), side)} moved from {place(origin)}{lead} {parts}"
+        case ev.Overrun(location=loc, side=side, blocks=blocks):
+            return f"Overrun at {place(loc)}: {name(side)} loses {faces_words(blocks)}"
+        case ev.CombatOpened(location=loc, siege=siege, inside=inside):
+            if siege:
+                return (f"Siege of {place(loc)}: {_blocks(len(inside), _owner(inside))} "
+                        "inside the castle" if inside else f"Siege of {place(loc)}")
+            return f"Battle at {place(loc)}"
+        case ev.CombatActed(side=side, action=action) if action.get("type") == "deploy":
+            units = [u for u in action.get("blocks", ()) if u in FACES]
+            card = action.get("card")
+            with_card = (f" with {_card_played(card)}" if card
+                         else " without a card (a leader, 8.2.4)")
+            return f"{name(side)} deploys {faces_words(units)}{with_card}"
+        case ev.CombatActed(side=side, action=action) if action.get("type") == "lose":
+            return f"{name(side)} loses {faces_words(action.get('losses', ()))}"
+        case ev.CombatEnded(location=loc, winner=winner, losses=losses):
+            lost = "; ".join(f"{name(s)} loses {faces_words(b)}" for s, b in losses.items())
+            won = f"{name(winner)} wins" if winner else "nobody wins"
+            return f"Combat at {place(loc)} ends, {won}: {lost}"
+        case ev.Retreated(side=side, origin=origin, destination=dest, blocks=blocks,
+                          into_castle=inside):
+            castle = f", {count_words(len(inside), 'block')} into the castle" if inside else ""
+            to = f" to {place(dest)}" if dest else ""
+            verb = "retreats" if len(blocks) == 1 else "retreat"
+            return f"{_blocks(len(blocks), side)} {verb} from {place(origin)}{to}{castle}"
         case ev.GameStarted():
             return "The game begins: week 1, five cards to each side"
         case ev.PhaseBegan(phase=phase, week=week, turn=turn, active=active):
@@ -90,8 +159,6 @@ def _plain(event: ev.Event) -> str | None:
             return f"Week {week}, turn {turn}: {_PHASES.get(phase, phase.value)}{who}"
         case ev.FirstPlayerChosen(side=side, first=first):
             return f"{name(side)} chooses {name(first)} to move first this week"
-        case ev.MovementBought(side=side, level=level, cards=cards):
-            return f"{name(side)} buys {level.value} movement for {cards} card(s)"
         case ev.ResourceControlled(location=loc, side=side):
             return f"{name(side)} now controls the Resource Location {place(loc)}"
         case ev.CombatDeclared(location=loc, attacker=attacker):
@@ -118,7 +185,7 @@ _NAMES = re.compile(r"\b(" + "|".join(sorted(BOARD.locations, key=len, reverse=T
                     + r"|ishida|tokugawa)\b")
 
 
-def _named(line: str) -> str:
+def plain_words(line: str) -> str:
     """Location ids and side values as players read them ("gifu" -> "Gifu")."""
     def name_of(found: re.Match[str]) -> str:
         word = found.group(1)
@@ -127,15 +194,28 @@ def _named(line: str) -> str:
 
 
 def card_words(card_id: str) -> str:
-    """A card as players name it: "a Mori special card (bid 3)"."""
+    """A card as players name it: "Mōri special (bid 3)", "Loyalty (bid 7)"."""
     card = CARDS[card_id]
-    clan = f"{card.clan.value.capitalize()} " if card.clan else ""
-    return f"{clan}{card.kind.value} (bid {card.bid})"
+    clan = f"{clan_name(card.clan)} " if card.clan else ""
+    kind = card.kind.value if card.clan else card.kind.value.capitalize()
+    return f"{clan}{kind} (bid {card.bid})"
+
+
+def _card_played(card: dict[str, object]) -> str:
+    clan = card.get("clan")
+    kind = str(card.get("kind", ""))
+    if clan:
+        return f"a {clan_name(str(clan))} {kind} card"
+    return f"a {kind} card"
+
+
+def _owner(units: tuple[str, ...]) -> Side:
+    return next((FACES[u].side for u in units if u in FACES), Side.ISHIDA)
 
 
 def feed_line(event: ev.Event) -> str:
     """One line for the shared screen, ending with the rule it applies."""
-    line = _named(_plain(event) or public_event(event))
+    line = plain_words(_plain(event) or public_event(event))
     if CITATION.search(line):
         return line
     return f"{line} ({rule_of(event)})"

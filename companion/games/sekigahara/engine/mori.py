@@ -20,20 +20,20 @@ def bring_mori(state: State, cmd: BringMori) -> list[ev.Event]:
     """9.3: one Mori block to Osaka per card discarded in an Ishida Movement Phase, the Mori
     leader last; they cannot move this turn."""
     if cmd.side is not Side.ISHIDA:
-        raise reject("9.3", "only Ishida brings Mori blocks")
+        raise reject("9.3", "only Ishida brings Mōri blocks")
     require_phase(state, cmd.side, "9.3")
     require_bought(state)
     box = mori_in_box(state)
     if not cmd.blocks or len(set(cmd.blocks)) != len(cmd.blocks):
-        raise reject("9.3", "name the Mori blocks brought, one per card discarded")
+        raise reject("9.3", "name the Mōri blocks brought, one per card discarded")
     if any(b not in box for b in cmd.blocks):
-        raise reject("9.3", "only blocks in the Mori box can come to Osaka")
+        raise reject("9.3", "only blocks in the Mōri box can come to Osaka")
     if MORI_LEADER in cmd.blocks and (
         set(box) - set(cmd.blocks) or cmd.blocks[-1] != MORI_LEADER
     ):
-        raise reject("9.3", "the Mori leader is always the last block brought on")
+        raise reject("9.3", "the Mōri leader is always the last block brought on")
     if state.hand[Side.ISHIDA] < len(cmd.blocks):
-        raise reject("9.3", "one card must be discarded for each Mori block")
+        raise reject("9.3", "one card must be discarded for each Mōri block")
     em = Emitter(state)
     em.emit(ev.CardsDiscarded(side=Side.ISHIDA, count=len(cmd.blocks), rule="9.3"))
     em.emit(ev.MoriArrived(blocks=cmd.blocks, attacked=False))

@@ -15,7 +15,7 @@ from companion.games.sekigahara.engine.movement_phase import (
 from companion.games.sekigahara.engine.muster import may_muster, muster_locations
 from companion.games.sekigahara.engine.retreat import retreat_options
 from companion.games.sekigahara.engine.setup import next_draw
-from companion.games.sekigahara.engine.state import Level, Phase, Stage, State
+from companion.games.sekigahara.engine.state import RECRUITMENT, Level, Phase, Stage, State
 from companion.games.sekigahara.movement import MoveExplanation, Route, explain_move
 from companion.games.sekigahara.movement import legal_destinations as _destinations
 
@@ -105,6 +105,10 @@ def explain_stack_move(
     return led.model_copy(update={"routes": routes})
 
 
+def _name(zone: str) -> str:
+    return BOARD.locations[zone].name if zone in BOARD.locations else zone
+
+
 def awaiting(state: State) -> dict[Side, str]:
     """Who the engine waits for now and for what: the touchscreen's prompt (one entry per side
     that may act; in a combat, both when a Loyalty Challenge may interrupt, 8.6.1, C7)."""
@@ -113,7 +117,15 @@ def awaiting(state: State) -> dict[Side, str]:
         return {}
     if state.phase in (Phase.SETUP, Phase.REINFORCEMENT):
         due = next_draw(state)
-        return {due[0]: f"draw {due[2]} block(s) for {due[1]}"} if due else {}
+        if due is None:
+            return {}
+        drawer, zone, n = due
+        blocks = f"{n} block{'s' * (n != 1)}"
+        into = (f"into the {drawer.value.capitalize()} Recruitment Box" if zone == RECRUITMENT
+                else f"onto {_name(zone)}")
+        rule = "6.2" if state.phase is Phase.REINFORCEMENT else (
+            "5.2.3" if zone == RECRUITMENT else "5.2.2")
+        return {drawer: f"draw {blocks} from your bag {into} ({rule})"}
     if state.phase is Phase.BID:
         return {side: "bid a card face down" for side in Side if side not in state.bids}
     if state.phase is Phase.CHOOSE_FIRST:
@@ -124,19 +136,20 @@ def awaiting(state: State) -> dict[Side, str]:
         return {side: "buy movement" if state.level is None else "move, muster or end the phase"}
     if p is None:
         left = must_declare(state)
-        return {side: "declare combat at " + ", ".join(left) if left
+        return {side: "declare combat at " + ", ".join(_name(loc) for loc in left) if left
                 else "declare combat or end the phase"}
     if p.stage is Stage.CASTLE_CHOICE and p.owner is not None:
-        return {p.owner: f"stay inside the castle at {p.location} or fight outside"}
+        return {p.owner: f"stay inside the castle at {_name(p.location)} or fight outside"}
     if p.stage is Stage.RETREAT and p.retreating is not None:
-        return {p.retreating: f"retreat from {p.location}"}
+        return {p.retreating: f"retreat from {_name(p.location)}: move all your blocks there "
+                              "to one neighbouring location (8.8)"}
     waiting: dict[Side, str] = {}
     losing = combat.awaiting_losses(p.combat)
     if losing is not None:
-        return {losing: "choose the blocks lost"}
+        return {losing: "choose the blocks lost and put them on the casualty tray (8.7.2)"}
     holder = combat.initiative(p.combat)
     if holder is not None:
-        waiting[holder] = "deploy or finish"
+        waiting[holder] = "deploy a block on your deployment tray, or finish (8.2.3, 8.5)"
     challenger = combat.challenge_window(p.combat)
     if challenger is not None and challenger not in waiting:
         waiting[challenger] = "a Loyalty Challenge may be played now"

@@ -13,6 +13,12 @@ blocks deployed in the battle being fought (8.2.3). A block in a bag (5.2.2, 6.2
 its zone is ``<side>_bag``, which no reader watches, so the bridge never reports it missing; when
 it is seen on a zone, that is a draw, legal only when the engine awaits that draw.
 
+What the screen asks the players to do is expected, never a discrepancy
+(:mod:`~companion.games.sekigahara.engine.table_steps`): a set-up block waits in the game box
+(``box``, unwatched) until it stands on its symbol (5.2.1), a deployed block on its tray after
+the battle (8.2.1), an overrun block on the map until it reaches the casualty tray (7.4);
+:meth:`TableRules.table_steps` says each step to the players.
+
 Legality is never re-implemented here: each change is turned into the candidate commands that
 could explain it and each is tried on the engine's own handler (a dry run: states are
 copy-on-write, nothing is kept). Messages are the engine's public rejection messages or ours,
@@ -22,7 +28,7 @@ with counts and location names only (3.1).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
@@ -30,7 +36,7 @@ from companion.core.events import Event
 from companion.core.rules import RuleViolation
 from companion.core.table import Hold, ProposedMove, Ready
 from companion.games.sekigahara import combat
-from companion.games.sekigahara.components import CardKind, Side
+from companion.games.sekigahara.components import CardKind, SetupSymbol, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine.control import blocks_at
 from companion.games.sekigahara.engine.data import BOARD, FACES, OSAKA, side_of
@@ -52,52 +58,29 @@ from companion.games.sekigahara.engine.state import (
     Stage,
     State,
 )
+from companion.games.sekigahara.engine.table_steps import TableSteps
+from companion.games.sekigahara.engine.zones import (
+    CASUALTIES,
+    MORI_ZONE,
+    bag_zone,
+    clan_name,
+    count_words,
+    deployment_zone,
+    engine_zone,
+    recruitment_zone,
+    side_zone,
+    where_words,
+    zone_label,
+)
 from companion.games.sekigahara.movement import Route
+from companion.games.sekigahara.table import GAME_BOX
 
-CASUALTIES = "casualties"
-MORI_ZONE = "mori_box"
-
-
-def bag_zone(side: Side) -> str:
-    """A side's bag: no antenna watches it (5.2.2, 6.2)."""
-    return f"{side.value}_bag"
-
-
-def recruitment_zone(side: Side) -> str:
-    """A side's Recruitment Box (7.2), as the board data names it."""
-    return f"{side.value}_recruitment"
-
-
-def deployment_zone(side: Side) -> str:
-    """The tray where a side's blocks deployed in the battle stand revealed (8.2.3)."""
-    return f"{side.value}_deployment"
-
-
-def _side_zone(zone: str, kind: str) -> Side | None:
-    return next((s for s in Side if zone == f"{s.value}_{kind}"), None)
-
-
-def zone_label(zone: str) -> str:
-    """The name players read for a zone."""
-    if zone in BOARD.locations:
-        return BOARD.locations[zone].name
-    if zone in BOARD.boxes:
-        return BOARD.boxes[zone].name
-    if zone == CASUALTIES:
-        return "the casualty tray"
-    for kind, what in (("deployment", "deployment tray"), ("bag", "bag")):
-        side = _side_zone(zone, kind)
-        if side is not None:
-            return f"{side.value.capitalize()}'s {what}"
-    return zone
-
-
-def _engine_zone(zone: str) -> str:
-    if zone == MORI_ZONE:
-        return MORI_BOX
-    if _side_zone(zone, "recruitment") is not None:
-        return RECRUITMENT
-    return zone
+__all__ = [
+    "CASUALTIES", "MORI_ZONE", "Hold", "Option", "Outcome", "Question", "QuestionKind", "Ready",
+    "TableMove", "TableRules", "TableSteps", "bag_zone", "clan_name", "count_words",
+    "deployment_zone", "dry_run", "merge_casualties", "recruitment_zone", "where_words",
+    "zone_label",
+]
 
 
 class TableMove(Protocol):
@@ -178,16 +161,19 @@ def dry_run(state: State, command: cm.Command) -> RuleViolation | None:
     return None
 
 
-def _count(n: int, what: str = "block") -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
+_count = count_words
+
+
+def _side(side: Side) -> str:
+    return side.value.capitalize()
 
 
 def _route_label(route: Route, *, leader: bool = False) -> str:
     names = [BOARD.locations[loc].name for loc in route.path]
     text = "direct" if len(names) == 1 else "via " + ", ".join(names[:-1])
     if leader or route.needs_leader:  # never offered as a function of a hidden leader (C12)
-        return text + " (leadership: a leader is declared)"
-    return text + (" (force march: one card)" if route.needs_force_march else "")
+        return text + " (a leader's Leadership: the leader is declared)"
+    return text + (" (force march: discard one card)" if route.needs_force_march else "")
 
 
 @dataclass
@@ -195,10 +181,37 @@ class TableRules:
     """A live game as the bridge's ``SessionRules``; re-reads ``game.state`` on every call."""
 
     game: SekigaharaGame
+    steps: TableSteps = field(init=False)
+    """What the players are asked to do on the table, and what the readers saw of it."""
+
+    def __post_init__(self) -> None:
+        self.steps = TableSteps(self.game)
 
     @property
     def state(self) -> State:
         return self.game.state
+
+    # ---------------------------------------------------------------- what the players do next
+
+    def setup_to_stand(self) -> dict[tuple[str, Side, SetupSymbol], int]:
+        """See :meth:`TableSteps.setup_to_stand` (5.2.1)."""
+        return self.steps.setup_to_stand()
+
+    def setup_places(self) -> dict[str, str]:
+        """See :meth:`TableSteps.setup_places` (5.2.1): never for the shared screen."""
+        return self.steps.setup_places()
+
+    def returning(self) -> dict[str, str]:
+        """See :meth:`TableSteps.returning` (8.2.1)."""
+        return self.steps.returning()
+
+    def eliminated(self) -> dict[str, str]:
+        """See :meth:`TableSteps.eliminated` (7.4)."""
+        return self.steps.eliminated()
+
+    def table_steps(self) -> list[str]:
+        """What the players must do on the table before anything else, in plain words."""
+        return self.steps.said()
 
     # ---------------------------------------------------------------- MoveRules
 
@@ -206,18 +219,23 @@ class TableRules:
         """Every block's zone as the bridge names it (see the module docstring)."""
         state = self.state
         found: dict[str, str] = {}
+        back = self.returning()
         for block in state.pos:
-            zone = self.zone_of(block)
+            zone = self.zone_of(block, back)
             if zone is not None:
                 found[block] = zone
         return found
 
-    def zone_of(self, block: str) -> str | None:
-        """Where ``block`` should be on the table; None before setup places it (5.2.1)."""
+    def zone_of(self, block: str, back: Mapping[str, str] | None = None) -> str | None:
+        """Where ``block`` should be on the table; None before setup places it (5.2.1).
+        ``back``: :meth:`returning`, when the caller has it already."""
         state = self.state
         where, side = state.pos[block], side_of(block)
         if where == ASIDE:
             return None
+        if FACES[block].setup is not None and block not in self.steps.stood and (
+                self.steps.in_the_box_now()):
+            return GAME_BOX  # 5.2.1: until it is seen where the map prints its symbol
         if where == BAG:
             return bag_zone(side)
         if where == RECRUITMENT:
@@ -225,13 +243,15 @@ class TableRules:
         if where == MORI_BOX:
             return MORI_ZONE
         if where == DEAD:
-            return CASUALTIES
+            return self.steps.eliminated().get(block, CASUALTIES)  # 7.4: until taken off
         p = state.pending
         if p is not None and p.combat is not None and p.location == where:
             if any(block in lost.units for lost in p.combat.losses_taken):
                 return CASUALTIES  # 8.7.2: chosen, off the map at the end of the combat
             if p.combat.is_deployed(block):
                 return deployment_zone(side)  # 8.2.3: revealed on the tray
+        if block in (self.returning() if back is None else back):
+            return deployment_zone(side)  # 8.2.1: until the players put it back
         return where
 
     def explain_move(
@@ -280,8 +300,9 @@ class TableRules:
         return merge_casualties(moves)
 
     def observe(self, seen: Mapping[str, str]) -> None:
-        """Every block is different (its tag is its identity): nothing to re-bind."""
-        del seen
+        """Every block is different (its tag is its identity): nothing to re-bind. What the
+        readers see tells which steps on the table are done (:meth:`TableSteps.observe`)."""
+        self.steps.observe(seen)
 
     def describe(self, event: Event) -> str:
         """The event's line in the shared feed."""
@@ -294,17 +315,30 @@ class TableRules:
     def _judge(self, origin: str, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
         if not blocks or any(b not in FACES for b in blocks):
             return RuleViolation("3.2", "only the game's blocks can move")
-        bag_side = _side_zone(origin, "bag")
+        if origin == GAME_BOX:  # a set-up block not where the map prints its symbol
+            return RuleViolation(
+                "5.2.1", "a block with a set-up symbol stands where the map prints that symbol")
+        tray = side_zone(origin, "deployment")
+        back = self.returning()
+        if tray is not None and blocks and all(b in back for b in blocks) and len(
+                {back[b] for b in blocks}) == 1:
+            origin = back[blocks[0]]  # 8.2.1: it stands on the battle site again
+            if dest == origin:
+                return Ready(())
+        bag_side = side_zone(origin, "bag")
         if bag_side is not None:
             return self._draw(bag_side, dest, blocks)
-        box_side = _side_zone(origin, "recruitment")
+        box_side = side_zone(origin, "recruitment")
         if box_side is not None and dest in BOARD.locations:
             return self._muster(box_side, dest, blocks)
         if origin == MORI_ZONE and dest in BOARD.locations:
             return self._mori(dest, blocks)
+        if dest == CASUALTIES and blocks and all(
+                self.eliminated().get(b) == origin for b in blocks):
+            return Ready(())  # 7.4: the players did what the screen asked
         if dest == CASUALTIES:
             return self._losses(origin, blocks)
-        tray_side = _side_zone(dest, "deployment")
+        tray_side = side_zone(dest, "deployment")
         if tray_side is not None:
             return self._deploy(origin, tray_side, blocks)
         if origin in BOARD.locations and dest in BOARD.locations:
@@ -323,8 +357,10 @@ class TableRules:
     def _draw(self, side: Side, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
         """5.2.2, 5.2.3, 6.2: blocks drawn from a bag for the zone the engine named."""
         state = self.state
+        if self.setup_to_stand():  # 5.2.2: "after placing the designated blocks"
+            return RuleViolation("5.2.2", "first stand the blocks with a set-up symbol (5.2.1)")
         due = next_draw(state) if state.phase is Phase.SETUP else next_draw(state, side)
-        zone = _engine_zone(dest)
+        zone = engine_zone(dest)
         if due is not None and due[0] is side and due[1] == zone and len(blocks) < due[2] and all(
             side_of(b) is side and state.pos[b] == BAG for b in blocks
         ):
@@ -351,9 +387,9 @@ class TableRules:
         )
 
     def _mori(self, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
-        """9.3: Mori blocks to Osaka, the leader last, one card each."""
+        """9.3: Mōri blocks to Osaka, the leader last, one card each."""
         if dest != OSAKA:
-            return RuleViolation("9.3", f"Mori blocks come on at {zone_label(OSAKA)} only")
+            return RuleViolation("9.3", f"Mōri blocks come on at {zone_label(OSAKA)} only")
         ordered = tuple(sorted(blocks, key=lambda b: (FACES[b].leader, b)))
         command = cm.BringMori(blocks=ordered)
         return dry_run(self.state, command) or Ready((command,))
@@ -385,6 +421,10 @@ class TableRules:
                     led = command.model_copy(update={"force_marches": ()})
                     options.append(Option(_route_label(route, leader=True), (led,)))
             refused = refused or verdict
+        first: dict[str, Option] = {}  # one button per label: the players could not tell
+        for option in options:  # two routes with the same words apart
+            first.setdefault(option.label, option)
+        options = list(first.values())
         if len(options) == 1:
             return Ready(options[0].commands)
         if options:
@@ -416,8 +456,9 @@ class TableRules:
                 continue
             card = None if action.card is None else cm.CardPlay(
                 clan=action.card.clan, kind=action.card.kind)
-            label = "no card (a leader)" if card is None else (
-                f"a {card.kind.value} card of {card.clan.value if card.clan else 'no'} clan")
+            label = "no card (a leader, 8.2.4)" if card is None else (
+                f"a {clan_name(card.clan)} {card.kind.value} card" if card.clan
+                else f"a {card.kind.value} card")
             command = cm.Deploy(side=side, card=card, blocks=action.blocks)
             if dry_run(state, command) is None:
                 options.append(Option(label, (command,)))
@@ -443,9 +484,9 @@ class TableRules:
         ended = p.combat.ended
         if others and not (ended and ended.losses_due.of(losing.opponent)
                            and p.combat.lost_by(losing.opponent) is None):
-            return RuleViolation("8.7.2", f"{losing.opponent.value} loses no blocks here")
+            return RuleViolation("8.7.2", f"{_side(losing.opponent)} loses no blocks here")
         if not mine:
-            return Hold(f"{losing.value} chooses its losses first")
+            return Hold(f"{_side(losing)} chooses its losses first")
         choice = combat.loss_choice(p.combat)
         assert choice is not None and choice.side is losing
         if any(u not in FACES for u in (*choice.forced, *choice.pool)):
@@ -457,7 +498,8 @@ class TableRules:
             return Ready((cm.TakeLosses(side=losing, losses=exact[0].losses),))
         if exact:
             options = tuple(
-                Option(", ".join(u for u in a.losses if u not in FACES) or "no disk",
+                Option(", ".join(f"the {u.capitalize()} disk" for u in a.losses
+                                 if u not in FACES) or "no disk",
                        (cm.TakeLosses(side=losing, losses=a.losses),))
                 for a in exact
             )
@@ -465,7 +507,7 @@ class TableRules:
                             options, origin, CASUALTIES, blocks)
         if choice.extends(mine):
             due = ended.losses_due.of(losing) if ended else 0
-            return Hold(f"{losing.value} loses {_count(due, 'unit')}; more to come")
+            return Hold(f"{_side(losing)} loses {_count(due, 'unit')}; more to come")
         command = cm.TakeLosses(side=losing, losses=mine)
         return dry_run(state, command) or RuleViolation(
             "8.7.2", "these are not losses the rules allow")

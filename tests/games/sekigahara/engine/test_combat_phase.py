@@ -165,7 +165,7 @@ def test_a_named_card_must_be_the_card_claimed() -> None:
 def test_awaiting_says_who_must_act_through_a_combat() -> None:
     two = pick(ISH, 2, clan=Clan.UKITA, mon=1)
     game = position({"gifu": TOKS[:1] + two}, phase=Phase.COMBAT)
-    assert awaiting(game.state) == {TOK: "declare combat at gifu"}
+    assert awaiting(game.state) == {TOK: "declare combat at Gifu"}
     ok(game, cm.DeclareCombat(side=TOK, location="gifu"))
     assert list(awaiting(game.state)) == [ISH]
     ok(game, cm.ChooseInside(side=ISH, inside=False))

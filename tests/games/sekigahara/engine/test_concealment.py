@@ -131,7 +131,7 @@ def test_lit_destinations_routes_and_explanations_ignore_a_hidden_leader() -> No
     [question, _] = outcomes
     assert isinstance(question, Question)
     march, led = question.options
-    assert "force march" in march.label and "leadership" in led.label
+    assert "force march" in march.label and "Leadership" in led.label
     own = legal_destinations(games[0].state, TOK, "sunpu", (P1,), force_march=False)
     assert own["kiyosu"] and all(r.needs_leader for r in own["kiyosu"])
     assert not any(r.needs_leader for r in own["okazaki"])

@@ -13,13 +13,13 @@ from _engine_kit import ISH, TOK, deploy, ok, pick, position
 from companion.core.game import Accepted
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara import combat
-from companion.games.sekigahara.components import Clan, Side
+from companion.games.sekigahara.components import Clan, SetupSymbol, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import BOARD, FACES
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
 from companion.games.sekigahara.engine.players import RandomPlayer, Table
-from companion.games.sekigahara.engine.queries import retreat_options
+from companion.games.sekigahara.engine.queries import movable_stacks, retreat_options
 from companion.games.sekigahara.engine.state import BAG, MORI_BOX, RECRUITMENT, Level, Phase
 from companion.games.sekigahara.engine.table import (
     CASUALTIES,
@@ -208,6 +208,9 @@ def test_setup_draws_wait_for_the_whole_draw_and_must_go_where_named() -> None:
                         (b.startswith("I") == (side is Side.ISHIDA)))
     rules = TableRules(game)
     where = f"{side.value}_recruitment" if zone == RECRUITMENT else zone
+    # 5.2.2: the draws come after the blocks with set-up symbols stand on the map
+    assert violation(rules, bag_zone(side), where, *bag_blocks[:n]).rule == "5.2.2"
+    rules.observe(rules.setup_places())
     if n > 1:
         assert isinstance(outcome(rules, bag_zone(side), where, *bag_blocks[:1]), Hold)
     result = outcome(rules, bag_zone(side), where, *bag_blocks[:n])
@@ -290,3 +293,135 @@ def test_an_overrun_block_belongs_on_the_casualty_tray() -> None:
     ok(game, *result.commands)
     assert rules.expected_positions()[lone] == CASUALTIES  # 7.4: four to one, overrun
     assert violation(rules, CASUALTIES, "iwamura", lone).rule == "7.4"
+
+
+def test_after_a_battle_deployed_blocks_stay_expected_on_the_tray_until_seen_back() -> None:
+    """8.2.1: revealed blocks become concealed again after the battle. The screen asks the
+    players to put them back; until the readers see them off the tray that is what is
+    expected, never a discrepancy."""
+    ish = pick(ISH, 2, clan=Clan.UKITA, mon=3)
+    game = position({"hamamatsu": TOKS + ish}, phase=Phase.COMBAT, hands=6)
+    fought(game)
+    rules = TableRules(game)
+    lost = outcome(rules, "hamamatsu", CASUALTIES, *ish)
+    assert isinstance(lost, Ready)
+    ok(game, *lost.commands)
+    assert game.state.pending is None and all(game.state.pos[b] == "hamamatsu" for b in TOKS)
+    seen = {b: "tokugawa_deployment" for b in TOKS} | dict.fromkeys(ish, CASUALTIES)
+    rules.observe(seen)
+    assert all(rules.expected_positions()[b] == "tokugawa_deployment" for b in TOKS)
+    assert rules.table_steps() == [
+        "Tokugawa: put your 3 deployed blocks back on Hamamatsu, concealed again (8.2.1)"]
+    seen[TOKS[0]] = "hamamatsu"
+    rules.observe(seen)
+    expected = rules.expected_positions()
+    assert expected[TOKS[0]] == "hamamatsu" and expected[TOKS[1]] == "tokugawa_deployment"
+    assert rules.table_steps() == [
+        "Tokugawa: put your 2 deployed blocks back on Hamamatsu, concealed again (8.2.1)"]
+    rules.observe(seen | dict.fromkeys(TOKS, "hamamatsu"))
+    assert rules.table_steps() == [] and rules.returning() == {}
+    assert all(rules.expected_positions()[b] == "hamamatsu" for b in TOKS)
+    # back on the tray once put back: that is no longer what the screen asked for
+    assert violation(rules, "hamamatsu", "tokugawa_deployment", TOKS[0]).rule == "8.2.3"
+
+
+def test_the_loser_retreats_its_deployed_blocks_straight_from_the_tray() -> None:
+    """8.8, 8.2.1: a deployed block of the loser may go from its tray to the retreat
+    destination directly; it is judged as leaving the battle site."""
+    ish = pick(ISH, 4, mon=1)
+    game = position({"hamamatsu": TOKS + ish}, phase=Phase.COMBAT, hands=6)
+    ok(game, cm.DeclareCombat(side=TOK, location="hamamatsu"))
+    left = {TOK: list(TOKS), ISH: list(ish[:3])}
+    while (p := game.state.pending) is not None and (
+            holder := combat.initiative(p.combat)) is not None:
+        if left[holder]:
+            deploy(game, holder, left[holder].pop(0))
+        else:
+            ok(game, cm.Finish(side=holder))
+    while game.state.pending is not None and game.state.pending.combat is not None:
+        lose = next(a for a in combat.legal_actions(game.state.pending.combat)
+                    if isinstance(a, combat.Lose))
+        ok(game, cm.TakeLosses(side=lose.side, losses=lose.losses))
+    p = game.state.pending
+    assert p is not None and p.retreating is ISH
+    survivors = [b for b in ish if game.state.pos[b] == "hamamatsu"]
+    [back] = [b for b in survivors if b in ish[:3]]
+    rules = TableRules(game)
+    rules.observe({back: "ishida_deployment"})
+    assert rules.returning() == {back: "hamamatsu"}
+    destination = retreat_options(game.state)[0][0]
+    others = [b for b in survivors if b != back]
+    assert others
+    assert isinstance(outcome(rules, "hamamatsu", destination, *others), Hold)
+    both = rules.commands_for(ProposedMove("ishida_deployment", destination, (back,)))
+    assert isinstance(both, Hold)  # the rest of the stack is still to come (8.8)
+
+
+def test_an_overrun_block_seen_on_the_map_is_asked_onto_the_casualty_tray() -> None:
+    """7.4: the screen asks the players to take the overrun block off; the check waits."""
+    game = position({"kiso": pick(TOK, 4), "iwamura": pick(ISH, 1)}, level=Level.TOTAL)
+    rules = TableRules(game)
+    [lone] = pick(ISH, 1)
+    rules.observe({lone: "iwamura"})
+    result = outcome(rules, "kiso", "iwamura", *pick(TOK, 4))
+    assert isinstance(result, Ready)
+    ok(game, *result.commands)
+    seen = {lone: "iwamura"} | dict.fromkeys(pick(TOK, 4), "iwamura")
+    rules.observe(seen)
+    assert rules.expected_positions()[lone] == "iwamura"
+    assert rules.table_steps() == [
+        "Ishida: move your eliminated block from Iwamura to the casualty tray (7.4)"]
+    rules.observe(seen | {lone: CASUALTIES})
+    assert rules.expected_positions()[lone] == CASUALTIES and rules.table_steps() == []
+
+
+def test_set_up_blocks_wait_in_the_game_box_until_they_stand_on_their_symbol() -> None:
+    """5.2.1: a block with a set-up symbol comes from the game box; set down anywhere else it
+    is refused citing 5.2.1, never a move "from Osaka"."""
+    game = new_game()
+    ok(game, cm.StartGame())
+    rules = TableRules(game)
+    rules.observe({})
+    osaka = sorted(b for b, z in game.state.pos.items() if z == "osaka")
+    assert len(osaka) == 6 and all(rules.expected_positions()[b] == "box" for b in osaka)
+    assert rules.setup_to_stand()[("osaka", ISH, SetupSymbol.SQUARE)] == 6
+    found = violation(rules, "box", "kyoto", osaka[0])
+    assert found.rule == "5.2.1" and "set-up symbol" in found.message
+    rules.observe({osaka[0]: "osaka"})
+    assert rules.expected_positions()[osaka[0]] == "osaka"
+    assert rules.setup_to_stand()[("osaka", ISH, SetupSymbol.SQUARE)] == 5
+
+
+def test_route_buttons_never_share_a_label() -> None:
+    game = seeded_movement()
+    rules = TableRules(game)
+    side = game.state.active
+    assert side is not None
+    for origin, blocks in sorted(movable_stacks(game.state, side).items()):
+        near = {d for n in BOARD.neighbours(origin) for d in [n, *BOARD.neighbours(n)]}
+        for dest in sorted(near):
+            if dest == origin or rules.explain_move(origin, dest, blocks) is not None:
+                continue
+            result = rules.commands_for(ProposedMove(origin, dest, tuple(sorted(blocks))))
+            if isinstance(result, Question):
+                labels = [o.label for o in result.options]
+                assert len(labels) == len(set(labels)), labels
+
+
+def test_deployed_blocks_are_asked_back_until_the_players_next_buy_movement() -> None:
+    """Once the next side buys movement (7.1) a block left on its tray is a difference again,
+    and a game resumed later never asks for an old battle's blocks."""
+    ish = pick(ISH, 2, clan=Clan.UKITA, mon=3)
+    game = position({"hamamatsu": TOKS + ish}, phase=Phase.COMBAT, hands=6)
+    fought(game)
+    rules = TableRules(game)
+    lost = outcome(rules, "hamamatsu", CASUALTIES, *ish)
+    assert isinstance(lost, Ready)
+    ok(game, *lost.commands)
+    assert TableRules(game).returning() == dict.fromkeys(TOKS, "hamamatsu")  # a fresh memory
+    ok(game, cm.EndPhase(side=TOK))
+    assert rules.returning() == dict.fromkeys(TOKS, "hamamatsu")  # the phase ended with it
+    while game.state.phase is not Phase.MOVEMENT:
+        ok(game, cm.EndPhase(side=game.state.active))
+    ok(game, cm.BuyMovement(side=game.state.active, level=Level.MINIMAL))
+    assert TableRules(game).returning() == {} and rules.returning() == {}
