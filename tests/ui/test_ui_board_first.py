@@ -256,3 +256,37 @@ def test_zoomed_the_marks_still_show(midgame: SekigaharaGame, size: tuple[int, i
     for disk, where in public.disks.items():
         if where in layout.shown:
             assert {"hideyori": "H", "sanada": "S"}[disk] in painter.drawn
+
+
+def _positions(seed: int, every: int) -> Iterator[PublicState]:
+    """Every ``every``-th public position of a whole seeded self-play game."""
+    from companion.games.sekigahara.engine.game import SekigaharaRules
+    from companion.games.sekigahara.engine.simulator import play_game
+
+    report = play_game(seed, check=False)
+    rules = SekigaharaRules()
+    state = rules.initial_state()
+    for i, event in enumerate(report.game.events):
+        state = rules.apply(state, event)
+        if i % every == 0:
+            yield public_view(state).payload
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_through_whole_games_no_count_hides_another(size: tuple[int, int]) -> None:
+    """Crowded corners (Sendai, Nihonmatsu) once put one count over another: through whole
+    games, at every size, no count covers another count or a name."""
+    layout = _overview(size)
+    painter = SizedPainter()
+    checked = 0
+    for seed in (12, 21):  # seeds whose games once put a count over another at 800x480
+        for public in _positions(seed, 2):
+            plan = mapview.plan_board(painter, layout.named(public), public)
+            counts = [b.rect for b in plan.badges]
+            names = [rect for rect, _ in plan.labels.values()]
+            for a, b in itertools.combinations(counts, 2):
+                assert not a.colliderect(b), (a, b)
+            for count in counts:
+                assert count.collidelist(names) == -1
+            checked += 1
+    assert checked > 300

@@ -521,6 +521,10 @@ def plan_board(painter: Painter, layout: MapLayout, public: PublicState) -> Plan
 def _plan(painter: Painter, layout: MapLayout, public: PublicState, *, beside: bool) -> Plan:
     placer = Placer(layout.map_rect, [_shape(layout, loc) for loc in layout.points
                                       if layout.map_rect.collidepoint(layout.point(loc))])
+    for loc_id, stack in public.locations.items():  # counts inside castles sit on them
+        for inside in stack.inside.values():
+            if inside and loc_id in layout.shown:
+                placer.take(_inside_rect(painter, layout, layout.point(loc_id), inside)[0])
     battle = public.battle.location if public.battle is not None else None
     tag = None
     if public.battle is not None and battle in layout.shown:
@@ -531,7 +535,8 @@ def _plan(painter: Painter, layout: MapLayout, public: PublicState, *, beside: b
     named: Placed = {}
     for loc_id in _crowded_first(layout, [loc for loc in occupied if loc in layout.shown]):
         badges += count_badges(painter, layout, loc_id, public.locations[loc_id], placer,
-                               named if beside else None)  # the name goes with the count
+                               named if beside else None,  # the name goes with the count
+                               [b.rect for b in badges])
     labels, left = place_labels(painter, layout, placer=placer, occupied=occupied,
                                 skip=named.keys())
     return Plan(tag, badges, disks, {**named, **labels}, left)
@@ -719,10 +724,12 @@ def badge_size(layout: MapLayout) -> int:
 
 
 def count_badges(painter: Painter, layout: MapLayout, loc_id: str, stack: Stack,
-                 placer: Placer | None = None, named: Placed | None = None) -> list[Badge]:
+                 placer: Placer | None = None, named: Placed | None = None,
+                 counts_placed: Sequence[pygame.Rect] = ()) -> list[Badge]:
     """How many blocks of each side stand at a location, gold left of black: just above it, or
     the first free spot round it. ``named``: the first free spot that leaves the location's
-    name room beside it, the name placed there too (when there is such a spot)."""
+    name room beside it, the name placed there too (when there is such a spot). Where nothing
+    round it is free, further out; a count never goes over another (``counts_placed``)."""
     counts = [(s, n) for s, n in ((Side.ISHIDA, stack.ishida), (Side.TOKUGAWA, stack.tokugawa))
               if n]
     if not counts:
@@ -745,7 +752,11 @@ def count_badges(painter: Painter, layout: MapLayout, loc_id: str, stack: Stack,
                 break
     if spot is None:
         assert placer is not None
-        spot = placer.take(placer.first_free(spots) or placer.least_covering(spots))
+        further = around(layout.point(loc_id), _reach(layout) - 1, group.size,
+                         far=tuple(layout.radius + k * group.height for k in (2, 3, 4)))
+        clear = [r for r in [*spots, *further] if r.collidelist(counts_placed) == -1]
+        spot = placer.take(placer.first_free(spots) or placer.first_free(further)
+                           or placer.least_covering(clear or spots))
     x = spot.x
     out = []
     for badge in badges:
@@ -754,13 +765,20 @@ def count_badges(painter: Painter, layout: MapLayout, loc_id: str, stack: Stack,
     return out
 
 
-def _draw_inside(canvas: Canvas, layout: MapLayout, centre: Point, side: Side, n: int) -> None:
-    """Blocks inside the castle (8.9): their count on the castle square itself."""
+def _inside_rect(painter: Painter, layout: MapLayout, centre: Point,
+                 n: int) -> tuple[pygame.Rect, int]:
+    """Where the count of blocks inside a castle goes (on the castle square), and its size."""
     size = max(layout.badge_size, round(layout.radius * 1.6))
-    h = text_box(canvas.painter, str(n), size, bold=True)[1]
+    h = text_box(painter, str(n), size, bold=True)[1]
     inner = pygame.Rect(0, 0, max(h + 2, round(layout.radius * 1.5)),
                         max(h + 2, round(layout.radius * 1.5)))
     inner.center = centre
+    return inner, size
+
+
+def _draw_inside(canvas: Canvas, layout: MapLayout, centre: Point, side: Side, n: int) -> None:
+    """Blocks inside the castle (8.9): their count on the castle square itself."""
+    inner, size = _inside_rect(canvas.painter, layout, centre, n)
     fill, ink = (th.GOLD, th.BLACK_SIDE) if side is Side.ISHIDA else (th.BLACK_SIDE, th.INK)
     canvas.fill(fill, inner)
     pygame.draw.rect(canvas.surface, th.INK, inner, width=1)
