@@ -137,20 +137,21 @@ def draw(canvas: Canvas, rect: pygame.Rect, snap: Snapshot,
         loss = ", ".join(f"{side_name(s)} loses {n}" for s, n in r.losses_due.items())
         rect_r = canvas.text(f"{side_name(r.winner)} wins: {loss}", (inner.x, y), bold=True,
                              colour=side_colour(r.winner), width=inner.width)
-        canvas.tap_area(rect_r, "Result", lambda: open_detail(_result_detail(b)))
-        y = rect_r.bottom + t.gap // 2
+        hit = pygame.Rect(inner.x, y, inner.width, max(rect_r.height, t.target))
+        canvas.tap_area(hit, "Result", lambda: open_detail(_result_detail(b)))
+        y = hit.bottom + t.gap // 2
         if r.cards_drawn:
             drawn = ", ".join(f"{side_name(s)} {n}" for s, n in r.cards_drawn.items())
             y = canvas.text(f"Cards drawn: {drawn} (8.10)", (inner.x, y), size=t.small,
                             width=inner.width).bottom + t.gap // 2
-    row_h = t.small * 2 + 6
+    row_h = max(t.small * 2 + 6, t.target + 2)  # each line a finger's target
     shown = b.deployments[-max(0, (inner.bottom - y) // row_h):] if b.deployments else []
     for d in shown:
         if y + row_h > inner.bottom:
             break
         line = canvas.text(deployment_line(d), (inner.x, y), size=t.small,
                            colour=side_colour(d.side), width=inner.width, max_lines=2)
-        canvas.tap_area(pygame.Rect(inner.x, y, inner.width, max(line.height, t.target // 2)),
+        canvas.tap_area(pygame.Rect(inner.x, y, inner.width, max(line.height, t.target)),
                         deployment_line(d), _deployment_detail(open_detail, d))
         y += row_h
 
