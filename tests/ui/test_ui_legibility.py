@@ -41,8 +41,6 @@ def weeks(size: tuple[int, int]) -> int:
 
 PIN = "2468"
 
-pytestmark = pytest.mark.xfail(strict=False, reason="issue 15: screens being fixed in other "
-                               "branches")
 
 
 def _name(game: str, size: tuple[int, int], seed: int) -> str:

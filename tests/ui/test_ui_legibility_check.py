@@ -278,3 +278,14 @@ def test_small_text_and_button_labels_are_at_least_14_px(size: tuple[int, int]) 
     canvas.button(pygame.Rect(0, 0, 3 * theme.target, theme.target),
                   "Which route did the stack take from Sendai to Mito?", lambda: None)
     assert placed[0].px >= lg.MIN_PX
+
+
+def test_a_cut_string_stays_inside_its_width() -> None:
+    """The cut mark goes inside the width: a long last line drops words for it."""
+    painter = Painter()
+    surface = pygame.Surface((400, 200))
+    text = "Ishida: move your eliminated block from Kiyosu to the casualty tray (7.4) " * 3
+    for width in (120, 180, 287):
+        rect = painter.text(surface, text, (0, 0), size=21, colour=(255, 255, 255),
+                            width=width, max_lines=2)
+        assert painter.last_cut and rect.width <= width

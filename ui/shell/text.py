@@ -121,7 +121,10 @@ class Painter:
         cut = max_lines is not None and len(lines) > max_lines
         self.last_cut = cut
         if max_lines is not None and cut:
-            lines = [*lines[: max_lines - 1], lines[max_lines - 1] + CUT]
+            last = lines[max_lines - 1]
+            while width and " " in last and font.size(last + CUT)[0] > width:
+                last = last.rsplit(" ", 1)[0]  # the mark fits inside the width too
+            lines = [*lines[: max_lines - 1], last + CUT]
         images = [font.render(line, True, colour) for line in lines]
         height = sum(i.get_height() for i in images)
         block = pygame.Rect(0, 0, max((i.get_width() for i in images), default=0), height)
