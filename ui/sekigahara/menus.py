@@ -14,7 +14,7 @@ from companion.core.records import UndoRefused
 from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine.data import FACES
-from companion.games.sekigahara.engine.feed import place
+from companion.games.sekigahara.engine.feed import face_words, place
 from ui.sekigahara.control import TableControl
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
@@ -168,8 +168,9 @@ class SekigaharaReferee:
             for side in Side:
                 mine = sorted(b for b in by_zone[zone] if FACES[b].side is side)
                 if mine:
-                    faces = ", ".join(f"{b} {FACES[b].describe()}" for b in mine)
-                    lines.append((f"{place(zone)} - {side_name(side)}: {faces}",
+                    faces = ", ".join(f"{face_words(b)} ({b})" for b in mine)
+                    where = place(zone)
+                    lines.append((f"{where[0].upper()}{where[1:]}, {side_name(side)}: {faces}",
                                   side_colour(side)))
         for side, card in view.bids.items():
             lines.append((f"{side_name(side)} bid {card}", side_colour(side)))

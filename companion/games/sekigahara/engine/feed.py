@@ -40,10 +40,17 @@ _PHASE_RULES = {Phase.SETUP: "5.2", Phase.REINFORCEMENT: "6.2", Phase.BID: "6.3"
 _COMBAT_ACTIONS = {"deploy": "8.2.3", "challenge": "8.6", "finish": "8.5", "lose": "8.7.2"}
 
 
+ENGINE_PLACES = {"@bag": "the bag", "@recruitment": "the Recruitment Box",
+                 "@mori": "the Mōri box", "@dead": "the casualty tray", "@aside": "the game box"}
+"""The engine's own off-map zones in the players' words."""
+
+
 def place(zone: str) -> str:
     """A location or box by the name printed on the board (the engine's own off-map zones,
     ``@bag`` and the like, in plain words)."""
-    return zone.lstrip("@").replace("_", " ") if zone.startswith("@") else zone_label(zone)
+    if zone.startswith("@"):
+        return ENGINE_PLACES.get(zone, zone.lstrip("@").replace("_", " "))
+    return zone_label(zone)
 
 
 def name(side: Side) -> str:
