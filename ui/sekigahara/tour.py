@@ -60,6 +60,7 @@ class Tour(Demo):
         self.taken: dict[str, Path] = {}
         self._battle_seen = False
         self._deployed = False
+        self._moving = False
         """A block was deployed in a battle (the battle picture waits for one)."""
 
     def shoot(self, name: str) -> None:
@@ -81,7 +82,10 @@ class Tour(Demo):
         self.app.draw()
         self.shoot("start")
         super().start()
-        self.shoot("setup-symbols")
+
+    def _set_out(self) -> None:
+        self.shoot("setup-symbols")  # the guide's first step, before the hands do it
+        super()._set_out()
 
     def step(self) -> None:
         state = self.state
@@ -94,6 +98,7 @@ class Tour(Demo):
             self.shoot("battle")
 
     def _perform(self, c: cm.Command) -> None:
+        self._moving = isinstance(c, cm.MoveStack)  # a stack lifted off the map lights its moves
         match c:
             case cm.Bid():
                 self.shoot("bid")
@@ -106,22 +111,23 @@ class Tour(Demo):
         super()._perform(c)
 
     def _place(self, blocks: tuple[str, ...], zone: str) -> None:
-        if "lifted" in self.taken or self.state.phase is not Phase.MOVEMENT:
+        if "lifted" in self.taken or not self._moving:
             super()._place(blocks, zone)
             return
         table = self.control.readers.simulated
         assert table is not None
         for block in blocks:
             table.lift(block)
-        self.wait(lambda: self.control.snapshot().in_hand == len(blocks), "the lift to be read")
+        self.wait(lambda: self.control.snapshot().in_hand == len(blocks) and bool(
+            self.control.snapshot().lit), "the lift to be read and its destinations lit")
         self.shoot("lifted")
         for block in blocks:
             self.virtual.place(block, zone)
         self.app.pump()
 
     def _tidy(self) -> None:
-        if self._battle_seen and self.state.pending is None and "put-back" not in self.taken:
-            self.shoot("put-back")
+        if self._battle_seen and self.control.rules.returning() and "put-back" not in self.taken:
+            self.shoot("put-back")  # the screen asks for the deployed blocks back (8.2.1)
         super()._tidy()
 
 
