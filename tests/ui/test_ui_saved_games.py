@@ -48,6 +48,13 @@ def test_new_game_asks_first_and_the_saved_games_page_resumes_the_game_chosen(
         demo.tap("New game")
         demo.tap("Start a new game")
         assert app.game_id is not None and app.game_id != first_id
+        # the last game's blocks, still read on the map, never pass for set-up placements
+        demo.wait(lambda: False if app.control.snapshot().settling else True, "the table")
+        for _ in range(20):
+            app.app.pump(50)
+        setup = app.control.snapshot().prompt.setup
+        assert app.control.game.state.phase.value == "setup", app.control.game.state.phase
+        assert setup is not None and setup.done == 0
         assert app.store is not None and len(app.store.unfinished("sekigahara")) == 2
         second_id = app.game_id
         demo.tap("Menu")

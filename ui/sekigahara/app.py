@@ -8,6 +8,7 @@ blocks dragged there are read by the simulated hubs exactly as real blocks would
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from functools import partial
@@ -189,6 +190,8 @@ class TableApp(GameTableApp):
         self.app.say(f"Not saving this game: {self.store_problem}")
 
     def _begin(self, game: SekigaharaGame, recorder: CorrectionRecorder | None) -> None:
+        if self.virtual is not None:
+            self._clear_virtual_table()
         self.control.follow(game, recorder)
         try:
             self.control.start_game()
@@ -196,12 +199,21 @@ class TableApp(GameTableApp):
             self.app.say(f"Not saved: {exc.message}")
             return
         if self.virtual is not None:
-            for piece in default_blocks().blocks:
-                self.virtual.place(piece.id, "box")
             for side in Side:
                 for block in self.control.bag_blocks(side):
                     self.virtual.to_bag(block, side)
         self.app.show(self.play)
+
+    def _clear_virtual_table(self, timeout_s: float = 3.0) -> None:
+        """Every block back in the game box, and the readers seeing the map empty, before a
+        new game's set-up is followed: a block of the last game still read on the map would
+        pass for a set-up placement (5.2)."""
+        assert self.virtual is not None
+        for piece in default_blocks().blocks:
+            self.virtual.place(piece.id, "box")
+        with contextlib.suppress(TimeoutError):  # a slow reader: the guide's check says so
+            self.control.bridge.wait_for(lambda bridge: not bridge.placements() or None,
+                                         timeout_s)
 
     def _lay_out_virtual_table(self) -> None:
         """With simulated readers the table is virtual: after a resume it is laid out as the
