@@ -49,7 +49,7 @@ def test_new_game_asks_first_and_the_saved_games_page_resumes_the_game_chosen(
         demo.tap("Start a new game")
         assert app.game_id is not None and app.game_id != first_id
         # the last game's blocks, still read on the map, never pass for set-up placements
-        demo.wait(lambda: False if app.control.snapshot().settling else True, "the table")
+        demo.wait(lambda: not app.control.snapshot().settling, "the table")
         for _ in range(20):
             app.app.pump(50)
         setup = app.control.snapshot().prompt.setup

@@ -296,6 +296,15 @@ class Demo:
         choice = next((i for i, o in enumerate(options)
                        if isinstance(o, Option) and _means(c, o.commands)), 0)
         wanted = q.options[choice]
+        for _ in range(len(q.options)):  # a long list of answers comes a page at a time
+            self.app.draw()
+            if any(t.label == wanted for t in self.app.targets):
+                break
+            more = next((t.label for t in self.app.targets
+                         if t.label.startswith("More answers")), None)
+            if more is None:
+                break
+            self.tap(more)
         self.tap(wanted)
         self.answered.append(f"{q.text} {wanted}")
         return True

@@ -21,10 +21,10 @@ from companion.games.sekigahara.engine.victory import victory_points as points
 from companion.games.sekigahara.engine.views import PublicState
 from companion.games.sekigahara.rulebook import default_rules
 from firmware_bridge.table_session import LogLine
-from ui.sekigahara.control import Snapshot
+from ui.sekigahara.control import QuestionShown, Snapshot
 from ui.shell import pages
 from ui.shell import theme as th
-from ui.shell.canvas import Canvas, column, row
+from ui.shell.canvas import Canvas, column, grid, row
 from ui.shell.pages import Detail, split
 
 PHASES = {
@@ -143,11 +143,8 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
                         open_detail, title="Question", size=t.body, bold=True,
                         colour=side_colour(q.side))
         y = head.bottom + t.gap
-        for i, label in enumerate(q.options):
-            canvas.button(pygame.Rect(rect.x, y, rect.width, t.target), label,
-                          _bind2(answer, q.id, i), colour=th.ACCEPT, size=t.small)
-            y += t.target + t.gap
-        return y - rect.y
+        return answers(canvas, pygame.Rect(rect.x, y, rect.width, rect.bottom - y), q,
+                       answer) - rect.y
     if found:
         d = found[0]
         more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
@@ -166,6 +163,45 @@ def questions_and_discrepancies(canvas: Canvas, rect: pygame.Rect, snap: Snapsho
                       size=t.small)
         return y + t.target + t.gap - rect.y
     return 0
+
+
+class AnswerPages:
+    """Which page of a long list of answers each open question shows ("More answers")."""
+
+    def __init__(self) -> None:
+        self.page: dict[int, int] = {}
+
+    def turn(self, question: int, pages: int) -> None:
+        self.page[question] = (self.page.get(question, 0) + 1) % pages
+
+
+ANSWER_PAGES = AnswerPages()
+
+
+def answers(canvas: Canvas, rect: pygame.Rect, q: QuestionShown,
+            answer: Callable[[int, int], None]) -> int:
+    """A question's answers as buttons a finger wide, in two columns when one does not hold
+    them and the column is wide enough, a page at a time with "More answers" when even that
+    does not fit ``rect`` (a card question can have 15 answers); the next y."""
+    t = canvas.theme
+    step = t.target + t.gap
+    rows = max(1, (rect.height + t.gap) // step)
+    n = len(q.options)
+    columns = 2 if n > rows and rect.width >= 5 * t.target else 1
+    per_page = rows * columns
+    pages = 1
+    if n > per_page:
+        per_page = max(1, per_page - 1)  # one cell for "More answers"
+        pages = -(-n // per_page)
+    page = ANSWER_PAGES.page.get(q.id, 0) % pages
+    shown = list(enumerate(q.options))[page * per_page:(page + 1) * per_page]
+    cells = grid(rect, len(shown) + (pages > 1), columns, t.gap, t.target)
+    for cell, (i, label) in zip(cells, shown, strict=False):
+        canvas.button(cell, label, _bind2(answer, q.id, i), colour=th.ACCEPT, size=t.small)
+    if pages > 1:
+        canvas.button(cells[-1], f"More answers ({page + 1} of {pages})",
+                      lambda: ANSWER_PAGES.turn(q.id, pages), size=t.small)
+    return (cells[-1].bottom if cells else rect.y) + t.gap
 
 
 _RULE = re.compile(r"(?<![\w.])(\d+\.\d+(?:\.\d+)*|C\d+)(?![\w.])")

@@ -136,7 +136,8 @@ class PlayScreen:
         canvas.button(menu, "Menu", self.leave, size=t.small)
         undo_button(canvas, pygame.Rect(right.x, menu.y, menu.x - right.x - t.gap, t.target),
                     self.control, self.app.say)
-        y = self._actions(canvas, right, snap, page)
+        y = self._actions(canvas, pygame.Rect(right.x, right.y, right.width,
+                                              menu.y - t.gap - right.y), snap, page)
         feed_rect = pygame.Rect(right.x, y + t.gap, right.width, menu.y - y - 2 * t.gap)
         if feed_rect.height > t.target:
             feed(canvas, feed_rect, snap.feed, self.open_detail)
@@ -221,11 +222,11 @@ class PlayScreen:
         if page == "setup" and snap.prompt.setup is not None:
             y = self._setup(canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap)
             y += questions_and_discrepancies(
-                canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
+                canvas, pygame.Rect(rect.x, y, rect.width, rect.bottom - y), snap,
                 self._answer, self._accept, self._put_back, open_detail=self.open_detail)
             return y
         used = questions_and_discrepancies(
-            canvas, pygame.Rect(rect.x, y, rect.width, rect.height), snap,
+            canvas, pygame.Rect(rect.x, y, rect.width, rect.bottom - y), snap,
             self._answer, self._accept, self._put_back, open_detail=self.open_detail)
         y += used
         if not used:
