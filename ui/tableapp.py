@@ -20,11 +20,11 @@ import pygame
 
 from companion.core.paths import default_pin_path
 from companion.core.records import LogRefused
-from companion.core.store import StoreError
+from companion.core.store import GameLog, StoreError
 from firmware_bridge.tablelink import check_readers, default_workdir, remove_workdir
 from firmware_bridge.zones import active_table, use_table
 from ui.shell.app import App, Screen, panel_size
-from ui.shell.saving import SavedGames
+from ui.shell.saving import ConfirmNewGame, SavedGames, SavedGamesScreen
 
 G = TypeVar("G")
 
@@ -118,6 +118,67 @@ class GameTableApp:
             return None
         self.game_id = game_id
         return game
+
+    # ------------------------------------------------------------------ saved games
+
+    title: str
+    """The game's name, as the Saved games page heads it."""
+
+    def _progress(self, log: GameLog) -> str:
+        """How far a stored game got, in a few words (the game's ``records.progress``)."""
+        raise NotImplementedError
+
+    def _under_way(self) -> bool:
+        """A game is followed and not over."""
+        raise NotImplementedError
+
+    def resume(self, game_id: int) -> None:
+        raise NotImplementedError
+
+    def show_start(self) -> None:
+        raise NotImplementedError
+
+    def new_game(self) -> None:
+        raise NotImplementedError
+
+    def new_game_unsaved(self) -> None:
+        raise NotImplementedError
+
+    def show_saved_games(self) -> None:
+        """Every unfinished game: a tap resumes it (the game under way stays saved)."""
+        games = [g for g in self.saved.saved_games(self._progress)
+                 if not (self._under_way() and g.id == self.game_id)]
+        self.app.show(SavedGamesScreen(self.title, games, self.resume, self.show_start))
+
+    def _unfinished(self) -> tuple[str, bool] | None:
+        """The unfinished game "New game" would leave: in a few words, and whether it is
+        saved (a game played without saving has no id); None when there is none."""
+        if self._under_way():
+            if self.game_id is None:
+                return "the game under way", False
+            said = self.saved.describe(self.game_id, self._progress)
+            return said or "the game under way", True
+        latest = self.saved.latest()
+        if latest is None:
+            return None
+        return self.saved.describe(latest.id, self._progress) or "a saved game", True
+
+    def ask_new_game(self) -> None:
+        """"New game": asks first while a game is unfinished, saying what becomes of it."""
+        self._ask(self.new_game)
+
+    def ask_new_game_unsaved(self) -> None:
+        self._ask(self.new_game_unsaved)
+
+    def _ask(self, start: Callable[[], None]) -> None:
+        unfinished = self._unfinished()
+        if unfinished is None:
+            start()
+            return
+        said, saved = unfinished
+        self.app.show(ConfirmNewGame(said, start, self.show_start, saved=saved))
+
+    # ------------------------------------------------------------------ leaving
 
     def change_game(self) -> None:
         """Back to the game choice: the loop ends and ``companion run`` shows the choice."""

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from companion.core.pin import RefereePin
-from companion.core.store import CorrectionRecorder, Store, StoreError
+from companion.core.store import CorrectionRecorder, GameLog, Store, StoreError
 from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side, default_blocks, default_board
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
@@ -27,7 +27,7 @@ from ui.sekigahara.parts import victory_points
 from ui.sekigahara.play import PlayScreen
 from ui.sekigahara.virtual_table import VirtualTable, side_to_move
 from ui.shell.referee import RefereeScreen
-from ui.shell.saving import ConfirmNewGame, SavedGames, SavedGamesScreen
+from ui.shell.saving import SavedGames
 from ui.tableapp import GameTableApp, TableOptions
 
 log = logging.getLogger(__name__)
@@ -107,42 +107,13 @@ class TableApp(GameTableApp):
             change_game=self.change_game if self.options.change_game else None,
             saved_games=self.show_saved_games if has_saved else None))
 
-    def show_saved_games(self) -> None:
-        """Every unfinished game: a tap resumes it (the game under way stays saved)."""
-        games = [g for g in self.saved.saved_games(records.progress)
-                 if not (self._under_way() and g.id == self.game_id)]
-        self.app.show(SavedGamesScreen("Sekigahara", games, self.resume, self.show_start))
+    title = "Sekigahara"
+
+    def _progress(self, log: GameLog) -> str:
+        return records.progress(log)
 
     def _under_way(self) -> bool:
         return self.control.game.state.phase.value not in ("not_started", "game_over")
-
-    def _unfinished(self) -> tuple[str, bool] | None:
-        """The unfinished game "New game" would leave: in a few words, and whether it is
-        saved; None when there is none."""
-        if self._under_way():
-            if self.game_id is None:
-                return "the game under way", False
-            said = self.saved.describe(self.game_id, records.progress)
-            return said or "the game under way", True
-        latest = self.saved.latest()
-        if latest is None:
-            return None
-        return self.saved.describe(latest.id, records.progress) or "a saved game", True
-
-    def ask_new_game(self) -> None:
-        """"New game": asks first while a game is unfinished, saying what becomes of it."""
-        self._ask(self.new_game)
-
-    def ask_new_game_unsaved(self) -> None:
-        self._ask(self.new_game_unsaved)
-
-    def _ask(self, start: Callable[[], None]) -> None:
-        unfinished = self._unfinished()
-        if unfinished is None:
-            start()
-            return
-        said, saved = unfinished
-        self.app.show(ConfirmNewGame(said, start, self.show_start, saved=saved))
 
     def show_hardware(self) -> None:
         self.app.show(HardwareScreen(lambda: self.control.bridge, self.show_start))

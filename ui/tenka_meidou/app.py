@@ -16,7 +16,7 @@ from functools import partial
 
 from companion.core.game import Game
 from companion.core.pin import RefereePin
-from companion.core.store import CommandRecorder, StoreError
+from companion.core.store import CommandRecorder, GameLog, StoreError
 from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.state import Phase
@@ -24,7 +24,7 @@ from companion.games.tenka_meidou.views import referee_view
 from firmware_bridge.tablelink import open_readers
 from ui.hardware import HardwareScreen
 from ui.shell.referee import RefereeScreen
-from ui.shell.saving import ConfirmNewGame, SavedGames, SavedGamesScreen
+from ui.shell.saving import SavedGames
 from ui.tableapp import GameTableApp, TableOptions
 from ui.tenka_meidou.control import TenkaControl, TenkaGame
 from ui.tenka_meidou.referee import TenkaReferee
@@ -89,42 +89,13 @@ class TenkaApp(GameTableApp):
             change_game=self.change_game if self.options.change_game else None,
             saved_games=self.show_saved_games if has_saved else None))
 
+    title = "Tenka Meidou"
+
+    def _progress(self, log: GameLog) -> str:
+        return records.progress(log)
+
     def _under_way(self) -> bool:
         return self.control.game.state.phase not in (Phase.SETUP, Phase.OVER)
-
-    def show_saved_games(self) -> None:
-        """Every unfinished game: a tap resumes it (the game under way stays saved)."""
-        games = [g for g in self.saved.saved_games(records.progress)
-                 if not (self._under_way() and g.id == self.game_id)]
-        self.app.show(SavedGamesScreen("Tenka Meidou", games, self.resume, self.show_start))
-
-    def _unfinished(self) -> tuple[str, bool] | None:
-        """The unfinished game "New game" would leave, in a few words, and whether it is
-        saved; None when there is none."""
-        if self._under_way():
-            if self.game_id is None or not self._saving:
-                return "the game under way", False
-            said = self.saved.describe(self.game_id, records.progress)
-            return said or "the game under way", True
-        latest = self.saved.latest()
-        if latest is None:
-            return None
-        return self.saved.describe(latest.id, records.progress) or "a saved game", True
-
-    def ask_new_game(self) -> None:
-        """"New game": asks first while a game is unfinished, saying what becomes of it."""
-        self._ask(self.new_game)
-
-    def ask_new_game_unsaved(self) -> None:
-        self._ask(self.new_game_unsaved)
-
-    def _ask(self, start: Callable[[], None]) -> None:
-        unfinished = self._unfinished()
-        if unfinished is None:
-            start()
-            return
-        said, saved = unfinished
-        self.app.show(ConfirmNewGame(said, start, self.show_start, saved=saved))
 
     def show_rules(self) -> None:
         self.app.show(RulesScreen(self.show_start))
