@@ -19,8 +19,8 @@ from ui.sekigahara.control import TableControl
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
 from ui.shell.app import App, Screen
-from ui.shell.canvas import Canvas, column, row
-from ui.shell.pages import pager
+from ui.shell.canvas import Canvas, column
+from ui.shell.pages import confirm_page, pager
 from ui.shell.saving import game_entries
 from ui.shell.saving import undo_button as shell_undo_button
 
@@ -111,17 +111,8 @@ class ConfirmStep:
         return None
 
     def draw(self, canvas: Canvas) -> None:
-        t = canvas.theme
-        r = canvas.rect
-        width = r.width - 4 * t.gap
-        y = canvas.text("This cannot be undone", (t.gap * 2, t.gap * 2), size=t.title,
-                        bold=True, colour=th.WARN).bottom + t.gap
-        canvas.text(self.said, (t.gap * 2, y), width=width, max_lines=4)
-        height = int(t.target * 1.4)
-        cells = row(pygame.Rect(t.gap * 2, r.bottom - height - 2 * t.gap, width, height), 2,
-                    2 * t.gap)
-        canvas.button(cells[0], "Back", self._back, colour=th.PANEL_HI)
-        canvas.button(cells[1], "Go ahead", self._go, colour=th.ACCEPT)
+        confirm_page(canvas, "This cannot be undone", [(self.said, th.INK)], self._back,
+                     "Go ahead", self._go, title_colour=th.WARN)
 
     def _back(self) -> None:
         self.app.show(self.play)

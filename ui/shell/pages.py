@@ -88,3 +88,23 @@ def pager(canvas: Canvas, page: int, pages: int, turn: Callable[[int], None], le
     canvas.button(left, "Previous page", partial(turn, page - 1) if page > 0 else None)
     canvas.button(middle, "Next page", partial(turn, page + 1) if page < pages - 1 else None)
     canvas.button(right, leave_label, leave)
+
+
+def confirm_page(canvas: Canvas, title: str, said: list[tuple[str, th.Colour]],
+                 back: Callable[[], None], go_label: str, go: Callable[[], None], *,
+                 title_colour: th.Colour = th.INK, go_colour: th.Colour = th.ACCEPT) -> None:
+    """A question asked before something that cannot be taken back: a title, a few
+    sentences, "Back" (nothing happens) and the button that goes ahead."""
+    t = canvas.theme
+    r = canvas.rect
+    width = r.width - 4 * t.gap
+    y = canvas.text(title, (t.gap * 2, t.gap * 2), size=t.title, bold=True,
+                    colour=title_colour).bottom + t.gap
+    for text, colour in said:
+        y = canvas.text(text, (t.gap * 2, y), width=width, colour=colour,
+                        max_lines=4).bottom + t.gap
+    height = min(int(t.target * 1.4), max(t.target, r.bottom - y - t.gap * 2))
+    cells = row(pygame.Rect(t.gap * 2, max(y + t.gap, r.bottom - height - 2 * t.gap), width,
+                            height), 2, 2 * t.gap)
+    canvas.button(cells[0], "Back", back, colour=th.PANEL_HI)
+    canvas.button(cells[1], go_label, go, colour=go_colour)

@@ -26,8 +26,8 @@ from companion.core.inuse import DatabaseLock
 from companion.core.records import LogRefused, NotUndoable, Rebuilt, Undoable
 from companion.core.store import GameLog, GameSummary, Store, StoreError
 from ui.shell import theme as th
-from ui.shell.canvas import Canvas, column, row
-from ui.shell.pages import pager
+from ui.shell.canvas import Canvas, column
+from ui.shell.pages import confirm_page, pager
 
 MenuEntry = tuple[str, Callable[[], None] | None, th.Colour]
 """A start-screen button: its words, what a tap does (None: greyed) and its colour."""
@@ -257,28 +257,15 @@ class ConfirmNewGame:
         return None
 
     def draw(self, canvas: Canvas) -> None:
-        t = canvas.theme
-        r = canvas.rect
-        width = r.width - 4 * t.gap
-        y = canvas.text("Start a new game?", (t.gap * 2, t.gap * 2), size=t.title,
-                        bold=True).bottom + t.gap
-        y = canvas.text(f"A game is unfinished: {self.unfinished}.", (t.gap * 2, y),
-                        width=width, max_lines=3).bottom + t.gap
         if self.saved:
             said = ("It stays saved: resume it any time from \u201cSaved games\u201d on the "
-                    "start screen.")
-            colour = th.INK
+                    "start screen.", th.INK)
         else:
-            said = "It is not being saved: a new game ends it for good."
-            colour = th.WARN
-        y = canvas.text(said, (t.gap * 2, y), width=width, colour=colour,
-                        max_lines=3).bottom + 2 * t.gap
-        height = min(int(t.target * 1.4), max(t.target, r.bottom - y - t.gap * 2))
-        cells = row(pygame.Rect(t.gap * 2, max(y, r.bottom - height - 2 * t.gap), width,
-                                height), 2, 2 * t.gap)
-        canvas.button(cells[0], "Back", self.back, colour=th.PANEL_HI)
-        canvas.button(cells[1], "Start a new game", self.start,
-                      colour=th.ACCEPT if self.saved else th.DANGER)
+            said = ("It is not being saved: a new game ends it for good.", th.WARN)
+        confirm_page(canvas, "Start a new game?",
+                     [(f"A game is unfinished: {self.unfinished}.", th.INK), said], self.back,
+                     "Start a new game", self.start,
+                     go_colour=th.ACCEPT if self.saved else th.DANGER)
 
 
 def undo_button(canvas: Canvas, rect: pygame.Rect, offer: Undoable | NotUndoable | None,
