@@ -91,6 +91,9 @@ def test_every_string_of_a_demo_game_is_legible(
     assert all(f["size"] == list(size) for f in frames.values())
     problems = lg.check(strings, frames, names=lg.proper_names())
     assert not problems, _report(problems)
+    # the demo's hands do what the screen says, so the table check never complains
+    differs = {s["text"] for s in strings if str(s["text"]).startswith("The table differs")}
+    assert not differs, differs
 
 
 # ------------------------------------------------------------------ the screens around a game

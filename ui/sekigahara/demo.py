@@ -186,8 +186,12 @@ class Demo:
             self.wait(lambda: len(self.control.events) > before or self._asked(),
                       f"the answer to {command.type}")
         self.wait(lambda: len(self.control.events) > before, f"the ruling on {command.type}")
-        self._tidy()
-        self.wait(self._settled, "the table to settle")
+        for _ in range(3):  # the screen may ask for the blocks a moment after the ruling
+            self._tidy()
+            self.wait(self._settled, "the table to settle")
+            rules = self.control.rules
+            if not (rules.returning() or rules.eliminated()):
+                break
         self._observe()
 
     def _tidy(self) -> None:
