@@ -32,6 +32,8 @@ from ui.sekigahara.parts import side_name
 from ui.shell.app import FrameRecorder
 
 STEP_TIMEOUT_S = 20.0
+HAND_S = 2.0
+"""The longest the demo's hand holds blocks waiting for the readers to see them lifted."""
 DEMO_SETTLE_S = 0.25
 """The demo's hands never pause on the way, so a short settle keeps it quick."""
 MOVE_LABELS = {Level.MINIMAL: "Minimal", Level.LIMITED: "Limited", Level.TOTAL: "Total"}
@@ -281,11 +283,18 @@ class Demo:
                 raise DemoError(f"the demo cannot play {c.type} at the table")
 
     def _place(self, blocks: tuple[str, ...], zone: str) -> None:
-        """Pick the blocks up together, then set them down together, as a hand moves a stack."""
+        """Pick the blocks up together, then set them down together, as a hand moves a stack:
+        the readers see them in the hand before they are set down (a hand is never faster
+        than the antennas: a block seen in two places at once reads as a move either way)."""
         table = self.control.readers.simulated
         assert table is not None
+        lifted = sum(1 for block in blocks if self.virtual.read_where(block))
         for block in blocks:
             table.lift(block)
+        if lifted:
+            deadline = time.monotonic() + HAND_S
+            while self.control.snapshot().in_hand < lifted and time.monotonic() < deadline:
+                self.app.pump(15)
         for block in blocks:
             self.virtual.place(block, zone)
         self.app.pump()

@@ -179,6 +179,10 @@ class VirtualTable(DragHandler):
     def bag(self, side: Side | str) -> list[str]:
         return self.blocks_at(bag(Side(side)))
 
+    def read_where(self, block: str) -> bool:
+        """Whether an antenna reads ``block`` where it stands (not in a bag or the game box)."""
+        return self._where[block] in self._antenna_zones
+
     def place(self, block: str, zone: str) -> None:
         """Stand ``block`` on ``zone`` from wherever it is: off any antenna it was on, onto the
         zone's antenna unless the zone is a bag or the game box."""
