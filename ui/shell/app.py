@@ -70,6 +70,14 @@ PANEL_THEME = th.Theme((1000, 600), 9.0)
 text of :data:`ui.shell.theme.MIN_TEXT` and up (14 px lines), 46 px targets."""
 
 
+def centre_window() -> None:
+    """Put the window back in the middle of the desktop after its size changed (the game
+    choice, then a game with the virtual table beside it): SDL keeps the top left corner, and
+    a window grown from there runs off the screen."""
+    with contextlib.suppress(pygame.error, AttributeError):  # no window manager to ask
+        pygame.Window.from_display_module().position = pygame.WINDOWPOS_CENTERED
+
+
 class Screen(Protocol):
     """One screen of the app."""
 
@@ -223,6 +231,8 @@ class App:
             self.layout = self._fit(window_area(desktop))
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         self.display = pygame.display.set_mode(self.layout.window, flags)
+        if not fullscreen:
+            centre_window()
         if fullscreen and self.display.get_size() != size:  # a panel not of the size asked
             self.layout = fit(size, self.display.get_size(), panel=False,
                               window=self.display.get_size())
@@ -295,6 +305,7 @@ class App:
         self.panel_open = not self.panel_open
         self.layout = self._fit(window_area(self._desktop))
         self.display = pygame.display.set_mode(self.layout.window, pygame.RESIZABLE)
+        centre_window()
         self.window = self._picture()
         self._dirty = True
 
