@@ -74,8 +74,9 @@ def centre_window() -> None:
     """Put the window back in the middle of the desktop after its size changed (the game
     choice, then a game with the virtual table beside it): SDL keeps the top left corner, and
     a window grown from there runs off the screen."""
-    with contextlib.suppress(pygame.error, AttributeError):  # no window manager to ask
-        pygame.Window.from_display_module().position = pygame.WINDOWPOS_CENTERED
+    with contextlib.suppress(pygame.error, AttributeError, TypeError):  # no such window
+        pygame.display.set_window_position((pygame.WINDOWPOS_CENTERED,
+                                            pygame.WINDOWPOS_CENTERED))
 
 
 class Screen(Protocol):
