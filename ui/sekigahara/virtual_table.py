@@ -28,11 +28,11 @@ from companion.games.sekigahara.components import (
     Block,
     BlockFace,
     Board,
-    Clan,
     SetupSymbol,
     Side,
     default_blocks,
 )
+from companion.games.sekigahara.engine.zones import clan_name
 from companion.games.sekigahara.table import bag, card_pad, deployment_tray, zone_name, zone_names
 from firmware_bridge.simtable import SimulatedTable
 from ui.sekigahara.mapview import MapLayout, draw_map
@@ -90,8 +90,7 @@ def draw_symbol(surface: pygame.Surface, symbol: SetupSymbol, centre: Point, hal
 
 def face_words(face: BlockFace) -> str:
     """A face in plain words (3.2): "Mōri 1 mon, leader", "Fukushima 1 mon, cavalry"."""
-    clan = "Mōri" if face.clan is Clan.MORI else face.clan.value.capitalize()
-    words = [f"{clan} {face.mon} mon"]
+    words = [f"{clan_name(face.clan)} {face.mon} mon"]
     if face.leader:
         words.append("leader")
     if face.attack is not None:

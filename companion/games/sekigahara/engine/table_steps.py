@@ -117,20 +117,12 @@ class TableSteps:
 
     def said(self) -> list[str]:
         """What the players must do on the table before anything else, in plain words."""
-        steps: list[str] = []
-        dead: dict[tuple[str, Side], int] = Counter(
-            (where, side_of(b)) for b, where in self.eliminated().items())
-        for (where, side), n in sorted(dead.items()):
-            what = "eliminated block" if n == 1 else f"{n} eliminated blocks"
-            steps.append(f"{side.value.capitalize()}: move your {what} from "
-                         f"{zone_label(where)} to the casualty tray (7.4)")
-        back: dict[tuple[str, Side], int] = Counter(
-            (where, side_of(b)) for b, where in self.returning().items())
-        for (where, side), n in sorted(back.items()):
-            what = "deployed block" if n == 1 else f"{n} deployed blocks"
-            steps.append(f"{side.value.capitalize()}: put your {what} back on "
-                         f"{zone_label(where)}, concealed again (8.2.1)")
-        return steps
+        return [
+            *(f"{side}: move your {what} from {where} to the casualty tray (7.4)"
+              for side, what, where in _by_place(self.eliminated(), "eliminated block")),
+            *(f"{side}: put your {what} back on {where}, concealed again (8.2.1)"
+              for side, what, where in _by_place(self.returning(), "deployed block")),
+        ]
 
     def setup_places(self) -> dict[str, str]:
         """Each set-up block -> where the map prints its symbol (5.2.1), during the set-up:
@@ -172,3 +164,11 @@ class TableSteps:
                     found[block] = (where, index)
         self._deployed = (len(events), found)
         return found
+
+
+def _by_place(blocks: Mapping[str, str], word: str) -> list[tuple[str, str, str]]:
+    """Blocks (block -> location) counted per location and side, in words: (side, "2 deployed
+    blocks", location), counts only (3.1)."""
+    counted = Counter((where, side_of(b)) for b, where in blocks.items())
+    return [(side.value.capitalize(), word if n == 1 else f"{n} {word}s", zone_label(where))
+            for (where, side), n in sorted(counted.items())]
