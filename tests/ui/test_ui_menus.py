@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ui_helpers import app_options
+from ui_helpers import app_options, screen, shown
 
 from ui.sekigahara.app import TableApp
 from ui.sekigahara.demo import Demo
@@ -22,16 +22,6 @@ def table_app(tmp_path: Path) -> Iterator[TableApp]:
         yield app
     finally:
         app.close()
-
-
-def shown(table_app: TableApp) -> list[str]:
-    table_app.app.draw()
-    return [text for _screen, text in table_app.app.drawn]
-
-
-def screen(table_app: TableApp) -> str:
-    table_app.app.draw()
-    return table_app.app.painter.screen
 
 
 def enter(demo: Demo, pin: str) -> None:

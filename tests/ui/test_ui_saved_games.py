@@ -6,21 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_ui_tenka_saved import _app as tenka_app
-from ui_helpers import app_options
+from ui_helpers import app_options, screen, shown
 
 from ui.sekigahara.app import TableApp
 from ui.sekigahara.demo import Demo
 from ui.tenka_meidou.demo import TenkaDemo
-
-
-def shown(app: TableApp) -> list[str]:
-    app.app.draw()
-    return [text for _screen, text in app.app.drawn]
-
-
-def screen(app: TableApp) -> str:
-    app.app.draw()
-    return app.app.painter.screen
 
 
 def said(app: TableApp) -> list[str]:

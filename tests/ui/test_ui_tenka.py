@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from ui_helpers import screen, shown
 
 from companion.games.tenka_meidou.components import Colour, Daimyo, default_components
 from companion.games.tenka_meidou.events import DaimyoPlayed, Deploy
@@ -39,16 +40,6 @@ def tenka(tmp_path: Path) -> Iterator[TenkaApp]:
         yield app
     finally:
         app.close()
-
-
-def shown(app: TenkaApp) -> list[str]:
-    app.app.draw()
-    return [text for _screen, text in app.app.drawn]
-
-
-def screen(app: TenkaApp) -> str:
-    app.app.draw()
-    return app.app.painter.screen
 
 
 def test_a_full_demo_game_runs_to_the_final_score(tmp_path: Path) -> None:

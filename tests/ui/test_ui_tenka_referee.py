@@ -10,6 +10,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from ui_helpers import screen, shown
+
 from companion.games.tenka_meidou.components import Daimyo, default_components
 from companion.games.tenka_meidou.state import Phase
 from ui.tenka_meidou.app import TenkaApp, TenkaOptions
@@ -21,16 +23,6 @@ def make(tmp_path: Path, seed: int) -> TenkaApp:
                                  rate_hz=DEMO_RATE_HZ, settle_s=DEMO_SETTLE_S,
                                  workdir=tmp_path / "run", db=tmp_path / "games.sqlite",
                                  pin_file=tmp_path / "pin.json"))
-
-
-def shown(app: TenkaApp) -> list[str]:
-    app.app.draw()
-    return [text for _screen, text in app.app.drawn]
-
-
-def screen(app: TenkaApp) -> str:
-    app.app.draw()
-    return app.app.painter.screen
 
 
 def enter(demo: TenkaDemo, pin: str) -> None:

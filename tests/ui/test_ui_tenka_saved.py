@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ui_helpers import shown
+
 from ui.tenka_meidou.app import TenkaApp, TenkaOptions
 from ui.tenka_meidou.demo import DEMO_RATE_HZ, DEMO_SETTLE_S, TenkaDemo
 
@@ -14,11 +16,6 @@ def _app(tmp_path: Path, db: Path, seed: int = 3) -> TenkaApp:
     return TenkaApp(TenkaOptions(seed=seed, virtual_table=False, hubs=["sim"],
                                  rate_hz=DEMO_RATE_HZ, settle_s=DEMO_SETTLE_S,
                                  workdir=tmp_path / "run", db=db))
-
-
-def shown(app: TenkaApp) -> list[str]:
-    app.app.draw()
-    return [text for _screen, text in app.app.drawn]
 
 
 def test_a_game_survives_a_restart_and_resumes_where_it_stood(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ui_helpers import app_options
+from ui_helpers import app_options, shown
 
 from companion.core.store import Store
 from companion.games.sekigahara import explain, records
@@ -22,11 +22,6 @@ def table_app(tmp_path: Path) -> Iterator[TableApp]:
         yield app
     finally:
         app.close()
-
-
-def shown(app: TableApp) -> list[str]:
-    app.app.draw()
-    return [text for _screen, text in app.app.drawn]
 
 
 def labels(app: TableApp) -> list[str]:

@@ -18,6 +18,7 @@ from ui.sekigahara.app import Options
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 from ui.shell.text import Painter
+from ui.tableapp import GameTableApp
 
 BLOCK_ID = re.compile(r"\b[IT]\d{2}\b")
 CLAN_WORDS = {c.value for c in Clan} - {s.value for s in Side}
@@ -68,3 +69,15 @@ def app_options(tmp_path: Path, rate_hz: int = 50) -> Options:
 
 
 __all__ = ["app_options", "play_until"]
+
+
+def shown(table_app: GameTableApp) -> list[str]:
+    """Every string of a fresh frame of the touchscreen, as drawn."""
+    table_app.app.draw()
+    return [text for _screen, text in table_app.app.drawn]
+
+
+def screen(table_app: GameTableApp) -> str:
+    """The name of the screen a fresh frame draws."""
+    table_app.app.draw()
+    return table_app.app.painter.screen
