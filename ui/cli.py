@@ -19,29 +19,19 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import nullcontext
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.core.inuse import DatabaseInUse, DatabaseLock
 from companion.core.paths import add_db_argument
-from companion.core.table import table_names
+from companion.core.descriptor import GameDescriptor, descriptor, descriptors
 
 if TYPE_CHECKING:  # pygame and the bridge load only when the app runs
     from firmware_bridge.tablelink import ReadersUnavailable
     from ui.shell.chooser import GameChoice
 
-GAMES = ("sekigahara", "tenka-meidou")
 DEFAULT_DEMO = "sekigahara"
 """The game ``--demo`` plays when ``--game`` is not given."""
-
-UI_GAMES: dict[str, tuple[str, str, str]] = {
-    "sekigahara": ("Sekigahara", "2 players · blocks, cards and castles", "ui.sekigahara.cli"),
-    "tenka-meidou": ("Tenka Meidou", "Rumble Nation · 2 to 4 players · pawns and dice",
-                     "ui.tenka_meidou.cli"),
-}
-"""The games with screens: the title and line the choice shows, and the module whose
-``run(args, change_game)`` runs the game (imported only when chosen)."""
 
 GameRun = Callable[[argparse.Namespace, bool], "int | None"]
 
@@ -55,17 +45,21 @@ KIOSK_ADVICE = ("check the panel's cable and that no desktop holds the screen "
 
 
 def installed_games() -> list[GameChoice]:
-    """The games this table can play: with screens here and a table the bridge can serve
-    (:func:`companion.core.table.table_names`)."""
+    """The games this table can play: those whose descriptor (:mod:`companion.core.descriptor`)
+    names both screens and a reader table, with the title and line the choice shows."""
     from ui.shell.chooser import GameChoice
 
-    served = set(table_names())
-    return [GameChoice(key, title, line) for key, (title, line, _module) in UI_GAMES.items()
-            if key in served]
+    return [GameChoice(game.name, game.title, game.line) for game in _with_screens()]
+
+
+def _with_screens() -> list[GameDescriptor]:
+    return [game for game in descriptors().values()
+            if game.ui is not None and game.table is not None]
 
 
 def game_runner(key: str) -> GameRun:
-    runner: GameRun = import_module(UI_GAMES[key][2]).run
+    """The ``run(args, change_game)`` of the game ``key``'s screens (imported only now)."""
+    runner: GameRun = descriptor(key).load("ui")
     return runner
 
 
@@ -85,8 +79,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Run the table app. With no reader hub plugged in it uses the built-in "
         "simulator and shows a virtual table beside the screen, where pieces are dragged as on "
         "the real board.")
-    parser.add_argument("--game", choices=GAMES, default=None,
-                        type=lambda name: name.replace("_", "-"),
+    parser.add_argument("--game", choices=[game.name for game in _with_screens()],
+                        default=None, type=lambda name: name.replace("_", "-"),
                         help="which game (default: ask on the screen when more than one is "
                         "installed; --demo plays sekigahara)")
     parser.add_argument("--hubs", nargs="+", default=["auto"], metavar="auto|sim|PORT",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -257,3 +257,42 @@ def check(log: GameLog, game: str, title: str, rules: GameRules[S, Any, Any],
     if log.header.get("game") != game:
         raise LogRefused(0, f"not a game of {title} ({log.header.get('game')!r})")
     return readjudicate(rules, commands, log.entries, undo=undo)
+
+
+class GameRecords(Protocol):
+    """What the referee tools (``companion referee verify|replay|explain``, ``companion game
+    import``) need of a game to check its stored games through its own rules: a game's
+    descriptor names one as ``records`` (:mod:`companion.core.descriptor`). A stored game's
+    header says its game, whose records are used."""
+
+    @property
+    def game(self) -> str:
+        """The store's name of the game ("tenka-meidou")."""
+        ...
+
+    @property
+    def views(self) -> Sequence[str]:
+        """The views ``replay --view`` may show ("public", "referee", each side's)."""
+        ...
+
+    def check(self, log: GameLog, *, count: int | None = None,
+              head: str | None = None) -> Rebuilt[Any]:
+        """The hash chain, then re-adjudication (:func:`check`); LogRefused if it fails."""
+        ...
+
+    def standing(self, log: GameLog, rebuilt: Rebuilt[Any]) -> str:
+        """How the verified game stands, for ``verify``'s line ("Tokugawa won (...)")."""
+        ...
+
+    def view_at(self, log: GameLog, at: int, view: str) -> dict[str, Any]:
+        """The game after entry ``at`` in ``view``, as JSON (LogRefused before it)."""
+        ...
+
+    def view_text(self, shown: dict[str, Any]) -> str:
+        """A readable page of :meth:`view_at`'s result."""
+        ...
+
+    def explain_entry(self, log: GameLog, n: int) -> dict[str, Any]:
+        """Why entry ``n`` was ruled as it was (:func:`companion.core.explain.explain_entry`);
+        ``verdict`` is "refused" when the rules refuse it now."""
+        ...

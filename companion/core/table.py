@@ -17,9 +17,9 @@ pieces; it knows no game. A game package that can be played on the reader table 
   whether a change is legal, and what a legal change means: commands (:class:`Ready`), a question
   for the players (:class:`Question`) or a wait for the rest of an action (:class:`Hold`).
 
-Games are found by name (:func:`game_table`): the shipped games are listed here as import paths
-(strings, so the core imports no game), and other packages may add theirs under the
-``companion.tables`` entry point group. Nothing here does I/O.
+Games are found by name (:func:`game_table`) through their descriptors
+(:mod:`companion.core.descriptor`): a game's ``table`` names its GameTable as an import path,
+loaded only when asked for, so the core imports no game. Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -28,10 +28,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from importlib import import_module
-from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
+from companion.core.descriptor import descriptors
 from companion.core.events import Command, Event
 from companion.core.rules import RuleViolation
 
@@ -40,13 +39,6 @@ REGISTRATION = "registration"
 
 DEFAULT_GAME = "sekigahara"
 """The game the bridge's commands serve when none is named."""
-
-BUILTIN_TABLES: dict[str, str] = {
-    "sekigahara": "companion.games.sekigahara.table:TABLE",
-    "tenka-meidou": "companion.games.tenka_meidou.table:TABLE",
-}
-"""The shipped games' tables, as ``module:attribute`` (imported only when asked for)."""
-
 
 class PlaceKind(StrEnum):
     LOCATION = "location"
@@ -246,24 +238,17 @@ class GameTable(Protocol):
         ...
 
 
-def _load(target: str) -> GameTable:
-    module, _, attribute = target.partition(":")
-    table: GameTable = getattr(import_module(module), attribute)
-    return table
-
-
 def table_names() -> list[str]:
-    """Every game the bridge can serve."""
-    return sorted({*BUILTIN_TABLES, *(e.name for e in entry_points(group="companion.tables"))})
+    """Every installed game the bridge can serve (those whose descriptor names a table)."""
+    return [name for name, game in descriptors().items() if game.table is not None]
 
 
 @cache
 def game_table(name: str = DEFAULT_GAME) -> GameTable:
     """The table of the game ``name`` (``tenka_meidou`` is read as ``tenka-meidou``); KeyError
-    if no installed game has that name."""
-    name = name.replace("_", "-")
-    found = {e.name: e.value for e in entry_points(group="companion.tables")}
-    target = found.get(name) or BUILTIN_TABLES.get(name)
-    if target is None:
-        raise KeyError(f"no game {name!r}; games: {', '.join(table_names())}")
-    return _load(target)
+    if no installed game of that name has a table."""
+    game = descriptors().get(name.replace("_", "-"))
+    if game is None or game.table is None:
+        raise KeyError(f"no game {name!r} with a reader table; games: "
+                       f"{', '.join(table_names()) or '(none installed)'}")
+    return game.load_table()

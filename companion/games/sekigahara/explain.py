@@ -4,7 +4,8 @@
 rules that govern its command, each event with the rule it cites, and for combat actions the
 combat rules' own rulings with their arithmetic (Impact = mon + same clan + attack, 8.3-8.4;
 losses 8.7; replenishment 8.10). :func:`view_at` is the game after entry N in one of the
-four views (public, one side's, the referee's).
+four views (public, one side's, the referee's). :data:`RECORDS` is what the referee tools use
+(:mod:`companion.core.referee_cli`); the game-neutral half is :mod:`companion.core.explain`.
 """
 
 from __future__ import annotations
@@ -12,17 +13,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.records import UNDO
+from companion.core import explain as core_explain
+from companion.core.explain import cited as _cited
+from companion.core.explain import describe as _describe
 from companion.core.store import GameLog
 from companion.games.sekigahara.combat import combat_result
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.game import SekigaharaRules
+from companion.games.sekigahara.engine.game import COMMANDS, SekigaharaRules
 from companion.games.sekigahara.engine.queries import explain_stack_move
 from companion.games.sekigahara.engine.state import State
 from companion.games.sekigahara.engine.views import public_view, referee_view, side_view
 from companion.games.sekigahara.movement.distance import allowance_breakdown, movement_allowance
-from companion.games.sekigahara.records import LogRefused, readjudicate, step
+from companion.games.sekigahara.records import (
+    GAME,
+    Rebuilt,
+    check,
+    manifest_hash,
+    undo_policy,
+)
 
 VIEWS = ("public", "tokugawa", "ishida", "referee")
 
@@ -49,10 +58,7 @@ COMMAND_RULES: dict[str, str] = {
 
 def view_at(log: GameLog, at: int, view: str) -> dict[str, Any]:
     """The game after entry ``at`` (0: before the first), as the JSON of the asked view."""
-    if at < 0 or at > len(log.entries):
-        raise LogRefused(at, f"there is no entry {at}: the game has {len(log.entries)} entries")
-    state = readjudicate(log.entries, upto=at).state
-    return {"entry": at, "view": view, "state": _view(state, view)}
+    return core_explain.view_at(log, at, view, SekigaharaRules(), COMMANDS, undo_policy, _view)
 
 
 def _view(state: State, view: str) -> dict[str, Any]:
@@ -100,45 +106,8 @@ def _pairs(values: Mapping[Any, Any]) -> str:
 
 def explain_entry(log: GameLog, n: int) -> dict[str, Any]:
     """Why entry ``n`` was ruled as it was (see the module docstring)."""
-    entry = next((e for e in log.entries if e.seq == n), None)
-    if entry is None:
-        raise LogRefused(n, f"there is no entry {n}: the game has {len(log.entries)} entries")
-    out: dict[str, Any] = {"entry": n, "kind": entry.kind, "at": entry.at}
-    if entry.kind == "correction":
-        data = entry.data
-        text = ("a correction by the players or the referee: it changes what the table "
-                "session believes, not the game")
-        if data.get("action") == UNDO:
-            target = (data.get("detail") or {}).get("entry")
-            text = (f"an undo: entry {target} is taken back (the last command standing, one "
-                    "the rules let the players undo); the game is rebuilt without it and "
-                    "every later command is judged on that game")
-        out.update(action=data.get("action"), by=data.get("by"), note=data.get("note"),
-                   detail=data.get("detail"), rulings=[{"rule": None, "text": text}])
-        return out
-    rebuilt = readjudicate(log.entries, upto=n - 1)
-    command = entry.data.get("command", {})
-    out["command"] = command
-    out["rules"] = COMMAND_RULES.get(str(command.get("type")), "")
-    before = rebuilt.state
-    try:
-        produced = step(SekigaharaRules(), rebuilt, entry)
-    except LogRefused as refused:
-        out["verdict"] = "refused"
-        out["reason"] = refused.reason
-        out["rulings"] = [{"rule": refused.rule, "text": refused.reason}]
-        return out
-    out["verdict"] = "ruled as recorded"
-    out["events"] = [e.model_dump(mode="json") for e in produced]
-    out["rulings"] = _rulings(before, produced)
-    undone = next((e.seq for e in log.entries if e.kind == "correction"
-                   and e.data.get("action") == UNDO
-                   and (e.data.get("detail") or {}).get("entry") == n), None)
-    if undone is not None:
-        out["undone_by"] = undone
-        out["rulings"].append({"rule": None, "text": f"undone by entry {undone}: the game "
-                               "goes on without this command"})
-    return out
+    return core_explain.explain_entry(log, n, SekigaharaRules(), COMMANDS, undo_policy,
+                                      COMMAND_RULES, _rulings)
 
 
 def _rulings(before: State, produced: list[ev.Event]) -> list[dict[str, Any]]:
@@ -187,31 +156,37 @@ def _movement(before: State, moved: ev.StackMoved) -> list[dict[str, Any]]:
     return out
 
 
-def _cited(event: ev.Event) -> str | None:
-    for name in ("rule", "reason"):
-        value = getattr(event, name, None)
-        if isinstance(value, str):
-            return value
-    return None
+explain_text = core_explain.explain_text
 
 
-def _describe(event: ev.Event) -> str:
-    fields = event.model_dump(mode="json", exclude={"type"})
-    return f"{event.type}: " + ", ".join(f"{k}={v}" for k, v in fields.items())
+class SekigaharaRecords:
+    """The referee tools' view of stored Sekigahara games (:class:`~companion.core.records.
+    GameRecords`)."""
+
+    game = GAME
+    views = VIEWS
+
+    def check(self, log: GameLog, *, count: int | None = None,
+              head: str | None = None) -> Rebuilt[State]:
+        return check(log, count=count, head=head)
+
+    def standing(self, log: GameLog, rebuilt: Rebuilt[Any]) -> str:
+        state: State = rebuilt.state
+        where = (f"{state.winner.value} won ({state.victory})" if state.winner is not None
+                 else f"week {state.week} turn {state.turn}, {state.phase.value}")
+        manifest = ("" if log.header.get("manifest_hash") == manifest_hash()
+                    else "; note: made with a different block manifest")
+        return where + manifest
+
+    def view_at(self, log: GameLog, at: int, view: str) -> dict[str, Any]:
+        return view_at(log, at, view)
+
+    def view_text(self, shown: dict[str, Any]) -> str:
+        return view_text(shown)
+
+    def explain_entry(self, log: GameLog, n: int) -> dict[str, Any]:
+        return explain_entry(log, n)
 
 
-def explain_text(out: dict[str, Any]) -> str:
-    lines = [f"entry {out['entry']} ({out['kind']}, {out['at']})"]
-    if out["kind"] == "correction":
-        lines.append(f"{out['action']} by {out['by']}: {out['note']}")
-        if out.get("detail"):
-            lines.append(f"detail: {out['detail']}")
-        lines += [f"  {ruling['text']}" for ruling in out.get("rulings", [])]
-        return "\n".join(lines)
-    lines.append(f"command: {out['command']}")
-    lines.append(f"judged under rules {out['rules']}: {out['verdict']}")
-    for ruling in out["rulings"]:
-        rule = f"[{ruling['rule']}] " if ruling["rule"] else ""
-        lines.append(f"  {rule}{ruling['text']}")
-    return "\n".join(lines)
-
+RECORDS = SekigaharaRecords()
+"""Named by Sekigahara's descriptor (``records``)."""

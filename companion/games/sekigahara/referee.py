@@ -5,6 +5,7 @@
 as one JSON object. Anything illegal or malformed prints ``{"error": {...}}`` and exits with
 status 2, naming the rule where one applies and the index of the offending action.
 ``companion run`` (for now) adjudicates the bundled example, ``examples/battle.json``.
+:func:`add_calculators` adds these to ``companion referee`` (Sekigahara's descriptor names it).
 """
 
 from __future__ import annotations
@@ -375,15 +376,13 @@ def _board_command(args: argparse.Namespace) -> int:
     return status
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``companion referee battle FILE``, ``referee move FILE``, ``referee retreat FILE``."""
-    parser = subparsers.add_parser(
-        "referee", help="adjudicate a combat described in JSON (the referee calculator)"
-    )
-    inner = parser.add_subparsers(dest="referee_command", metavar="WHAT", required=True)
+def add_calculators(inner: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``battle FILE``, ``move FILE`` and ``retreat FILE`` to ``companion referee`` (its
+    subparsers ``inner``; the game-neutral verify, replay and explain are
+    :mod:`companion.core.referee_cli`'s)."""
     battle = inner.add_parser(
         "battle",
-        help="adjudicate one battle or siege (docs/referee-calculator.md)",
+        help="adjudicate one Sekigahara battle or siege (docs/referee-calculator.md)",
         description="Adjudicate one battle or siege given as JSON; prints one JSON object. "
         "Exit status 2 on an illegal or malformed combat.",
     )
@@ -393,12 +392,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     battle.set_defaults(handler=_battle_command)
     for what, doing in (("move", "one stack move (7.3, 7.4)"), ("retreat", "one retreat (8.8)")):
         board = inner.add_parser(
-            what, help=f"judge {doing} on a position (docs/referee-calculator.md)",
+            what, help=f"judge {doing} on a Sekigahara position (docs/referee-calculator.md)",
             description=f"Judge {doing} on a position given as JSON; prints one JSON object. "
             "Exit status 0 legal, 1 illegal, 2 on malformed input.",
         )
         board.add_argument("file", metavar="FILE", help="the position as JSON, or - for stdin")
         board.set_defaults(handler=_board_command)
-    from companion.games.sekigahara.records_cli import register_referee_records
-
-    register_referee_records(inner)  # verify, replay, explain (docs/referee.md)

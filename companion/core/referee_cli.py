@@ -1,9 +1,15 @@
-"""The record commands: ``companion game list|export|import`` and ``companion referee
-verify|replay|explain`` (registered by :mod:`.referee`). See docs/referee.md.
+"""The referee tools for every game: ``companion referee verify|replay|explain`` and
+``companion game list|export|import`` (docs/referee.md).
+
+A stored game's header names its game; that game's descriptor names its records
+(:class:`~companion.core.records.GameRecords`), which rebuild and check it through its own
+rules. Each game may add its own calculators to ``companion referee`` (the descriptor's
+``referee``: Sekigahara's ``battle``, ``move``, ``retreat``).
 
 Exit status: 0 when all is well; 1 when ``verify`` finds a game that does not hold (or
 ``replay``/``explain`` meet one before the asked entry); 2 for a file or database that cannot
-be read, or an unknown game. Problems are one line on standard error, never a traceback.
+be read, or a game that is not installed. Problems are one line on standard error, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -13,24 +19,50 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion.core.commands import first_wins
+from companion.core.descriptor import DescriptorError, descriptor, descriptors
+from companion.core.explain import explain_text
+from companion.core.exports import export_text, import_export, open_log, read_export
 from companion.core.paths import add_db_argument
-from companion.core.store import Store, StoreError
-from companion.games.sekigahara import explain, records
+from companion.core.records import GameRecords, LogRefused
+from companion.core.store import GameLog, Store, StoreError
+
+if TYPE_CHECKING:
+    from companion.core.commands import SubParsers
 
 EXIT_OK, EXIT_REFUSED, EXIT_ERROR = 0, 1, 2
 Handler = Callable[[argparse.Namespace], int]
+
+
+class CannotCheck(Exception):
+    """The stored game's game is not installed or keeps no records here, or the request does
+    not fit the game (a view it does not have)."""
+
+
+def records_of(log: GameLog) -> GameRecords:
+    """The records of the game ``log`` is a game of (its header's ``game``)."""
+    name = str(log.header.get("game", log.summary.game))
+    try:
+        game = descriptor(name)
+    except KeyError as exc:
+        raise CannotCheck(f"this is a game of {name!r}, which is not installed "
+                           f"({str(exc.args[0]).split('; ')[-1]})") from None
+    try:
+        return game.load_records()
+    except DescriptorError as exc:
+        raise CannotCheck(f"{game.title} games cannot be checked here: {exc}") from None
 
 
 def _guarded(handler: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
-        except StoreError as exc:
-            print(f"companion: {exc.message}", file=sys.stderr)
+        except (StoreError, CannotCheck) as exc:
+            print(f"companion: {getattr(exc, 'message', exc)}", file=sys.stderr)
             return EXIT_ERROR
-        except records.LogRefused as exc:
+        except LogRefused as exc:
             print(f"companion: refused at {exc}", file=sys.stderr)
             return EXIT_REFUSED
     return run
@@ -57,7 +89,7 @@ def _list(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     with Store.open(args.db) as store:
         log = store.load(args.id)
-    text = records.export_text(log)
+    text = export_text(log)
     if args.output is None or str(args.output) == "-":
         sys.stdout.write(text)
     else:
@@ -74,14 +106,17 @@ def _import(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise StoreError(f"cannot read {args.file}: {getattr(exc, 'strerror', exc)}") from None
-    export = records.read_export(text, str(args.file))
+    export = read_export(text, str(args.file))
+    records = records_of(export.log)
     with Store.open(args.db) as store:
-        game_id = records.import_export(store, export)
+        game_id = import_export(
+            store, export, lambda e: records.check(e.log, count=e.count, head=e.head))
     print(f"imported {args.file} as game {game_id} ({export.count} entries, verified)")
     return EXIT_OK
 
 
-def register_game(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register_game(subparsers: SubParsers) -> None:
+    """Add ``companion game list|export|import``."""
     parser = subparsers.add_parser("game", help="list, export and import stored games")
     inner = parser.add_subparsers(dest="game_command", metavar="ACTION", required=True)
     listing = inner.add_parser("list", help="every game in the database, newest first")
@@ -104,19 +139,15 @@ def register_game(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def _verify(args: argparse.Namespace) -> int:
-    log, count, head = records.open_log(args.source, args.db)
+    log, count, head = open_log(args.source, args.db)
+    records = records_of(log)
     rebuilt = records.check(log, count=count, head=head)
     corrections = sum(1 for e in log.entries if e.kind == "correction")
-    state = rebuilt.state
-    where = (f"{state.winner.value} won ({state.victory})" if state.winner is not None
-             else f"week {state.week} turn {state.turn}, {state.phase.value}")
-    manifest = ("" if log.header.get("manifest_hash") == records.manifest_hash()
-                else "; note: made with a different block manifest")
     undone = (f", entries {', '.join(map(str, rebuilt.undone))} undone" if rebuilt.undone
               else "")
     print(f"verified: {len(log.entries)} entries ({rebuilt.commands} commands re-adjudicated, "
           f"{corrections} corrections{undone}), hash chain intact, head {log.head[:16]}; "
-          f"{where}{manifest}")
+          f"{records.standing(log, rebuilt)}")
     return EXIT_OK
 
 
@@ -125,24 +156,29 @@ def _print(payload: dict[str, Any], text: str, as_json: bool) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    log, count, head = records.open_log(args.source, args.db)
+    log, count, head = open_log(args.source, args.db)
+    records = records_of(log)
+    if args.view not in records.views:
+        raise CannotCheck(f"--view is one of {', '.join(records.views)} for this game")
     records.check(log, count=count, head=head)
-    shown = explain.view_at(log, args.at, args.view)
-    _print(shown, explain.view_text(shown) if not args.json else "", args.json)
+    shown = records.view_at(log, args.at, args.view)
+    _print(shown, records.view_text(shown) if not args.json else "", args.json)
     return EXIT_OK
 
 
 def _explain(args: argparse.Namespace) -> int:
-    log, _, _ = records.open_log(args.source, args.db)
-    out = explain.explain_entry(log, args.entry)
-    _print(out, explain.explain_text(out) if not args.json else "", args.json)
+    log, _, _ = open_log(args.source, args.db)
+    out = records_of(log).explain_entry(log, args.entry)
+    _print(out, explain_text(out) if not args.json else "", args.json)
     return EXIT_OK if out.get("verdict") != "refused" else EXIT_REFUSED
 
 
-def register_referee_records(
-    inner: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> None:
-    """Add verify, replay and explain to ``companion referee``."""
+def register_referee(subparsers: SubParsers) -> None:
+    """Add ``companion referee`` with verify, replay and explain, and each installed game's
+    own calculators (its descriptor's ``referee``)."""
+    parser = subparsers.add_parser(
+        "referee", help="check stored games; each game's calculators (docs/referee.md)")
+    inner = parser.add_subparsers(dest="referee_command", metavar="WHAT", required=True)
     verify = inner.add_parser("verify", help="check a game's hash chain and re-adjudicate it")
     verify.add_argument("source", metavar="FILE|ID")
     add_db_argument(verify)
@@ -150,7 +186,9 @@ def register_referee_records(
     replay = inner.add_parser("replay", help="the game as it stood after entry N")
     replay.add_argument("source", metavar="FILE|ID")
     replay.add_argument("--at", type=int, required=True, metavar="N")
-    replay.add_argument("--view", choices=explain.VIEWS, default="referee")
+    replay.add_argument("--view", default="referee",
+                        help="public, referee (the default), or a side's or player's as the "
+                        "game names them (ishida; red)")
     replay.add_argument("--json", action="store_true", help="JSON instead of text")
     add_db_argument(replay)
     replay.set_defaults(handler=_guarded(_replay))
@@ -160,3 +198,13 @@ def register_referee_records(
     why.add_argument("--json", action="store_true", help="JSON instead of text")
     add_db_argument(why)
     why.set_defaults(handler=_guarded(_explain))
+    owners = dict.fromkeys(("verify", "replay", "explain"), "companion referee")
+    for game in descriptors().values():
+        if game.referee is None:
+            continue
+        try:
+            add = game.load("referee")
+        except DescriptorError as exc:  # one game's calculators must not break the others
+            print(f"companion: {exc}", file=sys.stderr)
+            continue
+        add(first_wins(inner, f"{game.title}'s referee", owners))

@@ -1,0 +1,118 @@
+"""Stored Tenka Meidou games for the referee: why an entry was ruled as it was, and the table
+after entry N in one of the views (public, a player's, the referee's).
+
+:func:`explain_entry` re-adjudicates entries 1..N-1, judges entry N again and reports the
+sections that govern its command and each event with its section; the War adds its own rulings
+zone by zone (5.II, 6). :data:`RECORDS` is what the referee tools use
+(:mod:`companion.core.referee_cli`); the game-neutral half is :mod:`companion.core.explain`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core import explain as core_explain
+from companion.core.records import Rebuilt
+from companion.core.store import GameLog
+from companion.games.tenka_meidou.components import Colour
+from companion.games.tenka_meidou.events import TenkaEvent, WarFought
+from companion.games.tenka_meidou.records import COMMANDS, GAME, check, undo_policy
+from companion.games.tenka_meidou.rules import TenkaRules
+from companion.games.tenka_meidou.state import Phase, State
+from companion.games.tenka_meidou.views import player_view, public_view, referee_view
+
+VIEWS = ("public", *(c.value for c in Colour), "referee")
+
+COMMAND_RULES: dict[str, str] = {
+    "start": "3", "choose_daimyo": "9", "deploy": "5.I.1", "tactic": "5.I.2, 7",
+    "daimyo": "9, 10",
+}
+"""The sections that judge each command."""
+
+EVENT_RULES: dict[str, str] = {
+    "game_started": "3", "daimyo_chosen": "9", "deployed": "5.I.1", "tactic_played": "7",
+    "daimyo_played": "10", "sword_taken": "5.I", "war_fought": "5.II, 6",
+}
+
+
+def view_at(log: GameLog, at: int, view: str) -> dict[str, Any]:
+    """The table after entry ``at`` (0: before the first), as the JSON of the asked view."""
+    return core_explain.view_at(log, at, view, TenkaRules(), COMMANDS, undo_policy, _view)
+
+
+def _view(state: State, view: str) -> dict[str, Any]:
+    if view == "public":
+        return public_view(state).payload.model_dump(mode="json")
+    if view == "referee":
+        return referee_view(state).payload.model_dump(mode="json")
+    return player_view(state, Colour(view)).payload.model_dump(mode="json")
+
+
+def view_text(shown: dict[str, Any]) -> str:
+    """A readable page of :func:`view_at`'s result."""
+    table = shown["state"]
+    lines = [f"after entry {shown['entry']} ({shown['view']} view): phase {table['phase']}, "
+             f"players {', '.join(table['players']) or '-'}, turn {table['current'] or '-'}"]
+    if table.get("war"):
+        war = table["war"]
+        lines.append(f"winner: {war['winner']}; scores "
+                     + ", ".join(f"{c} {n}" for c, n in war["scores"].items()))
+    lines.append("pawns left: " + ", ".join(f"{c} {n}" for c, n in table["reserve"].items()))
+    lines.append("swords: " + (", ".join(f"{c} {n}" for c, n in table["swords"].items())
+                               or "none yet"))
+    lines.append("Daimyo cards: " + (", ".join(
+        f"{c} {card or 'face down'}" for c, card in table["daimyo"].items()) or "none"))
+    lines.append("zones (castle value: soldiers by colour):")
+    for zone, value in sorted(table["castles"].items(), key=lambda item: item[1]):
+        here = table["soldiers"].get(zone, {})
+        pawns = ", ".join(f"{c} {n}" for c, n in sorted(here.items()) if n) or "empty"
+        lines.append(f"  {zone} ({value}): {pawns}")
+    return "\n".join(lines)
+
+
+def explain_entry(log: GameLog, n: int) -> dict[str, Any]:
+    """Why entry ``n`` was ruled as it was (see the module docstring)."""
+    return core_explain.explain_entry(log, n, TenkaRules(), COMMANDS, undo_policy,
+                                      COMMAND_RULES, _rulings)
+
+
+def _rulings(_before: State, produced: list[TenkaEvent]) -> list[core_explain.Ruling]:
+    rulings: list[core_explain.Ruling] = []
+    for event in produced:
+        if isinstance(event, WarFought):
+            rulings += [{"rule": r.rule, "text": r.text} for r in event.result.rulings]
+            continue
+        rulings.append({"rule": EVENT_RULES.get(event.type), "text": core_explain.describe(event)})
+    return rulings
+
+
+class TenkaRecords:
+    """The referee tools' view of stored Tenka Meidou games (:class:`~companion.core.records.
+    GameRecords`)."""
+
+    game = GAME
+    views = VIEWS
+
+    def check(self, log: GameLog, *, count: int | None = None,
+              head: str | None = None) -> Rebuilt[State]:
+        return check(log, count=count, head=head)
+
+    def standing(self, log: GameLog, rebuilt: Rebuilt[Any]) -> str:
+        state: State = rebuilt.state
+        if state.phase is Phase.OVER and state.war is not None:
+            scores = ", ".join(f"{c.value} {n}" for c, n in state.war.scores.items())
+            return f"{state.war.winner.value} won ({scores})"
+        return f"{state.phase.value}, {state.current.value if state.current else 'no'} to play"
+
+    def view_at(self, log: GameLog, at: int, view: str) -> dict[str, Any]:
+        return view_at(log, at, view)
+
+    def view_text(self, shown: dict[str, Any]) -> str:
+        return view_text(shown)
+
+    def explain_entry(self, log: GameLog, n: int) -> dict[str, Any]:
+        return explain_entry(log, n)
+
+
+RECORDS = TenkaRecords()
+"""Named by Tenka Meidou's descriptor (``records``)."""
