@@ -22,9 +22,9 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.core.descriptor import GameDescriptor, descriptor, descriptors
 from companion.core.inuse import DatabaseInUse, DatabaseLock
 from companion.core.paths import add_db_argument
-from companion.core.descriptor import GameDescriptor, descriptor, descriptors
 
 if TYPE_CHECKING:  # pygame and the bridge load only when the app runs
     from firmware_bridge.tablelink import ReadersUnavailable
