@@ -145,8 +145,14 @@ def load_target(target: str, what: str) -> Any:
     return found
 
 
+_warned: set[str] = set()
+
+
 def _warn(message: str) -> None:
-    print(f"companion: {message}", file=sys.stderr)
+    """One line on stderr, once a process (the descriptors are read several times a run)."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"companion: {message}", file=sys.stderr)
 
 
 def _registered() -> list[tuple[str, str]]:

@@ -184,3 +184,20 @@ def test_every_installed_command_builds_into_one_parser(capsys: pytest.CaptureFi
     assert capsys.readouterr().err == ""
     assert parser.parse_args(["hardware", "check", "--simulate"]).hardware_command == "check"
     assert parser.parse_args(["referee", "battle", "x.json"]).referee_command == "battle"
+
+
+def test_a_registration_that_cannot_load_is_skipped_with_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    broken = {"__init__.py": "GAME = 'not a descriptor'\n"}
+    install(tmp_path, "brokengame", broken, "zz-broken = brokengame:GAME\n"
+            "zz-missing = nowhere_at_all:GAME")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    games = descriptors()
+    descriptors()  # read again: said once
+    assert "zz-broken" not in games and "zz-missing" not in games
+    assert {"sekigahara", "tenka-meidou"} <= set(games)
+    assert capsys.readouterr().err.splitlines() == [
+        "companion: game 'zz-broken' (brokengame:GAME) is not a GameDescriptor: skipped",
+        "companion: game 'zz-missing' cannot be loaded: No module named 'nowhere_at_all': "
+        "skipped"]
