@@ -124,6 +124,10 @@ class GameDescriptor:
                                     f"(in {self.hardware})")
         return path
 
+    def read_hardware_file(self, name: str) -> str:
+        """The text of one of the game's hardware data files (:meth:`hardware_file`)."""
+        return self.hardware_file(name).read_text("utf-8")
+
 
 _LAZY = ("table", "ui", "records", "referee")
 

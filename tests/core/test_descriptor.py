@@ -50,7 +50,7 @@ def test_every_lazy_part_of_a_shipped_game_loads(name: str) -> None:
     assert game.load_table() is game_table(name)
     assert game.hardware is not None
     some = next(f.name for f in resources.files(game.hardware).iterdir() if f.is_file())
-    assert game.hardware_file(some).read_text("utf-8")
+    assert game.read_hardware_file(some) == game.hardware_file(some).read_text("utf-8") != ""
     with pytest.raises(FileNotFoundError, match=f"{game.title} has no hardware file"):
         game.hardware_file("absent.yaml")
 

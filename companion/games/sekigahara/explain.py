@@ -16,6 +16,7 @@ from typing import Any
 from companion.core import explain as core_explain
 from companion.core.explain import cited as _cited
 from companion.core.explain import describe as _describe
+from companion.core.records import GameRecords
 from companion.core.store import GameLog
 from companion.games.sekigahara.combat import combat_result
 from companion.games.sekigahara.components import Side
@@ -188,5 +189,5 @@ class SekigaharaRecords:
         return explain_entry(log, n)
 
 
-RECORDS = SekigaharaRecords()
+RECORDS: GameRecords = SekigaharaRecords()
 """Named by Sekigahara's descriptor (``records``)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import explain as core_explain
-from companion.core.records import Rebuilt
+from companion.core.records import GameRecords, Rebuilt
 from companion.core.store import GameLog
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.events import TenkaEvent, WarFought
@@ -114,5 +114,5 @@ class TenkaRecords:
         return explain_entry(log, n)
 
 
-RECORDS = TenkaRecords()
+RECORDS: GameRecords = TenkaRecords()
 """Named by Tenka Meidou's descriptor (``records``)."""
