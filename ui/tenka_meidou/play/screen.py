@@ -54,11 +54,11 @@ class Panel(Protocol):
 class PlayScreen(PlayState):
     """See the module docstring."""
 
-    panels: dict[str, Panel] = field(init=False, repr=False)
+    panels: dict[str, Panel] = field(init=False, repr=False, compare=False)
     """The deployment turn's step (:attr:`PlayState.mode`) -> its panel."""
-    daimyo_choice: DaimyoChoice = field(init=False, repr=False)
-    daimyo_offer: DaimyoOffer = field(init=False, repr=False)
-    daimyo_reason: DaimyoReason = field(init=False, repr=False)
+    daimyo_choice: DaimyoChoice = field(init=False, repr=False, compare=False)
+    daimyo_offer: DaimyoOffer = field(init=False, repr=False, compare=False)
+    daimyo_reason: DaimyoReason = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.panels = {"turn": TurnMenu(self), "dice": Dice(self), "place": Placement(self),
