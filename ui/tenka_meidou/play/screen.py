@@ -1,20 +1,20 @@
 """Tenka Meidou's play screen, from the Daimyo choice to the final score: it picks the panel of
 the phase and the turn's step, and lays out the status bar, the board and the feed round it.
 
-==================  =========================================  ==========================
-screen name         what the players see                       drawn by
-==================  =========================================  ==========================
-``daimyo-turn``     who chooses a Daimyo card (9)              :class:`.daimyo.DaimyoChoice`
-``daimyo-choice``   the offer, for the chooser alone (9, 10)   :class:`.daimyo.DaimyoOffer`
-``board``           roll, or play a card (5.I)                 :class:`.turn_menu.TurnMenu`
-``dice``            the three dice, the die kept apart (5.I.1) :class:`.dice.Dice`
-``place``           placing the pawns the dice name (5.I.1)    :class:`.placement.Placement`
-``tactic``          which tactic card (5.I.2)                  :class:`.cards.Tactics`
-``card``            a card played, the pawns moved (5.I.2, 10) :class:`.cards.CardPlay`
-``daimyo-card``     why a Daimyo card was refused, its owner   :class:`.cards.DaimyoReason`
-``war``/``score``   the War zone by zone, the score (5.II, 6)  :mod:`ui.tenka_meidou.war_screen`
-``detail``          a section's summary, a zone, the players   :func:`ui.shell.pages.detail_page`
-==================  =========================================  ==========================
+=================  ===========================================  ==================================
+screen name        what the players see                         drawn by
+=================  ===========================================  ==================================
+``daimyo-turn``    who chooses a Daimyo card (9)                :class:`.daimyo.DaimyoChoice`
+``daimyo-choice``  the offer, for the chooser alone (9, 10)     :class:`.daimyo.DaimyoOffer`
+``board``          roll, or play a card (5.I)                   :class:`.turn_menu.TurnMenu`
+``dice``           the three dice, the die kept apart (5.I.1)   :class:`.dice.Dice`
+``place``          placing the pawns the dice name (5.I.1)      :class:`.placement.Placement`
+``tactic``         which tactic card (5.I.2)                    :class:`.cards.Tactics`
+``card``           a card played, the pawns moved (5.I.2, 10)   :class:`.cards.CardPlay`
+``daimyo-card``    why a Daimyo card was refused, to its owner  :class:`.cards.DaimyoReason`
+``war``/``score``  the War zone by zone, the score (5.II, 6)    :mod:`ui.tenka_meidou.war_screen`
+``detail``         a section's summary, a zone, the players     :func:`ui.shell.pages.detail_page`
+=================  ===========================================  ==================================
 """
 
 from __future__ import annotations
