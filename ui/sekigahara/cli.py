@@ -15,7 +15,8 @@ __all__ = ["register", "run"]
 
 def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
     """The exit status, or None when the players asked for the game choice."""
-    from ui.sekigahara.app import Options, TableApp
+    from ui.sekigahara import UI
+    from ui.sekigahara.app import Options
 
     options = Options(size=args.size, hubs=args.hubs, kiosk=args.kiosk,
                       diagonal_in=args.inches, rate_hz=args.rate, seed=args.seed,
@@ -24,10 +25,8 @@ def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
         options.config = args.config
     options.db = args.db
     if args.demo:
-        from ui.sekigahara.demo import run_demo
-
-        return run_demo(options, weeks=args.weeks, seed=args.seed, record=args.record)
-    app = TableApp(options)
+        return UI.demo(options, args)
+    app = UI.table_app(options)
     if args.record is not None:
         from ui.shell.app import FrameRecorder
 

@@ -27,8 +27,9 @@ from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
 from ui.tableapp import GameTableApp, TableOptions
 from ui.tenka_meidou.control import TenkaControl, TenkaGame
+from ui.tenka_meidou.play import PlayScreen
 from ui.tenka_meidou.referee import TenkaReferee
-from ui.tenka_meidou.screens import PlayScreen, RulesScreen, SetupScreen, StartScreen
+from ui.tenka_meidou.screens import RulesScreen, SetupScreen, StartScreen
 from ui.tenka_meidou.virtual_table import VirtualTable
 
 SIM_HUBS = 2

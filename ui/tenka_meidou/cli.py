@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ui.tenka_meidou.app import TenkaApp, TenkaOptions
+from ui.tenka_meidou import UI
+from ui.tenka_meidou.app import TenkaOptions
 
 
 def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
@@ -15,10 +16,8 @@ def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
     if args.config is not None:
         options.config = args.config
     if args.demo:
-        from ui.tenka_meidou.demo import run_demo
-
-        return run_demo(options, seed=args.seed, record=args.record)
-    app = TenkaApp(options)
+        return UI.demo(options, args)
+    app = UI.table_app(options)
     if args.record is not None:
         from ui.shell.app import FrameRecorder
 

@@ -1,0 +1,73 @@
+"""Every game's UI keeps the shell's contract (:mod:`ui.shell.contract`): what ``companion run``
+offers is what the games' :data:`UI` objects say, their packages import cheaply, and the table
+app each one makes has the start screen, the hardware check, the referee behind the PIN and,
+with simulated readers, the virtual table beside the screen."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ui.sekigahara
+import ui.tenka_meidou
+from companion.core.table import table_names
+from ui.cli import UI_GAMES
+from ui.shell.contract import GameUI, TableApp, VirtualTable
+from ui.tableapp import TableOptions
+
+UIS: dict[str, GameUI[TableOptions]] = {u.key: u for u in (ui.sekigahara.UI, ui.tenka_meidou.UI)}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def drawn(app: TableApp) -> set[str]:
+    """The screens a fresh frame drew strings for (the touchscreen's and the side panel's)."""
+    app.app.draw()
+    return {name for name, _text in app.app.drawn}
+
+
+def test_every_game_offered_has_a_ui_that_keeps_the_contract() -> None:
+    assert set(UIS) == set(UI_GAMES)
+    served = set(table_names())
+    for key, game_ui in UIS.items():
+        assert isinstance(game_ui, GameUI)
+        title, line, _module = UI_GAMES[key]
+        assert (game_ui.title, game_ui.line) == (title, line)  # what the game choice shows
+        assert key in served  # the legibility lint reads the game's names from its table
+
+
+def test_a_game_ui_package_loads_neither_pygame_nor_the_bridge() -> None:
+    """The game choice reads every game's title before any game is chosen."""
+    probe = ("import sys, ui.sekigahara, ui.tenka_meidou; "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+             "('pygame', 'firmware_bridge') or m.startswith('companion.games')))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+
+
+@pytest.mark.parametrize("key", sorted(UIS))
+def test_each_table_app_has_the_screens_the_shell_relies_on(tmp_path: Path, key: str) -> None:
+    options = TableOptions(hubs=["sim"], rate_hz=20, settle_s=0.1, seed=1,
+                           virtual_table=True, desktop=(1920, 1080),
+                           pin_file=tmp_path / "pin.json", workdir=tmp_path / "run",
+                           db=tmp_path / "games.sqlite")
+    app: TableApp = UIS[key].table_app(options)
+    try:
+        assert app.title == UIS[key].title
+        assert isinstance(app.virtual, VirtualTable) and app.app.panel is app.virtual
+        assert drawn(app) == {"start", "virtual-table"}
+        assert not app.changing and app.game_id is None
+        app.show_referee()
+        assert drawn(app) == {"referee-pin", "virtual-table"}  # nothing of the game before the PIN
+        app.show_hardware()
+        assert drawn(app) == {"hardware", "virtual-table"}
+        app.show_start()
+        assert drawn(app) == {"start", "virtual-table"}
+        assert app.app.tap("Change game") is False  # offered only with more than one game
+    finally:
+        app.close()
