@@ -404,6 +404,20 @@ def write(found: dict[str, list[tuple[Position, Counts]]]) -> None:
         table_path(game).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def doc_row(position: Position, counts: Counts) -> str:
+    """The position's row of the perft table in docs/engine.md or docs/tenka-meidou.md."""
+    kinds = {k: n for k, n in counts.items() if not k.startswith(("depth", "wars")) and n}
+    first = str(sum(kinds.values()))
+    if len(kinds) > 1:
+        first += f" ({', '.join(f'{n} {k}' for k, n in kinds.items())})"
+    seed = position.about.split(":")[0]
+    cells = [f"{position.name} ({seed})", first]
+    cells += [str(counts.get(f"depth{d}", "-")) for d in range(2, 5)]
+    if position.game == "tenka_meidou":
+        cells = [*cells[:3], str(counts[f"wars{position.depth}"])]
+    return "| " + " | ".join(cells) + " |"
+
+
 def run(position: Position, depth: int) -> tuple[Counts, float]:
     state = position.build()
     start = time.perf_counter()

@@ -44,7 +44,7 @@ class Playthrough:
     game: str
     seed: int
     about: str
-    play: Callable[[int], tuple[Sequence[BaseModel], BaseModel]]
+    play: Callable[[int], tuple[Sequence[BaseModel], object]]
     parse: Callable[[list[dict[str, Any]]], list[BaseModel]]
     rules: Any
 
@@ -52,12 +52,12 @@ class Playthrough:
     def path(self) -> Path:
         return GAMES_DIR / self.game / "golden" / f"seed-{self.seed:04d}.jsonl"
 
-    def replayed(self, events: Sequence[BaseModel]) -> BaseModel:
-        state: BaseModel = replay(self.rules, events)
+    def replayed(self, events: Sequence[BaseModel]) -> object:
+        state: object = replay(self.rules, events)
         return state
 
 
-def _sekigahara(seed: int) -> tuple[Sequence[BaseModel], BaseModel]:
+def _sekigahara(seed: int) -> tuple[Sequence[BaseModel], object]:
     report = sekigahara.play_game(seed, check=False)
     assert report.game is not None and report.completed, report.error
     return report.game.events, report.game.state
@@ -66,7 +66,7 @@ def _sekigahara(seed: int) -> tuple[Sequence[BaseModel], BaseModel]:
 _TENKA_EVENTS: TypeAdapter[list[TenkaEvent]] = TypeAdapter(list[TenkaEvent])
 
 
-def _tenka(seed: int) -> tuple[Sequence[BaseModel], BaseModel]:
+def _tenka(seed: int) -> tuple[Sequence[BaseModel], object]:
     """Tenka Meidou's simulator keeps no game: the same seed is played here as its
     ``play_game`` plays it (``test_golden`` checks the two agree)."""
     rules = TenkaRules()

@@ -89,3 +89,11 @@ def test_card_plays_are_offered_only_from_a_hand_with_cards(states: dict[str, An
     for command in refusals:
         with pytest.raises(perft.RuleViolation, match="no card in hand"):
             perft.SEKIGAHARA.judge(empty, command)
+
+
+def test_the_docs_show_the_pinned_counts() -> None:
+    pages = {"sekigahara": "engine.md", "tenka_meidou": "tenka-meidou.md"}
+    for position in POSITIONS:
+        text = (ROOT / "docs" / pages[position.game]).read_text(encoding="utf-8")
+        row = perft.doc_row(position, perft.pinned(position.game)[position.name])
+        assert row in text, f"docs/{pages[position.game]} should show {row}"
