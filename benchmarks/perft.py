@@ -47,8 +47,7 @@ from companion.core.rules import RuleViolation
 from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine.control import blocks_at, castle_owner
-from companion.games.sekigahara.engine.data import FACES
+from companion.games.sekigahara.engine.data import BOARD, FACES
 from companion.games.sekigahara.engine.game import SekigaharaRules
 from companion.games.sekigahara.engine.players import play_until
 from companion.games.sekigahara.engine.queries import (
@@ -74,6 +73,18 @@ Counts = dict[str, int]
 
 # ---------------------------------------------------------------- Sekigahara
 SEKIGAHARA = SekigaharaRules()
+
+
+def blocks_at(state: State, zone: str, side: Side) -> list[str]:
+    """``side``'s blocks in ``zone``, sorted (read from the state's index, so that perft
+    depends on the engine's queries and state only, not on its helper modules)."""
+    return sorted(b for b in state.at.get(zone, ()) if FACES[b].side is side)
+
+
+def castle_owner(state: State, location: str) -> Side | None:
+    """The castle's owner (8.9.1): the side there first, else its natural alignment."""
+    natural = BOARD.locations[location].castle
+    return None if natural is None else state.castle_owner.get(location, natural)
 
 
 def _subsets(items: Sequence[str]) -> Iterator[tuple[str, ...]]:
