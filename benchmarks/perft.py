@@ -204,8 +204,17 @@ def _bought(s: State) -> bool:
 
 
 def _leaders_move(s: State) -> bool:
-    return _bought(s) and s.week >= 3 and s.active is not None and any(
-        FACES[b].leader for blocks in movable_stacks(s, s.active).values() for b in blocks)
+    """Movement bought in week 2 or later, and a stack with a hidden leader that has routes
+    only the leader's Leadership opens (7.3.4, C12)."""
+    side = s.active
+    if not _bought(s) or s.week < 2 or side is None:
+        return False
+    return any(
+        route.needs_leader
+        for origin, blocks in movable_stacks(s, side).items()
+        if any(FACES[b].leader for b in blocks)
+        for routes in legal_destinations(s, side, origin, tuple(blocks)).values()
+        for route in routes)
 
 
 def _muster(s: State) -> bool:
@@ -364,8 +373,8 @@ class Position:
 POSITIONS = (
     Position("sekigahara", "set-up", "seed 1: the board as set up (5.2), week 1, the first "
              "player with Total movement", lambda: _set_up(1), sekigahara_perft, 1),
-    Position("sekigahara", "leaders", "seed 3: week 3 or later, a Movement Phase with "
-             "movement bought and a leader among the blocks that may move",
+    Position("sekigahara", "leaders", "seed 3: week 2, a Movement Phase with movement bought "
+             "and a hidden leader whose Leadership opens routes (C12)",
              lambda: play_until(3, _leaders_move).state, sekigahara_perft, 1),
     Position("sekigahara", "muster", "seed 5: week 2 or later, a Mustering still allowed, "
              "3 or more blocks in the Recruitment Box", lambda: play_until(5, _muster).state,
