@@ -96,7 +96,7 @@ def _t(seed: int, about: str) -> Playthrough:
 
 
 PLAYTHROUGHS = (
-    _s(2, "instant victory in week 2: Tokugawa Ieyasu killed (2.1); 162 events"),
+    _s(2, "instant victory in week 3: Tokugawa Ieyasu killed (2.1); 162 events"),
     _s(0, "to the end of week 7 on points (2.2), five sieges (8.9)"),
     _s(21, "battle-heavy: 25 combats, 9 of them sieges, 5 retreats (8.8), points (2.2)"),
     _t(0, "three players, basic game, to the War"),

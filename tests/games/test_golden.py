@@ -60,3 +60,19 @@ def test_a_difference_is_shown_with_its_index_and_both_versions() -> None:
     shorter = first_difference(["a", "b", "c"], ["a", "b"])
     assert shorter is not None and shorter.startswith("the logs agree for 2 events")
     assert shorter.splitlines()[1] == "  golden: c"
+
+
+def test_the_golden_games_cover_what_they_are_kept_for() -> None:
+    """Regenerated logs must still cover an instant victory, sieges, battles and retreats."""
+    def kinds(seed: int) -> list[dict[str, object]]:
+        path = next(p.path for p in PLAYTHROUGHS if p.game == "sekigahara" and p.seed == seed)
+        return [json.loads(x) for x in read(path)]
+
+    instant = kinds(2)[-1]
+    assert instant["type"] == "game_won" and "(2.1)" in str(instant["reason"])
+    heavy = kinds(21)
+    opened = [e for e in heavy if e["type"] == "combat_opened"]
+    assert len(opened) >= 20 and sum(bool(e["siege"]) for e in opened) >= 5
+    assert sum(e["type"] == "retreated" for e in heavy) >= 3
+    assert "(2.2)" in str(heavy[-1]["reason"])
+    assert sum(e["type"] == "combat_opened" and e["siege"] for e in kinds(0)) >= 3
