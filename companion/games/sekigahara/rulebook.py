@@ -97,7 +97,8 @@ class RuleEntry(_Frozen):
 
     @property
     def is_clarification(self) -> bool:
-        """A project ruling (``C1``-``C11``) rather than a rulebook section."""
+        """A project ruling (``C1`` onwards, docs/clarifications.md) rather than a rulebook
+        section."""
         return self.number.startswith("C")
 
     @property
