@@ -99,7 +99,7 @@ def resolve(side: str, t: MeleeSide, hit: WoundRoll, to_leader: int) -> Taken:
     stunned = t.stunned + hit.stunned  # carried markers count (reading 3)
     protected = _protect(side, t, to_leader)
     to_leader -= protected
-    unit_wounds = hit.wounds - to_leader + stunned // per + protected
+    unit_wounds = hit.wounds - to_leader + stunned // per
     hr = t.hr_value
     total = t.wound_markers + unit_wounds
     if total >= t.models * hr:
