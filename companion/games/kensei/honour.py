@@ -51,6 +51,10 @@ class Standing:
     leader_alive: bool
     general_alive: bool
     wound_markers: int
+    keys_at: str
+    """Where the troop's keys are in the input ("b.", "target."), for the messages."""
+    dice_at: str
+    """Where its honour dice are ("b.dice.honour", "dice.honour")."""
 
 
 def _items(s: Standing) -> list[ModItem]:
@@ -70,14 +74,16 @@ def _dice(s: Standing, target: int, dice: list[int]) -> bool:
     """Whether the roll passed; refuses dice in the wrong number (Repetir la tirada de honor:
     a second die only after a failed first one, with the general near and alive)."""
     if not dice:
-        raise KenseiError("honour: the troop takes an honour roll; give its die", RULE)
+        raise KenseiError(f"{s.dice_at}: the troop takes an honour roll; give its die", RULE)
     if len(dice) > 2:
-        raise KenseiError("honour: one die, and a second only to re-roll a failure", RULE)
+        raise KenseiError(f"{s.dice_at}: one die, and a second only to re-roll a failure",
+                          RULE)
     if len(dice) == 2:
         if dice[0] <= target:
-            raise KenseiError("honour: the first die passed; there is nothing to re-roll", RULE)
+            raise KenseiError(f"{s.dice_at}: the first die passed; there is nothing to re-roll",
+                              RULE)
         if not (s.keys.general_in_range and s.general_alive and not s.keys.general_dead):
-            raise KenseiError("honour: only a troop within reach of its living general "
+            raise KenseiError(f"{s.dice_at}: only a troop within reach of its living general "
                               "re-rolls a failed honour roll", RULE)
     return dice[-1] <= target
 
@@ -115,21 +121,21 @@ def _outcome(s: Standing) -> Outcome:
         return "extra_wound"
     if s.trait == "samurai":  # the trait replaces the general outcome (reading 4)
         if s.keys.samurai_choice is None:
-            raise KenseiError("samurai_choice: a samurai troop that fails chooses to stay or "
-                              "to fall back", RULE)
+            raise KenseiError(f"{s.keys_at}samurai_choice: a samurai troop that fails "
+                              "chooses to stay or to fall back", RULE)
         return s.keys.samurai_choice
     if s.keys.hold:
         if not s.leader_alive:
-            raise KenseiError("hold: only a unit with a living leader holds", RULE)
+            raise KenseiError(f"{s.keys_at}hold: only a unit with a living leader holds", RULE)
         return "hold"
     if s.solo:
         return "retreat"
     ranks = s.keys.ranks_after
-    if ranks is None:
-        raise KenseiError("ranks_after: give the ranks after casualties (front first); a unit "
-                          "with two complete ranks falls back, others retreat", RULE)
     bases = s.models_left + s.leader_alive
+    if ranks is None:
+        raise KenseiError(f"{s.keys_at}ranks_after: give the ranks of the {bases} bases left, "
+                          "front first: two complete ranks fall back, fewer retreat", RULE)
     if sum(ranks) != bases:
-        raise KenseiError(f"ranks_after: the ranks hold {sum(ranks)} bases but {bases} remain",
-                          RULE)
+        raise KenseiError(f"{s.keys_at}ranks_after: the ranks hold {sum(ranks)} bases but "
+                          f"{bases} remain", RULE)
     return "fall_back" if two_complete_ranks(ranks) else "retreat"

@@ -152,7 +152,7 @@ def judge(inp: MeleeInput, taken: dict[str, Taken]) -> Verdict:
         verdict.villager_extra[loser] = max(margin, 0)
     for s in ("a", "b"):
         side: MeleeSide = getattr(inp, s)
-        standing = _standing(side, taken[s], verdict.villager_extra.get(s, 0))
+        standing = _standing(s, side, taken[s], verdict.villager_extra.get(s, 0))
         if s == loser and standing is not None:
             verdict.honour[s] = roll_honour(standing, side.dice.honour)
         elif side.dice.honour:
@@ -160,7 +160,7 @@ def judge(inp: MeleeInput, taken: dict[str, Taken]) -> Verdict:
     return verdict
 
 
-def _standing(t: MeleeSide, taken: Taken, villager_extra: int) -> Standing | None:
+def _standing(s: str, t: MeleeSide, taken: Taken, villager_extra: int) -> Standing | None:
     """The troop when it rolls for honour; None when nothing is left of it (villagers removed
     for the margin included)."""
     leader_alive = t.leader is not None and not taken.leader_killed
@@ -172,4 +172,5 @@ def _standing(t: MeleeSide, taken: Taken, villager_extra: int) -> Standing | Non
     general_alive = not (t.leader is not None and t.leader.general and taken.leader_killed)
     return Standing(keys=t, ho=ho, trait=t.trait, mounted=t.mounted, single=t.single,
                     solo=t.solo, hr=t.hr_value, models_left=left, leader_alive=leader_alive,
-                    general_alive=general_alive, wound_markers=taken.wound_markers_after)
+                    general_alive=general_alive, wound_markers=taken.wound_markers_after,
+                    keys_at=f"{s}.", dice_at=f"{s}.dice.honour")

@@ -92,12 +92,12 @@ class Weapon(_Data):
     gunpowder: bool = False
 
 
-def _table(data: object, ids: object) -> object:
+def _table(name: str, data: object, ids: object) -> object:
     if not isinstance(data, dict):
         return data
     missing = [i for i in get_args(ids) if i not in data]
     if missing:
-        raise ValueError(f"no row for {', '.join(missing)}")
+        raise ValueError(f"{name}: no row for {', '.join(missing)}")
     return {"rows": data}
 
 
@@ -127,7 +127,7 @@ class KenseiRules(_Data):
         ids = {"melee_pool": MeleePoolId, "melee_hit": MeleeHitId, "melee_wound": MeleeWoundId,
                "shoot_pool": ShootPoolId, "shoot_hit": ShootHitId,
                "shoot_wound": ShootWoundId, "honour": HonourId}
-        return {k: _table(v, ids[k]) if k in ids else v for k, v in data.items()}
+        return {k: _table(k, v, ids[k]) if k in ids else v for k, v in data.items()}
 
     @model_validator(mode="after")
     def _complete(self) -> KenseiRules:

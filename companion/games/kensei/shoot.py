@@ -155,7 +155,8 @@ def _standing(tg: Target, taken: ShotTaken) -> Standing | None:
     general_alive = not (tg.leader is not None and tg.leader.general and taken.leader_killed)
     return Standing(keys=tg, ho=ho, trait=tg.trait, mounted=tg.mounted, single=tg.single,
                     solo=tg.solo, hr=tg.hr_value, models_left=left, leader_alive=leader_alive,
-                    general_alive=general_alive, wound_markers=taken.wound_markers_after)
+                    general_alive=general_alive, wound_markers=taken.wound_markers_after,
+                    keys_at="target.", dice_at="dice.honour")
 
 
 def shoot(inp: ShootInput) -> ShotRuling | OutOfRange:
