@@ -12,7 +12,13 @@ from pydantic import BaseModel, ConfigDict
 
 from companion.games.kensei.dice import ModItem, mod_item
 from companion.games.kensei.errors import KenseiError
-from companion.games.kensei.inputs import HonourKeys, two_complete_ranks
+from companion.games.kensei.inputs import (
+    HonourKeys,
+    MeleeSide,
+    Target,
+    honour,
+    two_complete_ranks,
+)
 from companion.games.kensei.rules import rules
 
 RULE = "TIRADA DE HONOR"
@@ -55,6 +61,23 @@ class Standing:
     """Where the troop's keys are in the input ("b.", "target."), for the messages."""
     dice_at: str
     """Where its honour dice are ("b.dice.honour", "dice.honour")."""
+
+
+def standing(t: MeleeSide | Target, left: int, leader_killed: bool, wound_markers: int,
+             keys_at: str, dice_at: str) -> Standing | None:
+    """Troop ``t`` when it rolls, ``left`` models standing; None when nothing is left of it.
+    The leader lends his HO when in front and alive (LÍDER DE UNIDAD); a general killed in
+    this combat re-rolls nothing (reading 16)."""
+    leader_alive = t.leader is not None and not leader_killed
+    if left == 0 and not leader_alive:
+        return None
+    leads = t.leader if t.leader is not None and leader_alive and t.leader.in_front else None
+    ho = honour(leads.klass, leads.ho) if leads else honour(t.klass, t.ho)
+    general_alive = not (t.leader is not None and t.leader.general and leader_killed)
+    return Standing(keys=t, ho=ho, trait=t.trait, mounted=t.mounted, single=t.single,
+                    solo=t.solo, hr=t.hr_value, models_left=left, leader_alive=leader_alive,
+                    general_alive=general_alive, wound_markers=wound_markers,
+                    keys_at=keys_at, dice_at=dice_at)
 
 
 def _items(s: Standing) -> list[ModItem]:

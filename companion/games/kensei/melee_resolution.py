@@ -13,13 +13,12 @@ from pydantic import BaseModel, ConfigDict
 
 from companion.games.kensei.dice import successes
 from companion.games.kensei.errors import KenseiError
-from companion.games.kensei.honour import HonourRuling, Standing, roll_honour
+from companion.games.kensei.honour import HonourRuling, roll_honour, standing
 from companion.games.kensei.inputs import (
     MeleeInput,
     MeleeLeader,
     MeleeSide,
     TargetLeader,
-    honour,
     stunned_per_wound,
 )
 from companion.games.kensei.rules import rules
@@ -152,25 +151,11 @@ def judge(inp: MeleeInput, taken: dict[str, Taken]) -> Verdict:
         verdict.villager_extra[loser] = max(margin, 0)
     for s in ("a", "b"):
         side: MeleeSide = getattr(inp, s)
-        standing = _standing(s, side, taken[s], verdict.villager_extra.get(s, 0))
-        if s == loser and standing is not None:
-            verdict.honour[s] = roll_honour(standing, side.dice.honour)
+        left = max(side.models - taken[s].casualties - verdict.villager_extra.get(s, 0), 0)
+        now = standing(side, left, taken[s].leader_killed, taken[s].wound_markers_after,
+                       keys_at=f"{s}.", dice_at=f"{s}.dice.honour")
+        if s == loser and now is not None:
+            verdict.honour[s] = roll_honour(now, side.dice.honour)
         elif side.dice.honour:
             raise KenseiError(f"{s}.dice.honour: no honour roll is due", "TIRADA DE HONOR")
     return verdict
-
-
-def _standing(s: str, t: MeleeSide, taken: Taken, villager_extra: int) -> Standing | None:
-    """The troop when it rolls for honour; None when nothing is left of it (villagers removed
-    for the margin included)."""
-    leader_alive = t.leader is not None and not taken.leader_killed
-    left = max(t.models - taken.casualties - villager_extra, 0)
-    if left == 0 and not leader_alive:
-        return None
-    leads = t.leader is not None and leader_alive and t.leader.in_front
-    ho = honour(t.leader.klass, t.leader.ho) if leads and t.leader else honour(t.klass, t.ho)
-    general_alive = not (t.leader is not None and t.leader.general and taken.leader_killed)
-    return Standing(keys=t, ho=ho, trait=t.trait, mounted=t.mounted, single=t.single,
-                    solo=t.solo, hr=t.hr_value, models_left=left, leader_alive=leader_alive,
-                    general_alive=general_alive, wound_markers=taken.wound_markers_after,
-                    keys_at=f"{s}.", dice_at=f"{s}.dice.honour")

@@ -18,8 +18,8 @@ from companion.games.kensei.dice import (
     target,
 )
 from companion.games.kensei.errors import KenseiError
-from companion.games.kensei.honour import HonourRuling, Standing, roll_honour
-from companion.games.kensei.inputs import ShootInput, Target, attack, honour
+from companion.games.kensei.honour import HonourRuling, roll_honour, standing
+from companion.games.kensei.inputs import ShootInput, Target, attack
 from companion.games.kensei.melee_resolution import WOUND_RULE, WoundRoll
 from companion.games.kensei.rules import Reach, ShootHitId, ShootPoolId, ShootWoundId, rules
 
@@ -145,20 +145,6 @@ def _trigger(tg: Target, taken: ShotTaken) -> str | None:
     return None
 
 
-def _standing(tg: Target, taken: ShotTaken) -> Standing | None:
-    leader_alive = tg.leader is not None and not taken.leader_killed
-    left = tg.models - taken.casualties
-    if left == 0 and not leader_alive:
-        return None
-    leads = tg.leader is not None and leader_alive and tg.leader.in_front
-    ho = honour(tg.leader.klass, tg.leader.ho) if leads and tg.leader else honour(tg.klass, tg.ho)
-    general_alive = not (tg.leader is not None and tg.leader.general and taken.leader_killed)
-    return Standing(keys=tg, ho=ho, trait=tg.trait, mounted=tg.mounted, single=tg.single,
-                    solo=tg.solo, hr=tg.hr_value, models_left=left, leader_alive=leader_alive,
-                    general_alive=general_alive, wound_markers=taken.wound_markers_after,
-                    keys_at="target.", dice_at="dice.honour")
-
-
 def shoot(inp: ShootInput) -> ShotRuling | OutOfRange:
     """The shot of ``inp``, which must have passed ``check_shoot``."""
     where = band(inp.shooter.distance_cm)
@@ -179,13 +165,15 @@ def shoot(inp: ShootInput) -> ShotRuling | OutOfRange:
     roll.check_to_leader("crits_to_leader", inp.crits_to_leader, inp.target.leader)
     taken = casualties(inp.target, roll, inp.crits_to_leader)
     trigger = _trigger(inp.target, taken)
-    standing = _standing(inp.target, taken) if trigger else None
-    if standing is None and dice.honour:
+    tg = inp.target
+    now = standing(tg, tg.models - taken.casualties, taken.leader_killed,
+                   taken.wound_markers_after, "target.", "dice.honour") if trigger else None
+    if now is None and dice.honour:
         raise KenseiError("dice.honour: no honour roll is due", "TIRADA DE HONOR")
     return ShotRuling(
         band=where, out_of_range=False, pool=pool, pool_items=items, zero_pool=pool <= 0,
         hit_target=hit_target, hit_items=hit_mods, hits=hits, fumbles=dice.shoot.count(1),
         criticals=dice.shoot.count(6), wound_target=roll.target, wound_items=wound_mods,
         wounds=roll.wounds, wound_criticals=roll.criticals, taken=taken, honour_trigger=trigger,
-        honour=None if standing is None else roll_honour(standing, dice.honour),
+        honour=None if now is None else roll_honour(now, dice.honour),
         unloaded_after=rules().ranged_weapons[inp.shooter.weapon].gunpowder)
