@@ -39,7 +39,7 @@ def _reject_constant(name: str) -> Any:
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     twice = sorted(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
     if twice:
-        raise KenseiError(f"not valid input: the key {twice[0]!r} is given twice")
+        raise KenseiError(f"not valid input: the key {_short(twice[0])!r} is given twice")
     return dict(pairs)
 
 
@@ -92,9 +92,15 @@ def read(source: str, stdin: IO[bytes]) -> str:
         raise KenseiError(f"cannot read {source}: not UTF-8 text") from None
 
 
+def _short(name: object, most: int = 40) -> str:
+    """A key as quoted in a message: a hostile 60 kB key is not echoed whole."""
+    text = str(name)
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
+    where = ".".join(_short(p) for p in err["loc"])
     message = {"extra_forbidden": "unknown key", "missing": "missing key"}.get(
         err["type"], str(err["msg"]).removeprefix("Value error, "))
     return f"{where}: {message}" if where else message

@@ -72,6 +72,11 @@ def test_format_faults(tmp_path: Path, capsys: Cap, data: Any, words: str) -> No
     assert words in fault(tmp_path, capsys, data)
 
 
+def test_a_huge_key_is_not_echoed(tmp_path: Path, capsys: Cap) -> None:
+    message = fault(tmp_path, capsys, with_a(**{"k" * 50_000: 1}))
+    assert message.endswith(": unknown key") and len(message) < 100
+
+
 def test_non_finite_distance(tmp_path: Path, capsys: Cap) -> None:
     text = ('{"shooter": {"class": "G", "weapon": "yumi", "distance_cm": Infinity}, '
             '"target": {"class": "G", "models": 1, "visible": 1}}')
