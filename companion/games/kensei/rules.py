@@ -53,7 +53,6 @@ class Modifier(_Data):
 class Table(_Data, Generic[Id]):
     """Modifiers by id; every id the calculators use must be there."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     rows: dict[Id, Modifier]
 
     def __getitem__(self, key: Id) -> Modifier:
