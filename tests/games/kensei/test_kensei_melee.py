@@ -35,7 +35,7 @@ def test_rulebook_combat_example(tmp_path: Path, capsys: Cap) -> None:
                                            "ranks": 1}
     assert out["a"]["hit_target"] == 3 and out["a"]["hit_items"] == [
         {"id": "flank", "mod": 1, "rule": "Modificadores a la Tirada de Combate"}]
-    # the 3s, 4s, 5s and the 6 hit; the 2s and the 1 miss: 9 hits, 2 fumbles... one 1
+    # the 3s, 4s, 5s and the 6 hit; the 2s and the 1 miss: 9 hits, one fumble, one critical
     assert (out["a"]["hits"], out["a"]["fumbles"], out["a"]["criticals"]) == (9, 1, 1)
     # wound dice at 4+: 4,4,4,5,6,6 wound (6); 2 and 3 stun (2 -> 1 wound); the 1 is ignored
     assert (out["a"]["wounds"], out["a"]["stunned_caused"], out["a"]["ignored"]) == (6, 2, 1)
