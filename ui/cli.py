@@ -29,6 +29,8 @@ from companion.core.paths import add_db_argument
 if TYPE_CHECKING:  # pygame and the bridge load only when the app runs
     from firmware_bridge.tablelink import ReadersUnavailable
     from ui.shell.chooser import GameChoice
+    from ui.shell.contract import GameUI
+    from ui.tableapp import TableOptions
 
 DEFAULT_DEMO = "sekigahara"
 """The game ``--demo`` plays when ``--game`` is not given."""
@@ -59,8 +61,8 @@ def _with_screens() -> list[GameDescriptor]:
 
 def game_runner(key: str) -> GameRun:
     """The ``run(args, change_game)`` of the game ``key``'s screens (imported only now)."""
-    runner: GameRun = descriptor(key).load("ui")
-    return runner
+    game_ui: GameUI[TableOptions] = descriptor(key).load("ui")
+    return game_ui.run
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -94,7 +94,7 @@ TOY = {
         GAME = GameDescriptor(
             name="zz-toy", title="Toy Castles", line="1 player · a test of the registry",
             commands={"toy": "toygame.cli:register", "selfplay": "toygame.cli:register_selfplay"},
-            table="toygame.table:TABLE", ui="toygame.cli:run")
+            table="toygame.table:TABLE", ui="toygame.screens:UI")
         """,
     "cli.py": """
         def register(subparsers):
@@ -105,8 +105,15 @@ TOY = {
         def register_selfplay(subparsers):
             subparsers.add_parser("selfplay", help="the toy's selfplay")
 
-        def run(args, change_game=False):
-            return 0
+        """,
+    "screens.py": """
+        class ToyUI:
+            key = "zz-toy"
+
+            def run(self, args, change_game=False):
+                return 0
+
+        UI = ToyUI()
         """,
     "table.py": "TABLE = object()\n",
 }
@@ -150,6 +157,7 @@ def test_a_new_game_needs_only_its_package_and_one_registration_line(
     choice = {g.key: g for g in installed_games()}
     assert choice["zz-toy"].title == "Toy Castles"
     assert "zz-kensei" not in choice  # no screens, no table: not offered on the table
+    assert "kensei" in games and "kensei" not in choice  # the shipped Kensei: calculators only
     assert game_runner("zz-toy")(None, False) == 0  # type: ignore[arg-type]
     # the bridge
     assert "zz-toy" in table_names() and "zz-kensei" not in table_names()

@@ -161,7 +161,7 @@ def test_a_made_up_subcommand_or_flag_is_caught() -> None:
     assert unknown_words(["referee", "judge", "FILE"]) == ["judge"]
     assert unknown_words(["run", "--headless", "[--fullscreen]"]) == ["--fullscreen"]
     assert unknown_words(["tournament"]) == ["tournament"]
-    assert unknown_words(["referee", "replay", "F", "--view", "public|umpire"]) == ["umpire"]
+    assert unknown_words(["referee", "replay", "F", "--vue", "public"]) == ["--vue"]
 
 
 def test_a_block_marked_not_run_is_found_with_its_reason(tmp_path: Path) -> None:

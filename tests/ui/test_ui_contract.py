@@ -14,8 +14,8 @@ import pytest
 
 import ui.sekigahara
 import ui.tenka_meidou
+from companion.core.descriptor import descriptor, descriptors
 from companion.core.table import table_names
-from ui.cli import UI_GAMES
 from ui.shell.contract import GameUI, TableApp, VirtualTable
 from ui.tableapp import TableOptions
 
@@ -30,12 +30,12 @@ def drawn(app: TableApp) -> set[str]:
 
 
 def test_every_game_offered_has_a_ui_that_keeps_the_contract() -> None:
-    assert set(UIS) == set(UI_GAMES)
+    with_screens = {game.name: game for game in descriptors().values() if game.ui}
+    assert set(UIS) == set(with_screens)
     served = set(table_names())
     for key, game_ui in UIS.items():
         assert isinstance(game_ui, GameUI)
-        title, line, _module = UI_GAMES[key]
-        assert (game_ui.title, game_ui.line) == (title, line)  # what the game choice shows
+        assert with_screens[key].load("ui") is game_ui  # the descriptor names this object
         assert key in served  # the legibility lint reads the game's names from its table
 
 
@@ -58,7 +58,7 @@ def test_each_table_app_has_the_screens_the_shell_relies_on(tmp_path: Path, key:
                            db=tmp_path / "games.sqlite")
     app: TableApp = UIS[key].table_app(options)
     try:
-        assert app.title == UIS[key].title
+        assert app.title == descriptor(key).title
         assert isinstance(app.virtual, VirtualTable) and app.app.panel is app.virtual
         assert drawn(app) == {"start", "virtual-table"}
         assert not app.changing and app.game_id is None

@@ -18,8 +18,6 @@ class SekigaharaUI:
     """Sekigahara's side of the contract: each part imported when it is used."""
 
     key = "sekigahara"
-    title = "Sekigahara"
-    line = "2 players · blocks, cards and castles"
 
     def run(self, args: argparse.Namespace, change_game: bool = False) -> int | None:
         from ui.sekigahara.cli import run

@@ -3,8 +3,9 @@
 A game's UI is one object, :data:`UI` in its package (``ui.sekigahara:UI``,
 ``ui.tenka_meidou:UI``), that satisfies :class:`GameUI` (checked by mypy where it is declared,
 and by ``tests/ui/test_ui_contract.py`` for every game ``companion run`` offers). Importing
-the package is cheap (no pygame, no bridge): the game choice reads :attr:`GameUI.title` and
-:attr:`GameUI.line` before any game is chosen, and the rest is imported when it is used.
+the package is cheap (no pygame, no bridge); the rest is imported when it is used. What the
+game choice shows (title, line) is the game's descriptor's (:mod:`companion.core.descriptor`),
+whose ``ui`` names this object.
 
 What the contract holds, and who relies on it:
 
@@ -120,16 +121,6 @@ class GameUI(Protocol[Options]):
     @property
     def key(self) -> str:
         """What ``companion run --game`` and the game's table know it by (``tenka-meidou``)."""
-        ...
-
-    @property
-    def title(self) -> str:
-        """What the players read on the game choice ("Tenka Meidou")."""
-        ...
-
-    @property
-    def line(self) -> str:
-        """One line under the title on the game choice (players, pieces)."""
         ...
 
     def run(self, args: argparse.Namespace, change_game: bool = False) -> int | None:

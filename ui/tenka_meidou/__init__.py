@@ -23,8 +23,6 @@ class TenkaUI:
     """Tenka Meidou's side of the contract: each part imported when it is used."""
 
     key = "tenka-meidou"
-    title = "Tenka Meidou"
-    line = "Rumble Nation · 2 to 4 players · pawns and dice"
 
     def run(self, args: argparse.Namespace, change_game: bool = False) -> int | None:
         from ui.tenka_meidou.cli import run

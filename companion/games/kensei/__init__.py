@@ -4,3 +4,14 @@ calculators for melee, shooting and the command duel (docs/kensei.md).
 The players assert every table premise and give every die as rolled; the calculators do the
 rulebook's arithmetic, itemising each modifier with the heading it is printed under.
 """
+
+from companion.core.descriptor import GameDescriptor
+
+GAME = GameDescriptor(
+    name="kensei",
+    title="Kensei",
+    line="Zenit Miniatures · 2 players · a skirmish of miniatures on an open table",
+    commands={"kensei": "companion.games.kensei.cli:register"},
+)
+"""So far the referee's calculators only (``companion kensei melee|shoot|duel``): no reader
+table and no screens yet, so ``companion run`` does not offer it."""

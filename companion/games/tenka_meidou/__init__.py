@@ -10,7 +10,7 @@ GAME = GameDescriptor(
     line="Rumble Nation · 2 to 4 players · pawns and dice",
     commands={"tenka": "companion.games.tenka_meidou.cli:register"},
     table="companion.games.tenka_meidou.table:TABLE",
-    ui="ui.tenka_meidou.cli:run",
+    ui="ui.tenka_meidou:UI",
     records="companion.games.tenka_meidou.explain:RECORDS",
     hardware="companion.games.tenka_meidou.data",
 )
