@@ -86,6 +86,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.observation import DebounceConfig
 from firmware_bridge.table_session import TableSession
 from ui.sekigahara.app import Options, TableApp
+from ui.shell.app import FRAME_S
 
 ROOT = Path(__file__).resolve().parents[1]
 IN_HAND = re.compile(r"^\d+ blocks? in hand")
@@ -97,6 +98,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from pathlib import Path
 from ui.sekigahara.app import Options, TableApp
+from ui.shell.app import FRAME_S
 work = Path(sys.argv[1])
 table_app = TableApp(Options(hubs=["sim"], virtual_table=False, workdir=work,
                              pin_file=work / "pin", db=work / "games.sqlite"))
@@ -418,6 +420,7 @@ def main() -> int:
         table_app = TableApp(Options(hubs=["sim"], virtual_table=False, rate_hz=args.rate,
                                      seed=args.seed, workdir=work, pin_file=work / "pin",
                                      db=work / "games.sqlite"))
+        table_app.app.frame_s = FRAME_S  # paced as on the Pi's panel, though headless
         try:
             sim = table_app.control.readers.simulated
             assert sim is not None

@@ -115,6 +115,7 @@ class Bridge:
         adaptive_slots: bool = True,
         slot_shrink_s: float = SHRINK_AFTER_S,
         clock: Callable[[], float] = time.monotonic,
+        piece_clock: Callable[[], float] | None = None,
     ) -> None:
         self.ports = list(ports) if ports is not None else None
         self.usb_ids = tuple(usb_ids)
@@ -125,8 +126,12 @@ class Bridge:
         self.tracker = Tracker(registry, missing_after_s=missing_after_s, settle_s=settle_s)
         self.corrections = corrections or CorrectionLog()
         self.clock = clock
-        """Seconds, monotonic: frame times, the tracker's and a hub's silence (tests inject
-        one); the scan schedule keeps real time, as the hubs do."""
+        """Seconds, monotonic: a hub's silence and a command's retry (tests inject one); the
+        scan schedule keeps real time, as the hubs do."""
+        self.piece_clock = piece_clock or clock
+        """Seconds, monotonic: when pieces were seen, for the tracker (the settle rule, a
+        piece given up as missing); :attr:`clock` unless a machine's hand may move it on
+        (:class:`firmware_bridge.clock.TableClock`)."""
         self._started_at = clock()
         self._problems: tuple[HubProblem, ...] = ()
         self._hub_watchers: list[Callable[[tuple[HubProblem, ...]], None]] = []
@@ -186,12 +191,17 @@ class Bridge:
                 self._last_sync = time.monotonic()
                 self._resize_slots()
                 self._sync_all()
-            with self._lock:
-                events = self.tracker.tick(self.clock())
-                if events:
-                    self._changed.notify_all()
-            self._publish(events)
+            self.tick()
             self._check_hubs()
+
+    def tick(self) -> None:
+        """Judge the time now: blocks held too long given up, settled landings reported (the
+        supervisor does it every 0.1 s; a clock moved on is judged at once by calling it)."""
+        with self._lock:
+            events = self.tracker.tick(self.piece_clock())
+            if events:
+                self._changed.notify_all()
+        self._publish(events)
 
     def _open_ports(self) -> None:
         wanted = self.ports if self.ports is not None else [
@@ -519,7 +529,7 @@ class Bridge:
         with self._lock:
             self.registry = registry
             self.tracker.registry = registry
-            self.tracker.update(self.observer.view(), self.clock())
+            self.tracker.update(self.observer.view(), self.piece_clock())
 
     def refused_ports(self) -> dict[str, str]:
         """Port -> why its hub is not used (another major protocol version)."""
@@ -554,7 +564,7 @@ class Bridge:
         covered tag); the placements take it into account at once."""
         with self._lock:
             self.corrections.declare(self.tracker, block_id, zone, note)
-            events = self.tracker.update(self.observer.view(), self.clock())
+            events = self.tracker.update(self.observer.view(), self.piece_clock())
             self._changed.notify_all()
         self._publish(events)
 

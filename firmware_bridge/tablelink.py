@@ -26,6 +26,7 @@ from companion.core.events import Command, Event
 from companion.core.game import Accepted, Game, Rejection
 from companion.core.store import CorrectionRecorder
 from firmware_bridge.bridge import Bridge
+from firmware_bridge.clock import TableClock
 from firmware_bridge.discovery import hub_ports
 from firmware_bridge.discrepancy import Discrepancy
 from firmware_bridge.registry import TagRegistry
@@ -168,8 +169,9 @@ class TableLink:
     settle_s: float = 1.0
     """How long set-down pieces rest before they are ruled as moved (the settle rule)."""
     on_change: Callable[[], None] | None = None
-    clock: Callable[[], float] = time.monotonic
-    """The bridge's clock (:attr:`Bridge.clock`; tests inject one)."""
+    clock: Callable[[], float] = field(default_factory=TableClock)
+    """The bridge's clock (:attr:`Bridge.clock`): a :class:`TableClock` lets a machine's hand
+    move it past the settle rule's rest (:meth:`rest_over`); tests may inject any clock."""
     bridge: Bridge = field(init=False)
     session: TableSession = field(init=False)
     lit: frozenset[str] = field(default=frozenset(), init=False)
@@ -182,7 +184,8 @@ class TableLink:
         r = self.readers
         self.bridge = Bridge(r.ports, wiring=r.wiring, registry=r.registry,
                              missing_after_s=self.debounce_missing_s, settle_s=self.settle_s,
-                             clock=self.clock)
+                             clock=self.clock.base if isinstance(self.clock, TableClock)
+                             else self.clock, piece_clock=self.clock)
         self.bridge.start()
         self.session = TableSession(self.bridge, self.game)
         self.session.on_refresh = self._notify
@@ -190,6 +193,30 @@ class TableLink:
         self.bridge.watch_hubs(lambda _problems: self._hubs_changed())
         self.session.start()
         return self
+
+    def rest_over(self) -> bool:
+        """A machine's hand (the demo, the whole-app tests) never comes back for the pieces it
+        set down, nor for those it put where no antenna reads (a bag). Once the simulated
+        readers see every piece where the simulated table holds it, move the clock on past
+        what the bridge would otherwise sleep through, and judge at once: pieces still resting
+        are ruled as after the settle rule's rest, and pieces lifted that lie nowhere the
+        readers watch are given up as missing as after ``debounce_missing_s``. True if it did;
+        False (and nothing done) with real hubs, a clock that cannot be moved, or pieces set
+        down that the readers have not seen yet. The caller's hand must be empty."""
+        table = self.readers.simulated
+        if table is None or not isinstance(self.clock, TableClock):
+            return False
+        bridge = self.bridge
+        held = bridge.holding()
+        resting = bridge.settling()
+        if not held and not resting:
+            return False
+        lying = {piece: zone for zone, pieces in table.occupied() for piece in pieces}
+        if any(piece in lying for piece in held) or bridge.placements() != lying:
+            return False  # the readers have yet to see some of what the hand did
+        self.clock.skip(self.debounce_missing_s if held else self.settle_s)
+        bridge.tick()
+        return True
 
     def follow(self, game: Game[Any, Any, Any], records: CorrectionRecorder | None = None
                ) -> None:

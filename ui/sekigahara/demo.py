@@ -74,7 +74,8 @@ class Demo:
         while not done():
             if time.monotonic() > deadline:
                 raise DemoError(f"timed out waiting for {what}: {self._situation()}")
-            self.app.pump(15)
+            if not self.control.rest_over():  # the hand is away: no rest to sleep through
+                self.app.pump(15)
         self.app.pump()
 
     def _situation(self) -> str:

@@ -258,6 +258,10 @@ class App:
         """The strings of the last frame with their size and place (:class:`Drawn`)."""
         self.on_frame: Callable[[float], None] | None = None
         """Called with the time each frame reached the display (benchmarks)."""
+        self.frame_s = 0.0 if pygame.display.get_driver() == "dummy" else FRAME_S
+        """The least time between two frames: a display's refresh (30 a second) paces the
+        drawing; with no display (headless: tests, the demo) nobody sees a frame early, so
+        frames are drawn as soon as something changed (benchmarks that time frames set it)."""
         self._dirty = True
         self._last_draw = 0.0
         self._pressed: Target | None = None
@@ -387,7 +391,7 @@ class App:
         for event in events:
             self._handle(event)
         if self._dirty or self._timer_due():
-            wait = self._last_draw + FRAME_S - time.monotonic()
+            wait = self._last_draw + self.frame_s - time.monotonic()
             if wait > 0:
                 time.sleep(wait)
             self.draw()

@@ -75,7 +75,8 @@ class TenkaDemo:
                 snap = self.control.snapshot()
                 said = [*snap.problems, *snap.table, *(line.text for line in snap.feed[-2:])]
                 raise DemoError(f"timed out waiting for {what}: {'; '.join(said) or 'nothing'}")
-            self.app.pump(15)
+            if not self.control.link.rest_over():  # the hand is away: no rest to sleep through
+                self.app.pump(15)
         self.app.pump()
 
     def read(self) -> bool:
