@@ -16,7 +16,6 @@ import shutil
 import stat
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
