@@ -23,11 +23,10 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from airtime import firmware_antenna_time as antenna_time  # beside this file
 
-from airtime import (  # noqa: F401 - the model's pieces, re-exported for the tests
+from firmware_bridge.airtime import (  # noqa: F401 - the model's pieces, re-exported for the tests
     FIELD_ON_INSTR,
     INSTR_US,
     SYMBOL_2BITS,
@@ -42,7 +41,6 @@ from airtime import (  # noqa: F401 - the model's pieces, re-exported for the te
     VICC_SOF,
     Budget,
     TimingChip,
-    antenna_time,
     request_us,
     response_us,
 )
