@@ -16,7 +16,6 @@ from companion.core.datafiles import DataFileError
 from companion.core.hardware import load_antenna_layout, load_default_wiring
 from companion.core.table import game_table
 
-
 _generated = functools.cache(game_data.generated)  # the layout takes a second or two
 
 
