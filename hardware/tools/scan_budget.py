@@ -7,7 +7,8 @@ prints the tables quoted in hardware/README.md:
 1. ISO/IEC 15693 air time of every piece of an inventory (ISO/IEC 15693-2 coding and frame
    timing, ISO/IEC 15693-3 t1/t2/t3), for the high data rate, 1-of-4 coding, one subcarrier.
 2. Time per antenna for n tags: the firmware's own inventory algorithm
-   (sekihub.inventory.run_inventory) runs over random UIDs against a timing model of the chip,
+   (sekihub.inventory.run_inventory) runs over random UIDs against a timing model of the chip
+   (the bridge's per-read model, firmware_bridge/airtime.py, run by airtime.py beside this file),
    so the number of rounds and slots is the real one; air time is exact per the standard, the
    "hub" column adds an *estimated* cost per PN5180 SPI instruction in MicroPython and the
    firmware's fixed waits (see --instr-us: measure yours and re-run).
