@@ -160,7 +160,7 @@ class Bridge:
 
     def start(self) -> Bridge:
         self._started_at = self.clock()
-        if self._auto_schedule:  # a second or two of geometry: not in the way of the hubs
+        if self._auto_schedule:  # not in the way of the hubs, whatever the layout costs
             threading.Thread(target=self._plan, name="bridge-schedule", daemon=True).start()
         self._supervisor.start()
         return self
@@ -267,8 +267,8 @@ class Bridge:
         except Exception as exc:  # a broken layout must not stop the hubs being read
             with self._lock:
                 self._no_schedule = str(exc) or type(exc).__name__
-            log.warning("no scan schedule: %s; every hub scans unscheduled, so neighbouring "
-                        "antennas may collide", self._no_schedule)
+            log.error("no scan schedule: %s; every hub scans unscheduled, so neighbouring "
+                      "antennas may collide", self._no_schedule)
             return
         with self._lock:
             self._schedule = self._wanted = planned

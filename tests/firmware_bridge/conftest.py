@@ -16,8 +16,8 @@ from firmware_bridge.tracking import TrackEvent
 
 @pytest.fixture(scope="session", autouse=True)
 def antenna_layout() -> None:
-    """Lay the antennas out once, before any timed test: every Bridge plans its scan schedule
-    from this layout (about 2 s of CPU the first time in a process, cached after)."""
+    """Read the antenna layout once, before any timed test: every Bridge plans its scan
+    schedule from it (package data, parsed and validated once a process)."""
     antenna_spots()
 
 

@@ -9,6 +9,7 @@ it)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -109,8 +110,6 @@ def test_simulated_hubs_are_checked_and_scanned_on_their_schedule(
 def test_the_crosstalk_matrix_has_every_neighbour_pair_of_the_layout(
     installed: Installed,
 ) -> None:
-    import json
-
     out = _ok(installed.run("companion", "hardware", "crosstalk", "--simulate", "--seconds",
                             "0.5", "--json"))
     cells = json.loads(out)["cells"]
