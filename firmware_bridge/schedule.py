@@ -40,8 +40,8 @@ __all__ = ["NoLayout", "ScanSchedule", "SlotLengths", "SlotSizer", "Spot", "ante
            "plan_schedule", "read_ms"]
 
 NEIGHBOUR_MM = 10.0
-"""Antennas closer than this edge to edge are neighbours (issue 10: 28 pairs on the default
-layout)."""
+"""Antennas closer than this edge to edge are neighbours (48 pairs on Sekigahara's layout, 21 of
+them the modules of one tray or box)."""
 SLOT_MS = 50
 """Default slot length: a few empty antennas (about 6 ms each, computed) or one short stack."""
 GUARD_MS = 2
