@@ -6,9 +6,9 @@ reuses), the real hub firmware (``sekihub.hub.Hub``: its slot clock, the PN5180 
 inventory) runs under CPython against ``tests/hardware/hw_fakes.FakePN5180``, whose clock
 advances by the ISO/IEC 15693 air time, the SPI transfers and *estimated* MicroPython and BUSY
 costs. The slot table is the host's (``firmware_bridge.schedule.plan_schedule`` over the
-placement sheet's layout and the default wiring); the adaptive slot lengths are what the host
+game's antenna layout and the default wiring); the adaptive slot lengths are what the host
 would choose for the stacks (``needed_slot_ms``, from the per-read model of
-``hardware/tools/airtime.py``).
+``firmware_bridge/airtime.py``).
 
 For each position (an empty board, the set-up position of rule 5.2, and a crowded board: the
 96-block mid-game position of ``hardware/tools/scan_budget.py``, stacks up to 14) it prints
@@ -49,13 +49,14 @@ from scan_budget import SCENARIO  # noqa: E402
 from sekihub.hub import Antenna, Hub  # noqa: E402
 from sekihub.pn5180 import PN5180  # noqa: E402
 
+from companion.core.table import game_table  # noqa: E402
 from companion.games.sekigahara.components import Board, default_board  # noqa: E402
 from firmware_bridge import protocol as p  # noqa: E402
 from firmware_bridge.schedule import (  # noqa: E402
     SLOT_MS,
     ScanSchedule,
+    antenna_spots,
     needed_slot_ms,
-    placement_geometry,
     plan_schedule,
 )
 from firmware_bridge.wiring import AntennaKey  # noqa: E402
@@ -126,14 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     board = default_board()
     lay = placement_sheet.layout(board)
     wiring = {AntennaKey(lay.hub_id(m.hub), m.antenna): m.zone for m in lay.marks}
-    spots = placement_geometry()
-    assert spots is not None
+    spots = antenna_spots(game_table("sekigahara"))
     plan = plan_schedule(wiring, spots)
     positions = {"empty": {}, "setup": setup_position(board), "crowded": dict(SCENARIO)}
     print(f"source=computed(time model) firmware on tests/hardware/hw_fakes.FakePN5180, not "
           f"measured: SPI {args.spi_hz / 1e6:g} MHz, {args.call_us} us per SPI call "
           f"(estimate), noise {args.noise:g}; adaptive and per-slot lengths from "
-          f"hardware/tools/airtime.py; "
+          f"firmware_bridge/airtime.py; "
           f"{plan.count} slots, {len(plan.pairs)} neighbour pairs; median of {args.runs}")
     for name in args.positions.split(","):
         position = positions[name]

@@ -34,8 +34,8 @@ from firmware_bridge.schedule import (
     SHRINK_AFTER_S,
     ScanSchedule,
     SlotLengths,
+    antenna_spots,
     needed_slot_ms,
-    placement_geometry,
     plan_schedule,
 )
 from firmware_bridge.tracking import Tracker, TrackEvent
@@ -151,6 +151,8 @@ class Bridge:
         """The schedule with the slot lengths the stacks call for; in force unless a scheduled
         hub speaks protocol 1.1 (then every hub gets its longest slot for every slot)."""
         self._auto_schedule = auto_schedule and schedule is None
+        self._no_schedule: str | None = None
+        """Why no scan schedule could be planned (the hubs then scan unscheduled)."""
         self._adaptive = adaptive_slots
         self._sizer: SlotLengths | None = None
         self._slot_shrink_s = slot_shrink_s
@@ -163,7 +165,7 @@ class Bridge:
 
     def start(self) -> Bridge:
         self._started_at = self.clock()
-        if self._auto_schedule:  # a second or two of geometry: not in the way of the hubs
+        if self._auto_schedule:  # not in the way of the hubs, whatever the layout costs
             threading.Thread(target=self._plan, name="bridge-schedule", daemon=True).start()
         self._supervisor.start()
         return self
@@ -265,15 +267,18 @@ class Bridge:
             return self._schedule
 
     def _plan(self) -> None:
-        """Work the schedule out from the placement layout and the wiring map (a second or
-        two: in its own thread, never in a link's reader thread), then schedule the hubs that
-        said HELLO meanwhile."""
+        """Work the schedule out from the served game's antenna layout and the wiring map (in
+        its own thread, never in a link's reader thread), then schedule the hubs that said
+        HELLO meanwhile. If it cannot be planned, the hubs scan unscheduled: that is said, in
+        the log and by :meth:`schedule_problem` (``companion hardware check`` prints it)."""
         self._auto_schedule = False
         try:
-            spots = placement_geometry()
-            planned = plan_schedule(self.wiring.table(), spots) if spots is not None else None
-        except Exception:  # no placement tool or board data: hubs run unscheduled
-            log.exception("no scan schedule: the antenna layout could not be computed")
+            planned = plan_schedule(self.wiring.table(), antenna_spots())
+        except Exception as exc:  # a broken layout must not stop the hubs being read
+            with self._lock:
+                self._no_schedule = str(exc) or type(exc).__name__
+            log.error("no scan schedule: %s; every hub scans unscheduled, so neighbouring "
+                      "antennas may collide", self._no_schedule)
             return
         with self._lock:
             self._schedule = self._wanted = planned
@@ -282,6 +287,11 @@ class Bridge:
         for status in waiting:
             assert status.link is not None
             self._send_schedule(status, status.link)
+
+    def schedule_problem(self) -> str | None:
+        """Why the scan schedule could not be planned, or None (planned, given, or not yet)."""
+        with self._lock:
+            return self._no_schedule
 
     def _scheduled_hubs(self) -> list[HubStatus]:
         return [h for h in self._hubs.values()

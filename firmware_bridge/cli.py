@@ -323,7 +323,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         lines, problems = check_report(bridge, results, since=started)
     if not session.wiring_found:
         lines.insert(0, f"no wiring map at {session.wiring_path}: build one with companion "
-                     "hardware wiring, or copy hardware/wiring.default.yaml there")
+                     "hardware wiring")
         problems += 1
     if not args.simulate and not args.port:
         usb_ids = (*DEFAULT_USB_IDS, *(parse_usb_id(u) for u in args.usb_id))

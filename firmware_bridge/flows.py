@@ -139,6 +139,11 @@ def check_report(
     for name in sorted(set(bridge.wiring.hubs) - set(hubs)):
         lines.append(f"hub {name} is in the wiring map but did not answer")
         problems += 1
+    no_schedule = bridge.schedule_problem()
+    if no_schedule is not None:
+        lines.append(f"no scan schedule: {no_schedule}; every hub scans unscheduled, so "
+                     "neighbouring antennas may collide")
+        problems += 1
     crosstalk = crosstalk_report(bridge, hubs)
     lines += crosstalk
     problems += len(crosstalk)
@@ -198,7 +203,7 @@ def _schedule_state(bridge: Bridge, hub: HubStatus) -> str:
         return f"scan slots: {s.count} of {s.period_ms} ms"
     if hub.hello.protocol < (1, 1):
         return "unscheduled (protocol 1.0)"
-    return "unscheduled (no antenna layout)"
+    return "unscheduled (no scan schedule)" if bridge.schedule_problem() else "unscheduled"
 
 
 def _hub_report(

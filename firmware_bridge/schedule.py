@@ -11,35 +11,37 @@ docs/protocol.md section 5.1) and kept in step with ``SYNC``.
 
 The slot lengths follow the stacks the hubs read (:func:`needed_slot_ms`, :class:`SlotSizer`,
 :class:`SlotLengths`): each slot must hold the reads of the antennas every hub has in it, timed
-with the one per-read model of ``hardware/tools/airtime.py`` (computed, not measured). From
+with the one per-read model of :mod:`firmware_bridge.airtime` (computed, not measured). From
 protocol 1.2 every slot has its own length (slot k as long as slot k's busiest hub needs); a
 1.1 hub takes one length for every slot, so while one is scheduled every hub gets the longest
 (:meth:`ScanSchedule.uniform`): all hubs must agree where each slot begins.
 
 Everything here is pure: geometry, wiring and tag counts in, a :class:`ScanSchedule` and a slot
-length out.
+length out (the game's layout is read through :class:`~companion.core.table.GameTable`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import importlib.util
 import itertools
 import math
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
-from typing import Any
 
+from companion.core.datafiles import DataFileError
+from companion.core.table import GameTable
 from firmware_bridge import protocol as p
+from firmware_bridge.airtime import read_ms
 from firmware_bridge.wiring import AntennaKey
+from firmware_bridge.zones import active_table
+
+__all__ = ["NoLayout", "ScanSchedule", "SlotLengths", "SlotSizer", "Spot", "antenna_spots",
+           "clamp_period", "colour", "needed_period_ms", "needed_slot_ms", "neighbour_pairs",
+           "plan_schedule", "read_ms"]
 
 NEIGHBOUR_MM = 10.0
-"""Antennas closer than this edge to edge are neighbours (issue 10: 28 pairs on the default
-layout)."""
+"""Antennas closer than this edge to edge are neighbours (48 pairs on Sekigahara's layout, 21 of
+them the modules of one tray or box)."""
 SLOT_MS = 50
 """Default slot length: a few empty antennas (about 6 ms each, computed) or one short stack."""
 GUARD_MS = 2
@@ -51,18 +53,24 @@ PERIOD_STEP_MS = 10
 SHRINK_AFTER_S = 10.0
 """A slot shrinks only after the stacks needed less for this long (hysteresis)."""
 
-TOOLS = Path(__file__).resolve().parents[1] / "hardware" / "tools"
-PLACEMENT_SHEET = TOOLS / "placement_sheet.py"
-AIRTIME = TOOLS / "airtime.py"
-
 
 @dataclass(frozen=True, slots=True)
 class Spot:
-    """Where one zone's antenna lies on the table: centre and diameter, in mm."""
+    """Where one antenna lies: centre and diameter, in mm, on ``sheet`` (the map, or the tray
+    templates beside it: antennas on different sheets are never neighbours)."""
 
     x: float
     y: float
     diameter: float
+    sheet: str = "map"
+
+
+Spots = Mapping[str, Spot | Sequence[Spot]]
+"""Zone -> where its antenna lies, or its antennas' spots in wiring order (a tray of modules)."""
+
+
+class NoLayout(ValueError):
+    """The served game's antenna layout cannot be had: no scan schedule can be planned."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,23 +165,41 @@ class ScanSchedule:
         return p.Schedule(self.count, period, self.guard_ms, tuple(slots))
 
 
+def _placed(table: Mapping[AntennaKey, str], spots: Spots) -> dict[AntennaKey, Spot]:
+    """Each antenna's spot: the n-th antenna of a zone (in hub and antenna order) on the zone's
+    n-th module (its last, if the wiring gives the zone more antennas than the layout)."""
+    placed: dict[AntennaKey, Spot] = {}
+    seen: dict[str, int] = {}
+    for key in sorted(table):
+        zone = table[key]
+        if zone not in spots:
+            continue
+        here = spots[zone]
+        modules = (here,) if isinstance(here, Spot) else tuple(here)
+        n = seen[zone] = seen.get(zone, -1) + 1
+        placed[key] = modules[min(n, len(modules) - 1)]
+    return placed
+
+
 def neighbour_pairs(
-    table: Mapping[AntennaKey, str], spots: Mapping[str, Spot], threshold_mm: float = NEIGHBOUR_MM
+    table: Mapping[AntennaKey, str], spots: Spots, threshold_mm: float = NEIGHBOUR_MM
 ) -> list[NeighbourPair]:
     """Every pair of antennas closer than ``threshold_mm`` edge to edge.
 
-    ``table`` is the wiring (antenna -> zone), ``spots`` where each zone's antenna lies. Antennas
-    that share one zone (a tray covered by several modules side by side) are neighbours (gap 0);
-    a zone without a spot is left out (it cannot be placed).
+    ``table`` is the wiring (antenna -> zone), ``spots`` where each zone's antennas lie.
+    Antennas that share one zone (a tray covered by several modules side by side) are neighbours
+    (gap 0); antennas on different sheets are not; a zone without a spot is left out (it cannot
+    be placed).
     """
-    keys = sorted(k for k, zone in table.items() if zone in spots)
+    placed = _placed(table, spots)
     pairs = []
-    for a, b in itertools.combinations(keys, 2):
-        za, zb = table[a], table[b]
-        if za == zb:
+    for a, b in itertools.combinations(sorted(placed), 2):
+        sa, sb = placed[a], placed[b]
+        if table[a] == table[b]:
             gap = 0.0
+        elif sa.sheet != sb.sheet:
+            continue
         else:
-            sa, sb = spots[za], spots[zb]
             gap = math.dist((sa.x, sa.y), (sb.x, sb.y)) - (sa.diameter + sb.diameter) / 2
         if gap < threshold_mm:
             pairs.append(NeighbourPair(a, b, round(gap, 2)))
@@ -202,7 +228,7 @@ def colour(nodes: list[AntennaKey], pairs: list[NeighbourPair]) -> dict[AntennaK
 
 
 def plan_schedule(
-    table: Mapping[AntennaKey, str], spots: Mapping[str, Spot],
+    table: Mapping[AntennaKey, str], spots: Spots,
     threshold_mm: float = NEIGHBOUR_MM, period_ms: int = SLOT_MS, guard_ms: int = GUARD_MS,
 ) -> ScanSchedule:
     """The schedule for the wiring ``table`` over the antenna ``spots``."""
@@ -214,44 +240,22 @@ def plan_schedule(
     return ScanSchedule(count, slots, tuple(pairs), period_ms, guard_ms)
 
 
-def _tool(path: Path) -> ModuleType | None:
-    """A module of hardware/tools, loaded once, or None when the tools are not installed."""
-    if not path.exists():
-        return None
-    spec = importlib.util.spec_from_file_location("_" + path.stem, path)
-    if spec is None or spec.loader is None:
-        return None
-    module = sys.modules.get(spec.name)
-    if module is None:
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # dataclasses look their module up there
-        spec.loader.exec_module(module)
-    return module
-
-
-@functools.cache
-def placement_geometry(path: Path = PLACEMENT_SHEET) -> dict[str, Spot] | None:
-    """Zone -> antenna spot from the placement sheet's layout (hardware/tools/placement_sheet.py,
-    the sheet the builder lays under the map), or None when that tool is not installed.
-    Computed once per process (about 2 s): treat the result as read-only."""
-    module = _tool(path)
-    if module is None:
-        return None
-    layout = module.layout(module.default_board())  # the sheet lays out its game's board
-    return {m.zone: Spot(m.centre[0], m.centre[1], m.diameter) for m in layout.marks}
+def antenna_spots(table: GameTable | None = None) -> dict[str, tuple[Spot, ...]]:
+    """Zone -> its antennas' spots, from the served game's antenna layout (its package data,
+    :meth:`~companion.core.table.GameTable.antenna_layout`). :class:`NoLayout`, saying why,
+    when the game has none or its file is broken."""
+    game = table or active_table()
+    try:
+        layout = game.antenna_layout()
+    except (DataFileError, OSError) as exc:
+        raise NoLayout(f"the antenna layout of {game.name} cannot be read: {exc}") from exc
+    if layout is None:
+        raise NoLayout(f"{game.name} has no antenna layout (no placement sheet)")
+    return {zone: tuple(Spot(s.x, s.y, s.diameter, s.sheet) for s in spots)
+            for zone, spots in layout.zones.items()}
 
 
 # --------------------------------------------------------------------------- slot length
-
-
-def read_ms(tags: int) -> float:
-    """Computed hub time (ms) of one read of an antenna with ``tags`` tags: the per-read model
-    of ``hardware/tools/airtime.py`` (the one ``scan_budget.py`` prints). ValueError when the
-    hardware tools are not installed."""
-    module: Any = _tool(AIRTIME)
-    if module is None:
-        raise ValueError(f"no read-time model: {AIRTIME} is missing")
-    return float(module.read_ms(tags))
 
 
 def clamp_period(ms: float, guard_ms: int = GUARD_MS, step_ms: int = PERIOD_STEP_MS) -> int:

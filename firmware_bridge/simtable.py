@@ -2,12 +2,12 @@
 
 The table is the served game's (:func:`firmware_bridge.zones.active_table`, or the ``table``
 given). :func:`default_wiring` spreads its zones (board locations, boxes, trays, pads, the
-registration antenna) over ``hubs`` hubs of ``antennas`` antennas (for Sekigahara the build
-guide's wiring, when it fits); :func:`default_registry` gives piece number *n* of the game's
-manifest the tag ``E0040150000000nn``-style uid. :class:`SimulatedTable` moves
-blocks by block id and zone, and :meth:`SimulatedTable.execute` runs the console / script
-commands (``help`` lists them), so the same words drive ``companion simulate`` interactively and
-from a replay file.
+registration antenna) over ``hubs`` hubs of ``antennas`` antennas (the game's own default
+wiring, package data its placement sheet generates, when it fits); :func:`default_registry`
+gives piece number *n* of the game's manifest the tag ``E0040150000000nn``-style uid.
+:class:`SimulatedTable` moves blocks by block id and zone, and :meth:`SimulatedTable.execute`
+runs the console / script commands (``help`` lists them), so the same words drive ``companion
+simulate`` interactively and from a replay file.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.core.table import GameTable, PlaceKind
-from firmware_bridge.files import ConfigFileError
 from firmware_bridge.protocol import antenna_name
 from firmware_bridge.readmodel import Posture, ReadModel
 from firmware_bridge.registry import TagRegistry
@@ -52,11 +51,6 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   help, quit"""
 
 
-DEFAULT_WIRING_FILE = Path(__file__).resolve().parents[1] / "hardware" / "wiring.default.yaml"
-"""The wiring the build guide ships for the Sekigahara board (hardware/tools/placement_sheet.py
-writes it); used when its zones are the served game's."""
-
-
 def _fits(wiring: WiringMap, hubs: int, antennas: int) -> bool:
     names = {f"hub-{h + 1}" for h in range(hubs)}
     return set(wiring.hubs) <= names and all(
@@ -64,31 +58,29 @@ def _fits(wiring: WiringMap, hubs: int, antennas: int) -> bool:
     )
 
 
-def _shipped() -> WiringMap | None:
-    """The build guide's wiring, if it wires the served game's zones."""
-    if not DEFAULT_WIRING_FILE.exists():
-        return None
-    try:
-        return WiringMap.load(DEFAULT_WIRING_FILE)
-    except ConfigFileError:  # another game's zones
-        return None
+def shipped_wiring(table: GameTable | None = None) -> WiringMap | None:
+    """The wiring the game's placement sheet prints (its package data,
+    :meth:`~companion.core.table.GameTable.default_wiring`), or None if it has none."""
+    shipped = (table or active_table()).default_wiring()
+    return None if shipped is None else WiringMap(hubs=shipped.hubs)
 
 
-def default_wiring(hubs: int = 5, antennas: int = 16) -> WiringMap:
-    """The build guide's wiring (``hardware/wiring.default.yaml``) when it wires the served
-    game and fits ``hubs`` hubs of ``antennas`` antennas (it does for Sekigahara and the
-    defaults); otherwise every zone in order."""
-    shipped = _shipped()
+def default_wiring(hubs: int = 5, antennas: int = 16, table: GameTable | None = None
+                   ) -> WiringMap:
+    """The served game's shipped wiring (:func:`shipped_wiring`) when it fits ``hubs`` hubs of
+    ``antennas`` antennas (Sekigahara's and Tenka Meidou's fit the defaults); otherwise every
+    zone in order."""
+    shipped = shipped_wiring(table)
     if shipped is not None and _fits(shipped, hubs, antennas):
         return WiringMap(hubs={f"hub-{h + 1}": dict(shipped.hubs.get(f"hub-{h + 1}", {}))
                                for h in range(hubs)})
-    zones = list(zone_names())
+    zones = list(zone_names(table))
     if len(zones) > hubs * antennas:
         raise ValueError(f"{len(zones)} zones need more than {hubs} hubs of {antennas} antennas")
-    table: dict[str, dict[str, str]] = {f"hub-{h + 1}": {} for h in range(hubs)}
+    wired: dict[str, dict[str, str]] = {f"hub-{h + 1}": {} for h in range(hubs)}
     for i, zone in enumerate(zones):
-        table[f"hub-{i // antennas + 1}"][antenna_name(i % antennas)] = zone
-    return WiringMap(hubs=table)
+        wired[f"hub-{i // antennas + 1}"][antenna_name(i % antennas)] = zone
+    return WiringMap(hubs=wired)
 
 
 def default_uid(index: int) -> str:

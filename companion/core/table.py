@@ -15,7 +15,9 @@ pieces; it knows no game. A game package that can be played on the reader table 
   (``companion hardware watch``);
 * **session rules** (:class:`SessionRules`) for a running game: where every piece should be,
   whether a change is legal, and what a legal change means: commands (:class:`Ready`), a question
-  for the players (:class:`Question`) or a wait for the rest of an action (:class:`Hold`).
+  for the players (:class:`Question`) or a wait for the rest of an action (:class:`Hold`);
+* its **hardware data** (:mod:`companion.core.hardware`): where its antennas lie, for the scan
+  schedule, and the wiring the build guide prints, both package data of the game.
 
 Games are found by name (:func:`game_table`) through their descriptors
 (:mod:`companion.core.descriptor`): a game's ``table`` names its GameTable as an import path,
@@ -32,6 +34,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from companion.core.descriptor import descriptors
 from companion.core.events import Command, Event
+from companion.core.hardware import AntennaLayout, DefaultWiring
 from companion.core.rules import RuleViolation
 
 REGISTRATION = "registration"
@@ -235,6 +238,16 @@ class GameTable(Protocol):
 
     def session_rules(self, game: Any) -> SessionRules:
         """The rules of ``game``, this game's running :class:`~companion.core.game.Game`."""
+        ...
+
+    def antenna_layout(self) -> AntennaLayout | None:
+        """Where the antennas lie (the game's ``data/antennas.yaml``), or None for a game with
+        no placement sheet: the bridge then cannot plan a scan schedule, and says so."""
+        ...
+
+    def default_wiring(self) -> DefaultWiring | None:
+        """The wiring the build guide prints (the game's ``data/wiring.default.yaml``), or None:
+        the simulator then spreads the zones over its hubs in order."""
         ...
 
 

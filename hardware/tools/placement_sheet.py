@@ -2,6 +2,7 @@
 
     .venv/bin/python hardware/tools/placement_sheet.py --out sheet.svg \\
         [--wiring wiring.default.yaml] [--antenna-mm 50] [--hub-size 16]
+    .venv/bin/python hardware/tools/placement_sheet.py --write-data
 
 writes an SVG exactly 34 x 22 inches (the printed map, 1:1) with one mark per antenna (a
 crosshair on the location's centre, a circle the size of its antenna where the antenna goes, the
@@ -10,7 +11,8 @@ the Recruitment Boxes and the Mori box (two modules each), and a box where each 
 clear of every antenna. ``--trays`` writes a second SVG with 1:1 templates for the trays and
 pads that sit beside the map (2 x 2 modules for the deployment and casualty trays). Print both
 at 100 % (no "fit to page"), check the scale bars with a ruler, and lay the sheet on the base
-board under the map.
+board under the map. ``--write-data`` writes each game's antenna layout and default wiring into
+its package (game_data.py, beside this file): what the bridge's scan schedule and simulator read.
 
 Antennas are circles of ``--antenna-mm`` centred on their location. Where two locations are
 closer than that, the antennas are first nudged apart (at most ``--max-offset-mm``) and then, if
@@ -482,7 +484,9 @@ def render_trays(result: Layout) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="SVG file to write")
+    parser.add_argument("--out", type=Path, help="SVG file to write")
+    parser.add_argument("--write-data", action="store_true",
+                        help="write every game's data/antennas.yaml and data/wiring.default.yaml")
     parser.add_argument("--trays", type=Path, help="also write the tray templates (SVG)")
     parser.add_argument("--wiring", type=Path, help="also write the default wiring map (YAML)")
     parser.add_argument("--antenna-mm", type=float, default=50.0)
@@ -491,6 +495,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hub-size", type=int, default=16)
     parser.add_argument("--max-offset-mm", type=float, default=8.0)
     args = parser.parse_args(argv)
+    if args.write_data:
+        from game_data import write_data  # beside this file
+
+        for path in write_data():
+            print(f"wrote {path}", file=sys.stderr)
+        if args.out is None:
+            return 0
+    if args.out is None:
+        parser.error("--out is required (or --write-data)")
     result = layout(default_board(), args.antenna_mm, args.hub_size,
                     max_offset=args.max_offset_mm, module_mm=tuple(args.module_mm))
     args.out.write_text(render_svg(result), encoding="utf-8")

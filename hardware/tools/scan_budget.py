@@ -7,7 +7,8 @@ prints the tables quoted in hardware/README.md:
 1. ISO/IEC 15693 air time of every piece of an inventory (ISO/IEC 15693-2 coding and frame
    timing, ISO/IEC 15693-3 t1/t2/t3), for the high data rate, 1-of-4 coding, one subcarrier.
 2. Time per antenna for n tags: the firmware's own inventory algorithm
-   (sekihub.inventory.run_inventory) runs over random UIDs against a timing model of the chip,
+   (sekihub.inventory.run_inventory) runs over random UIDs against a timing model of the chip
+   (the bridge's per-read model, firmware_bridge/airtime.py, run by airtime.py beside this file),
    so the number of rounds and slots is the real one; air time is exact per the standard, the
    "hub" column adds an *estimated* cost per PN5180 SPI instruction in MicroPython and the
    firmware's fixed waits (see --instr-us: measure yours and re-run).
@@ -23,11 +24,10 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from airtime import firmware_antenna_time as antenna_time  # beside this file
 
-from airtime import (  # noqa: F401 - the model's pieces, re-exported for the tests
+from firmware_bridge.airtime import (  # noqa: F401 - the model's pieces, re-exported for the tests
     FIELD_ON_INSTR,
     INSTR_US,
     SYMBOL_2BITS,
@@ -42,7 +42,6 @@ from airtime import (  # noqa: F401 - the model's pieces, re-exported for the te
     VICC_SOF,
     Budget,
     TimingChip,
-    antenna_time,
     request_us,
     response_us,
 )

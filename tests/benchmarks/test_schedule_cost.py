@@ -30,7 +30,7 @@ def test_schedule_cost_prints_computed_sweeps_per_hub_and_board() -> None:
     for head in heads:
         assert head is not None
         lengths = [int(n) for n in head.group(4).split("/")]
-        assert len(lengths) == 5 and max(lengths) == int(head.group(3))  # the busiest slot
+        assert len(lengths) == 4 and max(lengths) == int(head.group(3))  # the busiest slot
         assert min(lengths) < max(lengths)
     rows = [line for line in lines if re.fullmatch(
         r"   hub-\d +\d+ +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+", line)]

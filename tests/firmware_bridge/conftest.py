@@ -9,16 +9,16 @@ import pytest
 from fb_helpers import RATE_HZ, WAIT_S
 
 from firmware_bridge.bridge import Bridge
-from firmware_bridge.schedule import placement_geometry
+from firmware_bridge.schedule import antenna_spots
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.tracking import TrackEvent
 
 
 @pytest.fixture(scope="session", autouse=True)
 def antenna_layout() -> None:
-    """Lay the antennas out once, before any timed test: every Bridge plans its scan schedule
-    from this layout (about 2 s of CPU the first time in a process, cached after)."""
-    placement_geometry()
+    """Read the antenna layout once, before any timed test: every Bridge plans its scan
+    schedule from it (package data, parsed and validated once a process)."""
+    antenna_spots()
 
 
 @pytest.fixture

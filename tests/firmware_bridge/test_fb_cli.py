@@ -17,7 +17,7 @@ from companion.cli import main
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simrun import claim_dir, parse_script
-from firmware_bridge.simtable import DEFAULT_WIRING_FILE, SimulatedTable
+from firmware_bridge.simtable import SimulatedTable, shipped_wiring
 from firmware_bridge.wiring import WiringMap
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,9 +29,18 @@ def _script(tmp_path: Path, text: str) -> Path:
     return path
 
 
+def _shipped(tmp_path: Path) -> Path:
+    """The game's default wiring (package data) saved as a user's wiring file."""
+    path = tmp_path / "wiring.yaml"
+    wiring = shipped_wiring()
+    assert wiring is not None
+    wiring.save(path)
+    return path
+
+
 def test_the_simulator_is_wired_like_the_build_guide(tmp_path: Path) -> None:
     table = SimulatedTable.create(tmp_path)
-    assert table.wiring == WiringMap.load(DEFAULT_WIRING_FILE)
+    assert table.wiring == shipped_wiring()
     assert table.antenna("gifu") == (table.hubs["hub-1"], 10)
 
 
@@ -101,7 +110,7 @@ def test_a_port_that_does_not_exist_says_so(
 ) -> None:
     port = tmp_path / "ttyACM7"
     code = main(["hardware", "check", "--port", str(port), "--seconds", "0.3",
-                 "--wiring", str(DEFAULT_WIRING_FILE), "--tags", str(tmp_path / "t.yaml")])
+                 "--wiring", str(_shipped(tmp_path)), "--tags", str(tmp_path / "t.yaml")])
     out = capsys.readouterr().out
     assert code == 1
     assert f"cannot open {port}: no such port" in out and "no hub answered" in out
@@ -156,7 +165,7 @@ def test_watch_warns_when_no_hub_answers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code = main(["hardware", "watch", "--port", str(tmp_path / "none"), "--seconds", "0.5",
-                 "--wiring", str(DEFAULT_WIRING_FILE), "--tags", str(tmp_path / "t.yaml")])
+                 "--wiring", str(_shipped(tmp_path)), "--tags", str(tmp_path / "t.yaml")])
     assert code == 0
     assert "warning: no hub answers" in capsys.readouterr().out
 

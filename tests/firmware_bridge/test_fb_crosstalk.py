@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from firmware_bridge.schedule import placement_geometry, plan_schedule
+from firmware_bridge.schedule import antenna_spots, plan_schedule
 from firmware_bridge.simtable import default_wiring
 
 
 def _across_pair() -> tuple[str, str]:
     """A zone and a neighbour of it on another hub, in the simulator's (default) wiring."""
     table = default_wiring(5, 16).table()
-    spots = placement_geometry()
+    spots = antenna_spots()
     assert spots is not None
     plan = plan_schedule(table, spots)
     pair = next(x for x in plan.pairs if x.across_hubs)
@@ -47,6 +47,6 @@ def test_a_quiet_table_has_no_collisions_and_json_lists_every_pair(
     assert code == 0
     assert data["source"] == "FAULT RF_COLLISION reports"
     cells = data["cells"]
-    assert len(cells) == 2 * 56  # the default layout's 56 neighbour pairs, both ways
+    assert len(cells) == 2 * 48  # Sekigahara's 48 neighbour pairs, both ways
     assert all(c["collisions"] in (0, None) for c in cells)
     assert all((c["collisions"] is None) == (not c["across_hubs"]) for c in cells)

@@ -191,7 +191,6 @@ def test_firmware_avoids_what_micropython_lacks() -> None:
 
 def test_generated_files_are_up_to_date() -> None:
     result = ps.layout(default_board())
-    assert (HARDWARE / "wiring.default.yaml").read_text() == ps.wiring_yaml(result)
     assert (HARDWARE / "placement-sheet.svg").read_text() == ps.render_svg(result)
     assert (HARDWARE / "tray-templates.svg").read_text() == ps.render_trays(result)
 

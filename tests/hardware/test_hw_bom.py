@@ -6,15 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import bom
-import yaml
 
+from companion.core.table import game_table
 from firmware_bridge.wiring import WiringMap
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 
 
 def _wiring() -> WiringMap:
-    return WiringMap.model_validate(yaml.safe_load((HARDWARE / "wiring.default.yaml").read_text()))
+    shipped = game_table("sekigahara").default_wiring()
+    assert shipped is not None
+    return WiringMap(hubs=shipped.hubs)
 
 
 def test_readme_tables_are_what_the_tool_prints() -> None:

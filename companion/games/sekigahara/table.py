@@ -19,6 +19,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from companion.core.hardware import (
+    AntennaLayout,
+    DefaultWiring,
+    load_antenna_layout,
+    load_default_wiring,
+)
 from companion.core.rules import RuleViolation
 from companion.core.table import (
     REGISTRATION,
@@ -294,6 +300,26 @@ class SekigaharaTable:
         from companion.games.sekigahara.engine.table import TableRules
 
         return TableRules(game)
+
+    def antenna_layout(self) -> AntennaLayout:
+        return _antenna_layout()
+
+    def default_wiring(self) -> DefaultWiring:
+        return _default_wiring()
+
+
+@cache
+def _antenna_layout() -> AntennaLayout:
+    return load_antenna_layout(__package__, _watched())
+
+
+@cache
+def _default_wiring() -> DefaultWiring:
+    return load_default_wiring(__package__, _watched())
+
+
+def _watched() -> set[str]:
+    return {p.id for p in _places().values() if p.watched}
 
 
 TABLE = SekigaharaTable()

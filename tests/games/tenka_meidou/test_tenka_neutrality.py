@@ -1,7 +1,12 @@
 """The core, the hardware bridge and the app shell import no game (issue 11), and Tenka Meidou
 imports nothing from Sekigahara. Every import counts, function-local ones included (the scan
 walks the whole syntax tree); the bridge finds the game it serves through
-:func:`companion.core.table.game_table`."""
+:func:`companion.core.table.game_table`.
+
+Nor does an installed package load anything by file path (issue 16): a path built from
+``__file__``, a module loaded from a file, ``sys.path`` changed, or a path into the checkout
+(``hardware/...``) would find nothing in a wheel install. A game's data travels as package data
+(``importlib.resources``), reached through its GameTable."""
 
 from __future__ import annotations
 
@@ -20,6 +25,57 @@ def _imports(package: Path) -> set[tuple[str, str]]:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 found.add((str(path.relative_to(ROOT)), node.module))
     return found
+
+
+_FILE_LOADERS = {"spec_from_file_location", "SourceFileLoader", "run_path", "exec_module"}
+
+
+def _path_loads(package: Path) -> set[tuple[str, str]]:
+    """(file, what) for every way a module reaches files by path rather than as a package."""
+    found: set[tuple[str, str]] = set()
+    for path in package.rglob("*.py"):
+        where = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Name) and node.id == "__file__":
+                found.add((where, "__file__"))
+            elif isinstance(node, ast.Attribute) and node.attr in _FILE_LOADERS:
+                found.add((where, node.attr))
+            elif (isinstance(node, ast.Attribute) and node.attr == "path"
+                  and isinstance(node.value, ast.Name) and node.value.id == "sys"):
+                found.add((where, "sys.path"))
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and node.value.startswith(("hardware/", "../", "hardware\\"))):
+                found.add((where, node.value))
+    return found
+
+
+def test_no_package_loads_a_file_by_path() -> None:
+    for package in ("companion", "firmware_bridge", "ui"):
+        assert (ROOT / package).is_dir()
+        assert not _path_loads(ROOT / package), package
+
+
+def test_the_path_scan_sees_the_old_bridge_loading_the_hardware_tools(tmp_path: Path) -> None:
+    """What the bridge did before issue 16 (firmware_bridge/schedule.py loaded the placement
+    sheet and the air-time model from hardware/tools) fails the scan."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "schedule.py").write_text(
+        "import importlib.util\nfrom pathlib import Path\n"
+        'TOOLS = Path(__file__).resolve().parents[1] / "hardware" / "tools"\n'
+        'spec = importlib.util.spec_from_file_location("_airtime", TOOLS / "airtime.py")\n')
+    (package / "simtable.py").write_text('DEFAULT = "hardware/wiring.default.yaml"\n')
+    (package / "fine.py").write_text("from importlib import resources\n"
+                                     'TEXT = resources.files("pkg").joinpath("data")\n')
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        found = _path_loads(package)
+    finally:
+        ROOT = saved
+    assert found == {("pkg/schedule.py", "__file__"),
+                     ("pkg/schedule.py", "spec_from_file_location"),
+                     ("pkg/simtable.py", "hardware/wiring.default.yaml")}
 
 
 def test_the_core_imports_neither_game() -> None:
