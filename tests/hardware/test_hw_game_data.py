@@ -13,6 +13,7 @@ import game_data
 import pytest
 
 from companion.core.datafiles import DataFileError
+from companion.core.descriptor import GameDescriptor
 from companion.core.hardware import load_antenna_layout, load_default_wiring
 from companion.core.table import game_table
 
@@ -43,30 +44,36 @@ def test_tenka_meidou_has_coordinates_of_its_own() -> None:
     assert all(tenka.zones[z] != seki.zones[z] for z in set(seki.zones) & set(tenka.zones))
 
 
+FAKE = GameDescriptor(name="fakegame", title="Fake game", line="a test",
+                      hardware="fakegame_hw.data")
+
+
 @pytest.fixture
 def fake_game(tmp_path: Path) -> Iterator[Path]:
     data = tmp_path / "fakegame_hw" / "data"
     data.mkdir(parents=True)
     (data.parent / "__init__.py").write_text("")
+    (data / "__init__.py").write_text("")
     sys.path.insert(0, str(tmp_path))
     yield data
     sys.path.remove(str(tmp_path))
     sys.modules.pop("fakegame_hw", None)
+    sys.modules.pop("fakegame_hw.data", None)
 
 
 def test_a_spot_of_an_unknown_zone_is_refused(fake_game: Path) -> None:
     (fake_game / "antennas.yaml").write_text(
         "zones:\n  gifu: [{sheet: map, x: 1, y: 2, diameter: 50}]\n")
-    assert load_antenna_layout("fakegame_hw", {"gifu"}).zones["gifu"][0].y == 2
+    assert load_antenna_layout(FAKE, {"gifu"}).zones["gifu"][0].y == 2
     with pytest.raises(DataFileError, match=r"antennas\.yaml: not places of this game: gifu"):
-        load_antenna_layout("fakegame_hw", {"osaka"})
+        load_antenna_layout(FAKE, {"osaka"})
 
 
 def test_a_bad_field_is_named(fake_game: Path) -> None:
     (fake_game / "antennas.yaml").write_text(
         "zones:\n  gifu: [{sheet: map, x: 1, y: 2, diameter: 0}]\n")
     with pytest.raises(DataFileError, match=r"antennas\.yaml: zones\.gifu\.0\.diameter"):
-        load_antenna_layout("fakegame_hw", {"gifu"})
+        load_antenna_layout(FAKE, {"gifu"})
     (fake_game / "wiring.default.yaml").write_text("hubs:\n  hub-1:\n    B00: gifu\n")
     with pytest.raises(DataFileError, match=r"wiring\.default\.yaml: hubs: hub-1\.B00"):
-        load_default_wiring("fakegame_hw", {"gifu"})
+        load_default_wiring(FAKE, {"gifu"})

@@ -34,6 +34,7 @@ from companion.core.table import (
     ProposedMove,
     SessionRules,
 )
+from companion.games.sekigahara import GAME
 from companion.games.sekigahara.components import (
     Attack,
     Block,
@@ -310,12 +311,12 @@ class SekigaharaTable:
 
 @cache
 def _antenna_layout() -> AntennaLayout:
-    return load_antenna_layout(__package__, _watched())
+    return load_antenna_layout(GAME, _watched())
 
 
 @cache
 def _default_wiring() -> DefaultWiring:
-    return load_default_wiring(__package__, _watched())
+    return load_default_wiring(GAME, _watched())
 
 
 def _watched() -> set[str]:
