@@ -11,7 +11,7 @@ from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Disk, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import (
+from companion.games.sekigahara.engine.castles import (
     blocks_at,
     castle_owner,
     contested,

@@ -7,14 +7,14 @@ from __future__ import annotations
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara.components import Clan, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.commands import BuyMovement, EndPhase, MoveStack
-from companion.games.sekigahara.engine.control import (
+from companion.games.sekigahara.engine.castles import (
     blocks_at,
     castle_controller,
     castle_owner,
     is_besieged,
     occupancy,
 )
+from companion.games.sekigahara.engine.commands import BuyMovement, EndPhase, MoveStack
 from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
 from companion.games.sekigahara.engine.flow import Emitter, draw_cards, reject
 from companion.games.sekigahara.engine.overrun import destroy, resolve_overruns

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.castles import units_count
 from companion.games.sekigahara.engine.commands import Muster
-from companion.games.sekigahara.engine.control import units_count
 from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
 from companion.games.sekigahara.engine.flow import Emitter, reject
 from companion.games.sekigahara.engine.movement_phase import require_bought, require_phase

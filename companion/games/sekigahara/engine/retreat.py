@@ -7,13 +7,13 @@ from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.apply import entry_key
-from companion.games.sekigahara.engine.combat_phase import open_combat, replenish
-from companion.games.sekigahara.engine.control import (
+from companion.games.sekigahara.engine.castles import (
     blocks_at,
     castle_owner,
     contested,
     units_count,
 )
+from companion.games.sekigahara.engine.combat_phase import open_combat, replenish
 from companion.games.sekigahara.engine.data import BOARD
 from companion.games.sekigahara.engine.flow import Emitter, reject
 from companion.games.sekigahara.engine.overrun import resolve_overruns

@@ -17,7 +17,7 @@ from companion.core.views import PublicView, RefereeView, SideView
 from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import BlockFace, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import castle_controller, contested, occupancy
+from companion.games.sekigahara.engine.castles import castle_controller, contested, occupancy
 from companion.games.sekigahara.engine.data import (
     BOARD,
     CARDS,
