@@ -7,11 +7,12 @@ is the game's :class:`companion.core.table.SessionRules` (the engine never impor
 (:class:`~companion.core.table.Ready`), a :class:`Question` for the players, or a
 :class:`~companion.core.table.Hold` (part of an action seen, the rest to come).
 
-Zones, as the bridge names them: board location ids, ``mori_box``, ``<side>_recruitment``, the
-casualty tray ``casualties`` (eliminated blocks, 7.4, 8.7.2), and ``<side>_deployment`` for the
-blocks deployed in the battle being fought (8.2.3). A block in a bag (5.2.2, 6.2) has no antenna:
-its zone is ``<side>_bag``, which no reader watches, so the bridge never reports it missing; when
-it is seen on a zone, that is a draw, legal only when the engine awaits that draw.
+Zones, as the bridge names them (:mod:`companion.games.sekigahara.zones`): board location ids,
+``mori_box``, ``<side>_recruitment``, the casualty tray ``casualties`` (eliminated blocks, 7.4,
+8.7.2), and ``<side>_deployment`` for the blocks deployed in the battle being fought (8.2.3). A
+block in a bag (5.2.2, 6.2) has no antenna: its zone is ``<side>_bag``, which no reader watches,
+so the bridge never reports it missing; when it is seen on a zone, that is a draw, legal only
+when the engine awaits that draw.
 
 What the screen asks the players to do is expected, never a discrepancy
 (:mod:`~companion.games.sekigahara.engine.table_steps`): a set-up block waits in the game box
