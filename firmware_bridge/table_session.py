@@ -3,9 +3,9 @@
 :class:`TableSession` joins a running :class:`~firmware_bridge.bridge.Bridge` and a live game
 (:class:`companion.core.game.Game`) of any game: the game's
 :class:`~companion.core.table.GameTable` gives its :class:`~companion.core.table.SessionRules`
-(for Sekigahara :class:`~companion.games.sekigahara.engine.table.TableRules`), which say what a
-change on the table means; this module holds the loop (settling, retries, LEDs, the log, the
-corrections) and imports no game. On every tracking event, once no piece is in hand, it
+(for Sekigahara :class:`~companion.games.sekigahara.engine.session_rules.TableRules`), which
+say what a change on the table means; this module holds the loop (settling, retries, LEDs, the
+log, the corrections) and imports no game. On every tracking event, once no piece is in hand, it
 reconciles the table with those rules and every observation ends as one of:
 
 * a **command** submitted to the engine (for Sekigahara a stack move, a muster, a draw, a

@@ -9,9 +9,9 @@ from companion.core.game import Accepted
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine.game import SekigaharaGame
 from companion.games.sekigahara.engine.players import play_until
+from companion.games.sekigahara.engine.session_rules import TableRules
 from companion.games.sekigahara.engine.state import Level, Phase
-from companion.games.sekigahara.engine.table import TableRules
-from companion.games.sekigahara.table import is_bag
+from companion.games.sekigahara.zones import is_bag
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.simtable import SimulatedTable
 

@@ -16,11 +16,11 @@ from fb_helpers import WAIT_S
 from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Clan
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import is_besieged
+from companion.games.sekigahara.engine.castles import is_besieged
 from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
 from companion.games.sekigahara.engine.game import SekigaharaGame
+from companion.games.sekigahara.engine.session_rules import QuestionKind
 from companion.games.sekigahara.engine.state import Level, Phase, Stage, State
-from companion.games.sekigahara.engine.table import QuestionKind
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.corrections import CorrectionLog
 from firmware_bridge.protocol import LedMode

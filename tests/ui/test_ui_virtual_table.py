@@ -11,10 +11,10 @@ import pytest
 from ui_helpers import leaks
 
 from companion.games.sekigahara.components import SetupSymbol, Side, default_blocks, default_board
+from companion.games.sekigahara.zones import GAME_BOX
 from firmware_bridge.simtable import SimulatedTable
 from ui.sekigahara.virtual_table import (
     DRAG_TICK_MS,
-    GAME_BOX,
     HAND,
     VirtualTable,
     face_words,

@@ -15,9 +15,14 @@ from functools import partial
 
 from companion.core.pin import RefereePin
 from companion.core.store import CorrectionRecorder, GameLog, Store, StoreError
-from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side, default_blocks, default_board
-from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
+from companion.games.sekigahara.facade import (
+    GAME_BOX,
+    SekigaharaGame,
+    new_game,
+    records,
+    side_zone,
+)
 from firmware_bridge.tablelink import open_readers
 from ui.hardware import HardwareScreen
 from ui.sekigahara.control import TableControl, weekly_history
@@ -181,7 +186,7 @@ class TableApp(GameTableApp):
         pass for a set-up placement (5.2)."""
         assert self.virtual is not None
         for piece in default_blocks().blocks:
-            self.virtual.place(piece.id, "box")
+            self.virtual.place(piece.id, GAME_BOX)
         with contextlib.suppress(TimeoutError):  # a slow reader: the guide's check says so
             self.control.bridge.wait_for(lambda bridge: not bridge.placements() or None,
                                          timeout_s)
@@ -194,9 +199,9 @@ class TableApp(GameTableApp):
         for block in default_blocks().blocks:
             zone = expected.get(block.id)
             if zone is None:
-                self.virtual.place(block.id, "box")
-            elif zone.endswith("_bag"):
-                self.virtual.to_bag(block.id, zone.removesuffix("_bag"))
+                self.virtual.place(block.id, GAME_BOX)
+            elif (side := side_zone(zone, "bag")) is not None:
+                self.virtual.to_bag(block.id, side)
             else:
                 self.virtual.place(block.id, zone)
 

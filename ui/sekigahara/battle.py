@@ -15,10 +15,15 @@ from dataclasses import dataclass
 import pygame
 
 from companion.games.sekigahara.components import Clan, Side
-from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine.feed import place
-from companion.games.sekigahara.engine.table import clan_name, count_words
-from companion.games.sekigahara.engine.views import Battle, DeploymentShown, Face
+from companion.games.sekigahara.facade import (
+    Battle,
+    DeploymentShown,
+    Face,
+    clan_name,
+    cm,
+    count_words,
+    place,
+)
 from ui.sekigahara.control import Snapshot
 from ui.sekigahara.parts import Detail, sentence, side_colour, side_name
 from ui.shell import theme as th

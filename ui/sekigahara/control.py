@@ -27,41 +27,40 @@ from companion.core.records import (
 )
 from companion.core.store import CommandRecorder, Entry
 from companion.core.views import PublicView, RefereeView
-from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side
-from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import castle_owner
-from companion.games.sekigahara.engine.data import BOARD, CARDS, side_of
-from companion.games.sekigahara.engine.feed import card_words
-from companion.games.sekigahara.engine.game import (
+from companion.games.sekigahara.facade import (
+    BAG,
+    BOARD,
+    CARDS,
     EVENTS,
+    RECRUITMENT,
+    Phase,
+    PublicState,
+    Question,
+    RefereeState,
     SekigaharaGame,
     SekigaharaRules,
-    new_game,
-)
-from companion.games.sekigahara.engine.queries import (
-    awaiting,
-    declarable,
-    must_declare,
-    retreat_options,
-)
-from companion.games.sekigahara.engine.state import BAG, RECRUITMENT, Phase, Stage
-from companion.games.sekigahara.engine.table import (
-    Question,
+    Stage,
     TableRules,
+    awaiting,
+    card_words,
+    castle_owner,
+    cm,
     count_words,
-    recruitment_zone,
-    where_words,
-    zone_label,
-)
-from companion.games.sekigahara.engine.views import (
-    PublicState,
-    RefereeState,
+    declarable,
+    ev,
+    must_declare,
+    new_game,
     public_view,
+    records,
+    recruitment_zone,
     referee_view,
+    retreat_options,
+    side_colour,
+    side_of,
+    where_words,
+    zone_name,
 )
-from companion.games.sekigahara.table import side_colour
 from firmware_bridge.table_session import LogLine, OpenQuestion
 from firmware_bridge.tablelink import TableLink
 
@@ -242,9 +241,9 @@ class TableControl(TableLink):
         table_zone = recruitment_zone(side) if zone == RECRUITMENT else zone
         them = "them" if n != 1 else "it"
         step = (f"Draw {count_words(n)} from {side.value.capitalize()}'s bag and stand {them} in "
-                f"the {zone_label(table_zone)} (5.2.3)" if zone == RECRUITMENT else
+                f"the {zone_name(table_zone)} (5.2.3)" if zone == RECRUITMENT else
                 f"Draw {count_words(n)} from {side.value.capitalize()}'s bag and stand {them} "
-                f"on {zone_label(zone)} (5.2.2)")
+                f"on {zone_name(zone)} (5.2.2)")
         return SetupProgress(step, table_zone, done + 1, total)
 
     # ------------------------------------------------------------------ touches

@@ -19,12 +19,26 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.games.sekigahara.components import Side
-from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
-from companion.games.sekigahara.engine.players import RandomPlayer, Table
-from companion.games.sekigahara.engine.state import RECRUITMENT, Level, Phase, State
-from companion.games.sekigahara.engine.table import Option, recruitment_zone
+from companion.games.sekigahara.facade import (
+    BOARD,
+    CARDS,
+    CASUALTIES,
+    FACES,
+    GAME_BOX,
+    RECRUITMENT,
+    Level,
+    Option,
+    Phase,
+    RandomPlayer,
+    State,
+    Table,
+    cm,
+    deployment_zone,
+    ev,
+    is_bag,
+    recruitment_zone,
+    side_of,
+)
 from firmware_bridge.tablelink import default_workdir
 from ui.sekigahara.app import Options, TableApp
 from ui.sekigahara.control import bid_cards
@@ -204,9 +218,9 @@ class Demo:
         rules = self.control.rules
         expected = rules.expected_positions()
         moves: dict[str, list[str]] = {}
-        due = {**expected, **rules.returning(), **dict.fromkeys(rules.eliminated(), "casualties")}
+        due = {**expected, **rules.returning(), **dict.fromkeys(rules.eliminated(), CASUALTIES)}
         for block, zone in sorted(due.items()):
-            if zone != "box" and not zone.endswith("_bag") and self.virtual.where(block) != zone:
+            if zone != GAME_BOX and not is_bag(zone) and self.virtual.where(block) != zone:
                 moves.setdefault(zone, []).append(block)
         for zone, blocks in moves.items():
             self._place(tuple(blocks), zone)
@@ -264,7 +278,7 @@ class Demo:
             case cm.ChooseInside():
                 self.tap("Stay inside the castle" if c.inside else "Fight outside")
             case cm.Deploy():
-                self._place(c.blocks, f"{c.side.value}_deployment")
+                self._place(c.blocks, deployment_zone(c.side))
             case cm.Challenge():
                 self.tap(f"{side_name(c.side)} plays a Loyalty Challenge")
                 self.tap(f"{side_name(c.side.opponent)} refutes it" if c.refuted
@@ -272,7 +286,7 @@ class Demo:
             case cm.Finish():
                 self.tap(f"{side_name(c.side)} has finished")
             case cm.TakeLosses():
-                self._place(tuple(u for u in c.losses if u in FACES), "casualties")
+                self._place(tuple(u for u in c.losses if u in FACES), CASUALTIES)
             case cm.Retreat():
                 assert c.destination is not None
                 p = self.state.pending

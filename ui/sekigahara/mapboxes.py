@@ -12,7 +12,10 @@ from collections.abc import Sequence
 import pygame
 
 from companion.games.sekigahara.components import Side
-from companion.games.sekigahara.engine.views import Face, PublicState
+from companion.games.sekigahara.facade import (
+    Face,
+    PublicState,
+)
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 

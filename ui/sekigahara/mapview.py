@@ -26,7 +26,10 @@ from functools import partial
 import pygame
 
 from companion.games.sekigahara.components import Board, Location, RoadKind, Side
-from companion.games.sekigahara.engine.views import PublicState, Stack
+from companion.games.sekigahara.facade import (
+    PublicState,
+    Stack,
+)
 from ui.sekigahara import mapboxes
 from ui.sekigahara.mapplace import Placer, around, text_box
 from ui.shell import theme as th

@@ -13,8 +13,11 @@ import pygame
 from companion.core.records import UndoRefused
 from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side
-from companion.games.sekigahara.engine.data import FACES
-from companion.games.sekigahara.engine.feed import face_words, place
+from companion.games.sekigahara.facade import (
+    FACES,
+    face_words,
+    place,
+)
 from ui.sekigahara.control import TableControl
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th

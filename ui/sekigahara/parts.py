@@ -14,12 +14,17 @@ from dataclasses import replace
 import pygame
 
 from companion.games.sekigahara.components import Side, default_board
-from companion.games.sekigahara.engine.feed import citation, plain_words
-from companion.games.sekigahara.engine.feed import name as side_name
-from companion.games.sekigahara.engine.table import count_words
-from companion.games.sekigahara.engine.victory import victory_points as points
-from companion.games.sekigahara.engine.views import PublicState
-from companion.games.sekigahara.rulebook import default_rules
+from companion.games.sekigahara.facade import (
+    PublicState,
+    citation,
+    count_words,
+    default_rules,
+    plain_words,
+    side_name,
+)
+from companion.games.sekigahara.facade import (
+    victory_points as points,
+)
 from firmware_bridge.table_session import LogLine
 from ui.sekigahara.control import QuestionShown, Snapshot
 from ui.shell import pages

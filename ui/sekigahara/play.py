@@ -16,9 +16,11 @@ import pygame
 from companion.core.game import Rejection
 from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side, default_board
-from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine.feed import plain_words
-from companion.games.sekigahara.engine.state import Level
+from companion.games.sekigahara.facade import (
+    Level,
+    cm,
+    plain_words,
+)
 from ui.sekigahara import battle, ending, mapview
 from ui.sekigahara.control import Snapshot, TableControl, bid_cards
 from ui.sekigahara.mapview import MapLayout, draw_board

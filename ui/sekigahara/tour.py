@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pygame
 
-from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine.state import Phase
+from companion.games.sekigahara.facade import (
+    Phase,
+    cm,
+)
 from ui.sekigahara.app import Options, TableApp
 from ui.sekigahara.demo import DEMO_SETTLE_S, Demo, DemoError
 

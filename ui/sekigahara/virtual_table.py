@@ -32,8 +32,18 @@ from companion.games.sekigahara.components import (
     Side,
     default_blocks,
 )
-from companion.games.sekigahara.engine.zones import clan_name
-from companion.games.sekigahara.table import bag, card_pad, deployment_tray, zone_name, zone_names
+from companion.games.sekigahara.facade import (
+    CASUALTIES,
+    GAME_BOX,
+    MORI_ZONE,
+    bag_zone,
+    card_pad_zone,
+    clan_name,
+    deployment_zone,
+    recruitment_zone,
+    zone_name,
+    zone_names,
+)
 from firmware_bridge.simtable import SimulatedTable
 from ui.sekigahara.mapview import MapLayout, draw_map
 from ui.shell import theme as th
@@ -43,8 +53,6 @@ Point = tuple[int, int]
 
 HAND = "hand"
 """Blocks held by the finger (lifted from the table)."""
-GAME_BOX = "box"
-"""Blocks not in play."""
 SLOP_PX = 6
 TEXT_PX = th.MIN_TEXT
 """The virtual table's own words (tray names, counts, faces): 14 px lines."""
@@ -62,7 +70,7 @@ DRAG_TICK_MS = 33
 
 BLACK_EDGE: th.Colour = (176, 176, 170)
 """The edge of a black block, so it shows on the dark map."""
-BAGS = frozenset(bag(s) for s in Side)
+BAGS = frozenset(bag_zone(s) for s in Side)
 SIDE_LABEL = {Side.ISHIDA: "Ishida", Side.TOKUGAWA: "Tokugawa"}
 
 
@@ -108,10 +116,10 @@ def _trays() -> list[list[tuple[str, str]]]:
     rows: list[list[tuple[str, str]]] = []
     for side in Side:
         name = SIDE_LABEL[side]
-        row = [(bag(side), f"{name} bag"), (f"{side.value}_recruitment", f"{name} Recruitment"),
-               (deployment_tray(side), f"{name} deployment"), (card_pad(side), f"{name} cards")]
-        row.append(("mori_box", "Mōri box") if side is Side.ISHIDA else ("casualties",
-                                                                         "Casualties"))
+        row = [(bag_zone(side), f"{name} bag"), (recruitment_zone(side), f"{name} Recruitment"),
+               (deployment_zone(side), f"{name} deployment"),
+               (card_pad_zone(side), f"{name} cards")]
+        row.append((MORI_ZONE, "Mōri box") if side is Side.ISHIDA else (CASUALTIES, "Casualties"))
         rows.append(row)
     return rows
 
@@ -176,7 +184,7 @@ class VirtualTable(DragHandler):
         return sorted(b for b, z in self._where.items() if z == zone)
 
     def bag(self, side: Side | str) -> list[str]:
-        return self.blocks_at(bag(Side(side)))
+        return self.blocks_at(bag_zone(Side(side)))
 
     def read_where(self, block: str) -> bool:
         """Whether an antenna reads ``block`` where it stands (not in a bag or the game box)."""
@@ -195,12 +203,12 @@ class VirtualTable(DragHandler):
         self._where[block] = zone
 
     def to_bag(self, block: str, side: Side | str) -> None:
-        self.place(block, bag(Side(side)))
+        self.place(block, bag_zone(Side(side)))
 
     def _check(self, block: str, zone: str) -> None:
         if block not in self._where:
             raise ValueError(f"unknown block {block!r}")
-        bags = {bag(s): s for s in Side}
+        bags = {bag_zone(s): s for s in Side}
         if zone in bags and self.blocks[block].side is not bags[zone]:
             raise ValueError(f"{block} does not belong in {zone}")
         if zone not in self._antenna_zones and zone not in bags and zone != GAME_BOX:
@@ -220,7 +228,7 @@ class VirtualTable(DragHandler):
         for block in hand:
             target = zone or self._hand_from
             if target in BAGS:
-                target = bag(self.blocks[block].side)
+                target = bag_zone(self.blocks[block].side)
             self.place(block, target)
         if self.spread is not None and not self.blocks_at(self.spread):
             self.spread = None

@@ -22,7 +22,7 @@ from companion.games.sekigahara.components import Attack, Clan, Disk, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.apply import MANY, apply_event, entry_key
-from companion.games.sekigahara.engine.control import normalise
+from companion.games.sekigahara.engine.castles import normalise
 from companion.games.sekigahara.engine.data import BOARD, FACES
 from companion.games.sekigahara.engine.movement_phase import move_stack
 from companion.games.sekigahara.engine.queries import explain_stack_move

@@ -7,8 +7,9 @@ block by its face ("mori 3", "tokugawa 1 gun", "ishida leader") or its id ("I07"
 the same face are interchangeable, so the next unregistered block with that face is taken.
 
 Watching without the engine uses :class:`AdjacencyRules` (moves along one road); a running
-game uses the engine's :class:`~companion.games.sekigahara.engine.table.TableRules`, imported
-only then.
+game uses the engine's session rules
+(:class:`~companion.games.sekigahara.engine.session_rules.TableRules`), imported only then. The
+zones' ids and names are in :mod:`companion.games.sekigahara.zones`.
 """
 
 from __future__ import annotations
@@ -47,71 +48,16 @@ from companion.games.sekigahara.components import (
     default_blocks,
     default_board,
 )
-
-CASUALTIES = "casualties"
-GAME_BOX = "box"
-"""The game box: blocks not yet on the table (set-up, 5.2.1). No antenna watches it."""
-
-
-def deployment_tray(side: Side) -> str:
-    """The tray where a side's blocks revealed in battle are set out."""
-    return f"{side.value}_deployment"
-
-
-def bag(side: Side) -> str:
-    """A side's bag. No antenna watches it: a block the rules put there is not reported missing,
-    and one seen on a zone is a draw for the rules to judge (5.2.2, 6.2)."""
-    return f"{side.value}_bag"
-
-
-BAG_NAMES: dict[str, str] = {bag(s): f"{s.value.capitalize()}'s bag" for s in Side}
-UNWATCHED_NAMES: dict[str, str] = {**BAG_NAMES, GAME_BOX: "the game box"}
-
-
-def is_bag(zone: str) -> bool:
-    return zone in BAG_NAMES
-
-
-def card_pad(side: Side) -> str:
-    return f"{side.value}_cards"
-
-
-def side_colour(side: Side) -> str:
-    """How players name a side without naming a block: Ishida's blocks are gold, Tokugawa's
-    black."""
-    return "gold" if side is Side.ISHIDA else "black"
-
-
-OFF_MAP_ZONES: dict[str, str] = {
-    deployment_tray(Side.ISHIDA): "Ishida's deployment tray",
-    deployment_tray(Side.TOKUGAWA): "Tokugawa's deployment tray",
-    CASUALTIES: "the casualty tray",
-    card_pad(Side.ISHIDA): "Ishida's card pad",
-    card_pad(Side.TOKUGAWA): "Tokugawa's card pad",
-    REGISTRATION: "the registration antenna",
-}
-
-
-def _zone_names(board: Board) -> dict[str, str]:
-    names = {loc.id: loc.name for loc in board.locations.values()}
-    names.update({box.id: box.name for box in board.boxes.values()})
-    names.update(OFF_MAP_ZONES)
-    return names
-
-
-@cache
-def _default_zone_names() -> dict[str, str]:
-    return _zone_names(default_board())
-
-
-def zone_names(board: Board | None = None) -> dict[str, str]:
-    """Zone id -> the name players read, for every zone an antenna may watch."""
-    return _default_zone_names() if board is None else _zone_names(board)
-
-
-def zone_name(zone: str, board: Board | None = None) -> str:
-    return zone_names(board).get(zone) or UNWATCHED_NAMES.get(zone, zone)
-
+from companion.games.sekigahara.zones import (
+    CASUALTIES,
+    OFF_MAP_ZONES,
+    UNWATCHED_NAMES,
+    bag_zone,
+    deployment_zone,
+    is_bag,
+    side_colour,
+    zone_name,
+)
 
 # --------------------------------------------------------------------------- watching
 
@@ -145,7 +91,7 @@ class AdjacencyRules:
         """Every block of the game in play: those on the table where they are, the others in
         their side's bag (not watched), so a block drawn later is judged, not "not in play"."""
         blocks = blocks or default_blocks()
-        positions = {b.id: on_table.get(b.id) or bag(b.side) for b in blocks.blocks}
+        positions = {b.id: on_table.get(b.id) or bag_zone(b.side) for b in blocks.blocks}
         return cls(positions, blocks=blocks)
 
     def expected_positions(self) -> Mapping[str, str]:
@@ -168,7 +114,7 @@ class AdjacencyRules:
 
     def _judge(self, block: str, side: Side, origin: str, destination: str
                ) -> RuleViolation | None:
-        tray = deployment_tray(side)
+        tray = deployment_zone(side)
         if destination in (CASUALTIES, tray):
             return None
         if origin == tray and destination == self._revealed_at.get(block, destination):
@@ -298,7 +244,7 @@ class SekigaharaTable:
         return AdjacencyRules.for_game(on_table)
 
     def session_rules(self, game: Any) -> SessionRules:
-        from companion.games.sekigahara.engine.table import TableRules
+        from companion.games.sekigahara.engine.session_rules import TableRules
 
         return TableRules(game)
 

@@ -10,7 +10,7 @@ from pydantic import TypeAdapter
 from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import blocks_at, disks_at, normalise
+from companion.games.sekigahara.engine.castles import blocks_at, disks_at, normalise
 from companion.games.sekigahara.engine.data import BOARD, DECK_SIZE, FACES, side_of
 from companion.games.sekigahara.engine.state import (
     ASIDE,

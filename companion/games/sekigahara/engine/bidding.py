@@ -12,8 +12,6 @@ from companion.games.sekigahara.engine.state import Phase, State
 def bid(state: State, cmd: Bid) -> list[ev.Event]:
     """6.3: each side lays a card face down; both are revealed together, the higher bid wins
     (C11: bids never tie) and both bid cards are discarded."""
-    if state.phase is not Phase.BID:
-        raise reject("6.3", "it is not the Turn Order Step")
     if cmd.side in state.bids:
         raise reject("6.3", f"{cmd.side.value} has already bid")
     card = CARDS.get(cmd.card)
@@ -39,8 +37,6 @@ def bid(state: State, cmd: Bid) -> list[ev.Event]:
 
 def choose_first(state: State, cmd: ChooseFirst) -> list[ev.Event]:
     """6.3: the winner picks who moves first in both turns of the week."""
-    if state.phase is not Phase.CHOOSE_FIRST:
-        raise reject("6.3", "there is no turn order to choose now")
     if cmd.side is not state.bid_winner:
         raise reject("6.3", "only the winner of the bid chooses the first player")
     em = Emitter(state)

@@ -11,7 +11,7 @@ from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import Disk, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import (
+from companion.games.sekigahara.engine.castles import (
     blocks_at,
     castle_owner,
     contested,
@@ -86,10 +86,6 @@ def open_combat(em: Emitter, location: str, attacker: Side, *, from_retreat: boo
 
 def declare(state: State, cmd: cm.DeclareCombat) -> list[ev.Event]:
     """8.1: the phasing player declares combat at one location at a time."""
-    if state.phase is not Phase.COMBAT or state.active is not cmd.side:
-        raise reject("8.1", f"it is not the {cmd.side.value} Combat Phase")
-    if state.pending is not None:
-        raise reject("8.1", "the combat in progress must be resolved first")
     if cmd.location not in BOARD.locations or cmd.location not in contested(state):
         raise reject("8.1", f"opposing units are not together at {cmd.location}")
     if cmd.location in state.resolved:
@@ -108,8 +104,7 @@ def choose_inside(state: State, cmd: cm.ChooseInside) -> list[ev.Event]:
     """8.9.2: the defending owner (two blocks or fewer) stays inside (a siege) or fights outside
     (a battle)."""
     p = state.pending
-    if p is None or p.stage is not Stage.CASTLE_CHOICE:
-        raise reject("8.9.2", "no castle choice is pending")
+    assert p is not None and p.stage is Stage.CASTLE_CHOICE  # the dispatch's step (8.9.2)
     if cmd.side is not p.owner:
         raise reject("8.9.2", "only the castle's owner chooses inside or outside")
     em = Emitter(state)
@@ -135,8 +130,7 @@ def to_action(cmd: Any) -> combat.CombatAction:
 def act(state: State, cmd: Any) -> list[ev.Event]:
     """One combat action (8.2-8.7, 8.9.4), judged by the combat rules."""
     p = state.pending
-    if p is None or p.stage is not Stage.FIGHTING:
-        raise reject("8.1", "no combat is being fought")
+    assert p is not None and p.stage is Stage.FIGHTING  # the dispatch's step (8.1)
     action = to_action(cmd)
     needs_card = (isinstance(action, combat.Deploy) and action.card is not None) or isinstance(
         action, combat.Challenge)
@@ -196,10 +190,6 @@ def replenish(em: Emitter, draws: dict[Side, int]) -> None:
 
 def end_combat(state: State, cmd: cm.EndPhase) -> list[ev.Event]:
     """8.1: the phase ends once every location with opposing units has had its combat."""
-    if state.phase is not Phase.COMBAT or state.active is not cmd.side:
-        raise reject("6.4", f"it is not the {cmd.side.value} Combat Phase")
-    if state.pending is not None:
-        raise reject("8.1", "the combat in progress must be resolved first")
     left = must_declare(state)
     if left:
         sieges = {state.pos[b] for b in state.inside}

@@ -15,8 +15,14 @@ from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES
 from companion.games.sekigahara.engine.state import Level, Phase
-from companion.games.sekigahara.engine.table import clan_name, count_words, zone_label
 from companion.games.sekigahara.engine.views import public_event
+from companion.games.sekigahara.zones import (
+    clan_name,
+    count_words,
+    side_colour,
+    side_name,
+    zone_name,
+)
 
 CITATION = re.compile(r"\((?:rule )?((?:\d+(?:\.\d+)*)|C\d+)\)\s*$")
 """A line's closing rule citation: "(7.4)", "(rule 8.2.3)" or "(C6)"."""
@@ -50,16 +56,7 @@ def place(zone: str) -> str:
     ``@bag`` and the like, in plain words)."""
     if zone.startswith("@"):
         return ENGINE_PLACES.get(zone, zone.lstrip("@").replace("_", " "))
-    return zone_label(zone)
-
-
-def name(side: Side) -> str:
-    return side.value.capitalize()
-
-
-def colour(side: Side) -> str:
-    """Blocks are named by colour only (3.1): Ishida's gold, Tokugawa's black."""
-    return "gold" if side is Side.ISHIDA else "black"
+    return zone_name(zone)
 
 
 def rule_of(event: ev.Event) -> str:
@@ -92,7 +89,7 @@ def faces_words(units: tuple[str, ...] | list[str]) -> str:
 
 
 def _blocks(n: int, side: Side) -> str:
-    return count_words(n, f"{colour(side)} block")
+    return count_words(n, f"{side_colour(side)} block")
 
 
 def _plain(event: ev.Event) -> str | None:
@@ -102,29 +99,29 @@ def _plain(event: ev.Event) -> str | None:
     match event:
         case ev.BlocksPlaced(side=side, zone=zone, blocks=blocks, random=random):
             n = len(blocks)
-            where = (f"in the {name(side)} Recruitment Box" if zone.startswith("@recruit")
+            where = (f"in the {side_name(side)} Recruitment Box" if zone.startswith("@recruit")
                      else "in the Mōri box" if zone.startswith("@mori") else f"on {place(zone)}")
             if not random:  # 5.2.1: the players have yet to stand them
                 return f"Set-up: {_blocks(n, side)} with set-up symbols start {where}"
             return f"{_blocks(n, side)} drawn from the bag and set {where}"
         case ev.CardsDiscarded(side=side, count=count, cards=cards):
             shown = f": {', '.join(card_words(c) for c in cards)}" if cards else ""
-            return f"{name(side)} discards {count_words(count, 'card')}{shown}"
+            return f"{side_name(side)} discards {count_words(count, 'card')}{shown}"
         case ev.CardsDrawn(side=side, count=count):
-            return f"{name(side)} draws {count_words(count, 'card')}"
+            return f"{side_name(side)} draws {count_words(count, 'card')}"
         case ev.BidPlaced(side=side):
-            return f"{name(side)} bids a card face down"
+            return f"{side_name(side)} bids a card face down"
         case ev.BidsRevealed(cards=cards, winner=winner):
-            bids = ", ".join(f"{name(s)} {CARDS[c].bid}" for s, c in cards.items())
-            return f"Bids revealed ({bids}): {name(winner)} wins the bid"
+            bids = ", ".join(f"{side_name(s)} {CARDS[c].bid}" for s, c in cards.items())
+            return f"Bids revealed ({bids}): {side_name(winner)} wins the bid"
         case ev.MovementBought(side=side, level=level, cards=cards):
             if level is Level.NONE:
-                return f"{name(side)} buys no movement"
+                return f"{side_name(side)} buys no movement"
             paid = "free" if cards == 0 else f"for {count_words(cards, 'card')}"
-            return f"{name(side)} buys {level.value} movement {paid}"
+            return f"{side_name(side)} buys {level.value} movement {paid}"
         case ev.Mustered(side=side, location=loc, blocks=blocks, option=option):
             shown = f", shown: {faces_words(blocks)}" if option == "A" else ""
-            return f"{name(side)} musters {_blocks(len(blocks), side)} at {place(loc)}{shown}"
+            return f"{side_name(side)} musters {_blocks(len(blocks), side)} at {place(loc)}{shown}"
         case ev.MoriArrived(blocks=blocks):
             return f"Mōri blocks arrive at Osaka: {faces_words(blocks)}"
         case ev.StackMoved(side=side, origin=origin, paths=paths, leadership=leadership):
@@ -135,7 +132,7 @@ def _plain(event: ev.Event) -> str | None:
             lead = " with a leader's Leadership" if leadership else ""
             return f"{_blocks(len(paths), side)} moved from {place(origin)}{lead} {parts}"
         case ev.Overrun(location=loc, side=side, blocks=blocks):
-            return f"Overrun at {place(loc)}: {name(side)} loses {faces_words(blocks)}"
+            return f"Overrun at {place(loc)}: {side_name(side)} loses {faces_words(blocks)}"
         case ev.CombatOpened(location=loc, siege=siege, inside=inside):
             if siege:
                 return (f"Siege of {place(loc)}: {_blocks(len(inside), _owner(inside))} "
@@ -146,12 +143,12 @@ def _plain(event: ev.Event) -> str | None:
             card = action.get("card")
             with_card = (f" with {_card_played(card)}" if card
                          else " without a card (a leader, 8.2.4)")
-            return f"{name(side)} deploys {faces_words(units)}{with_card}"
+            return f"{side_name(side)} deploys {faces_words(units)}{with_card}"
         case ev.CombatActed(side=side, action=action) if action.get("type") == "lose":
-            return f"{name(side)} loses {faces_words(action.get('losses', ()))}"
+            return f"{side_name(side)} loses {faces_words(action.get('losses', ()))}"
         case ev.CombatEnded(location=loc, winner=winner, losses=losses):
-            lost = "; ".join(f"{name(s)} loses {faces_words(b)}" for s, b in losses.items())
-            won = f"{name(winner)} wins" if winner else "nobody wins"
+            lost = "; ".join(f"{side_name(s)} loses {faces_words(b)}" for s, b in losses.items())
+            won = f"{side_name(winner)} wins" if winner else "nobody wins"
             return f"Combat at {place(loc)} ends, {won}: {lost}"
         case ev.Retreated(side=side, origin=origin, destination=dest, blocks=blocks,
                           into_castle=inside):
@@ -162,29 +159,29 @@ def _plain(event: ev.Event) -> str | None:
         case ev.GameStarted():
             return "The game begins: week 1, five cards to each side"
         case ev.PhaseBegan(phase=phase, week=week, turn=turn, active=active):
-            who = f", {name(active)} to play" if active is not None else ""
+            who = f", {side_name(active)} to play" if active is not None else ""
             return f"Week {week}, turn {turn}: {_PHASES.get(phase, phase.value)}{who}"
         case ev.FirstPlayerChosen(side=side, first=first):
-            return f"{name(side)} chooses {name(first)} to move first this week"
+            return f"{side_name(side)} chooses {side_name(first)} to move first this week"
         case ev.ResourceControlled(location=loc, side=side):
-            return f"{name(side)} now controls the Resource Location {place(loc)}"
+            return f"{side_name(side)} now controls the Resource Location {place(loc)}"
         case ev.CombatDeclared(location=loc, attacker=attacker):
-            return f"{name(attacker)} declares combat at {place(loc)}"
+            return f"{side_name(attacker)} declares combat at {place(loc)}"
         case ev.StayedInside(location=loc, side=side, inside=inside):
             choice = "stays inside the castle" if inside else "comes out to fight"
-            return f"{name(side)} {choice} at {place(loc)}"
+            return f"{side_name(side)} {choice} at {place(loc)}"
         case ev.LocationResolved(location=loc):
             return f"Combat at {place(loc)} is over"
         case ev.CombatActed(side=side, action=action) if action.get("type") == "finish":
-            return f"{name(side)} has finished"
+            return f"{side_name(side)} has finished"
         case ev.CombatActed(side=side, action=action) if action.get("type") == "challenge":
             outcome = ("refuted: the block stays" if action.get("refuted")
                        else "not refuted: the block changes sides")
-            return f"{name(side)} plays a Loyalty Challenge, {outcome}"
+            return f"{side_name(side)} plays a Loyalty Challenge, {outcome}"
         case ev.GameWon(winner=winner, reason=reason, score=score):
-            points = (f" ({', '.join(f'{name(s)} {n}' for s, n in score.items())})"
+            points = (f" ({', '.join(f'{side_name(s)} {n}' for s, n in score.items())})"
                       if score else "")
-            return f"{name(winner)} wins: {CITATION.sub('', reason).strip()}{points}"
+            return f"{side_name(winner)} wins: {CITATION.sub('', reason).strip()}{points}"
     return None
 
 

@@ -18,6 +18,7 @@ from companion.games.sekigahara.engine.flow import Ruled, check_submitter, rejec
 from companion.games.sekigahara.engine.mori import bring_mori
 from companion.games.sekigahara.engine.movement_phase import buy_movement, end_movement, move_stack
 from companion.games.sekigahara.engine.muster import muster
+from companion.games.sekigahara.engine.phases import refusal
 from companion.games.sekigahara.engine.retreat import retreat
 from companion.games.sekigahara.engine.setup import draw_blocks, start_game
 from companion.games.sekigahara.engine.state import Phase, State
@@ -58,6 +59,9 @@ class SekigaharaRules:
         handler = _HANDLERS.get(type(command))
         if handler is None:
             raise reject("1", f"unknown command {command.type!r}")
+        refused = refusal(state, command)
+        if refused is not None:
+            raise refused
         return handler(state, command)
 
     def judge(

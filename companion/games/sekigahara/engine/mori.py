@@ -7,7 +7,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.commands import BringMori
 from companion.games.sekigahara.engine.data import MORI_LEADER, OSAKA
 from companion.games.sekigahara.engine.flow import Emitter, reject
-from companion.games.sekigahara.engine.movement_phase import require_bought, require_phase
+from companion.games.sekigahara.engine.movement_phase import require_bought
 from companion.games.sekigahara.engine.overrun import resolve_overruns
 from companion.games.sekigahara.engine.state import MORI_BOX, State
 
@@ -19,9 +19,6 @@ def mori_in_box(state: State) -> list[str]:
 def bring_mori(state: State, cmd: BringMori) -> list[ev.Event]:
     """9.3: one Mori block to Osaka per card discarded in an Ishida Movement Phase, the Mori
     leader last; they cannot move this turn."""
-    if cmd.side is not Side.ISHIDA:
-        raise reject("9.3", "only Ishida brings Mōri blocks")
-    require_phase(state, cmd.side, "9.3")
     require_bought(state)
     box = mori_in_box(state)
     if not cmd.blocks or len(set(cmd.blocks)) != len(cmd.blocks):

@@ -7,18 +7,18 @@ from __future__ import annotations
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara.components import Clan, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.commands import BuyMovement, EndPhase, MoveStack
-from companion.games.sekigahara.engine.control import (
+from companion.games.sekigahara.engine.castles import (
     blocks_at,
     castle_controller,
     castle_owner,
     is_besieged,
     occupancy,
 )
+from companion.games.sekigahara.engine.commands import BuyMovement, EndPhase, MoveStack
 from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
 from companion.games.sekigahara.engine.flow import Emitter, draw_cards, reject
 from companion.games.sekigahara.engine.overrun import destroy, resolve_overruns
-from companion.games.sekigahara.engine.state import Level, Phase, State
+from companion.games.sekigahara.engine.state import Level, State
 from companion.games.sekigahara.engine.turns import end_phase
 from companion.games.sekigahara.movement import (
     MoveAnalysis,
@@ -31,11 +31,6 @@ from companion.games.sekigahara.movement import (
 CARDS_FOR = {Level.NONE: 0, Level.MINIMAL: 0, Level.LIMITED: 1, Level.TOTAL: 2}
 
 
-def require_phase(state: State, side: Side, rule: str = "6.4") -> None:
-    if state.phase is not Phase.MOVEMENT or state.active is not side:
-        raise reject(rule, f"it is not the {side.value} Movement Phase")
-
-
 def require_bought(state: State) -> None:
     if state.level is None:
         raise reject("7.1", "movement must first be bought with 0, 1 or 2 cards")
@@ -43,7 +38,6 @@ def require_bought(state: State) -> None:
 
 def buy_movement(state: State, cmd: BuyMovement) -> list[ev.Event]:
     """7.1: discard 0, 1 or 2 cards for no, minimal, limited or total movement."""
-    require_phase(state, cmd.side)
     if state.level is not None:
         raise reject("7.1", "movement has already been bought this phase")
     cards = CARDS_FOR[cmd.level]
@@ -111,7 +105,6 @@ def movable(state: State, side: Side, origin: str) -> list[str]:
 
 def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
     """7.3: one stack's move, with its force marches, Overruns and Resource Locations."""
-    require_phase(state, cmd.side)
     require_bought(state)
     side = cmd.side
     if state.level is Level.NONE or state.moves_left < 1:
@@ -194,7 +187,6 @@ def _analyse(
 
 
 def end_movement(state: State, cmd: EndPhase) -> list[ev.Event]:
-    require_phase(state, cmd.side)
     require_bought(state)
     em = Emitter(state)
     end_phase(em)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.castles import units_count
 from companion.games.sekigahara.engine.commands import Muster
-from companion.games.sekigahara.engine.control import units_count
 from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
 from companion.games.sekigahara.engine.flow import Emitter, reject
-from companion.games.sekigahara.engine.movement_phase import require_bought, require_phase
+from companion.games.sekigahara.engine.movement_phase import require_bought
 from companion.games.sekigahara.engine.overrun import resolve_overruns
 from companion.games.sekigahara.engine.state import RECRUITMENT, Level, Phase, State
 
@@ -45,7 +45,6 @@ def muster_locations(state: State, side: Side, blocks: tuple[str, ...], option: 
 def muster(state: State, cmd: Muster) -> list[ev.Event]:
     """7.2: place Recruitment Box blocks on a recruitment location (once per turn); onto a
     Resource Location, they take control of it (4.2, C16)."""
-    require_phase(state, cmd.side)
     require_bought(state)
     why = may_muster(state, cmd.side)
     if why is not None:

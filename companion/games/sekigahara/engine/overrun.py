@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import blocks_at, castle_owner, units_count
+from companion.games.sekigahara.engine.castles import blocks_at, castle_owner, units_count
 from companion.games.sekigahara.engine.data import BOARD
 from companion.games.sekigahara.engine.flow import Emitter, draw_cards
 from companion.games.sekigahara.engine.state import State

@@ -17,7 +17,7 @@ from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import CardKind, Clan, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import blocks_at, castle_owner
+from companion.games.sekigahara.engine.castles import blocks_at, castle_owner
 from companion.games.sekigahara.engine.data import CARDS, DECK_SIZE, FACES
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
 from companion.games.sekigahara.engine.mori import mori_in_box

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import (
+from companion.games.sekigahara.engine.castles import (
     blocks_at,
     castles_controlled,
     resources_controlled,

@@ -7,13 +7,13 @@ from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.apply import entry_key
-from companion.games.sekigahara.engine.combat_phase import open_combat, replenish
-from companion.games.sekigahara.engine.control import (
+from companion.games.sekigahara.engine.castles import (
     blocks_at,
     castle_owner,
     contested,
     units_count,
 )
+from companion.games.sekigahara.engine.combat_phase import open_combat, replenish
 from companion.games.sekigahara.engine.data import BOARD
 from companion.games.sekigahara.engine.flow import Emitter, reject
 from companion.games.sekigahara.engine.overrun import resolve_overruns
@@ -46,8 +46,7 @@ def retreat(state: State, cmd: cm.Retreat) -> list[ev.Event]:
     Into a location where opposing units already stand the retreaters join them, whether or
     not combat there was already resolved this phase (C15)."""
     p = state.pending
-    if p is None or p.stage is not Stage.RETREAT:
-        raise reject("8.8.1", "no retreat is due")
+    assert p is not None and p.stage is Stage.RETREAT  # the dispatch's step (8.8.1)
     if cmd.side is not p.retreating:
         raise reject("8.8.1", "only the loser of the battle retreats")
     remaining = blocks_at(state, p.location, cmd.side)

@@ -25,12 +25,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import BOARD, FACES, side_of
 from companion.games.sekigahara.engine.game import SekigaharaGame
 from companion.games.sekigahara.engine.state import DEAD, MORI_BOX, Phase, State
-from companion.games.sekigahara.engine.zones import (
-    CASUALTIES,
-    MORI_ZONE,
-    deployment_zone,
-    zone_label,
-)
+from companion.games.sekigahara.zones import CASUALTIES, MORI_ZONE, deployment_zone, zone_name
 
 
 @dataclass
@@ -94,7 +89,7 @@ class TableSteps:
             symbol = FACES[block].setup
             if block not in self.stood and zone is not None and symbol is not None:
                 left[(zone, side_of(block), symbol)] += 1
-        return dict(sorted(left.items(), key=lambda item: (zone_label(item[0][0]), item[0][1])))
+        return dict(sorted(left.items(), key=lambda item: (zone_name(item[0][0]), item[0][1])))
 
     def returning(self) -> dict[str, str]:
         """Blocks deployed in a battle that is over, still on their deployment tray: block ->
@@ -170,5 +165,5 @@ def _by_place(blocks: Mapping[str, str], word: str) -> list[tuple[str, str, str]
     """Blocks (block -> location) counted per location and side, in words: (side, "2 deployed
     blocks", location), counts only (3.1)."""
     counted = Counter((where, side_of(b)) for b, where in blocks.items())
-    return [(side.value.capitalize(), word if n == 1 else f"{n} {word}s", zone_label(where))
+    return [(side.value.capitalize(), word if n == 1 else f"{n} {word}s", zone_name(where))
             for (where, side), n in sorted(counted.items())]

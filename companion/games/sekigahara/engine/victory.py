@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.sekigahara.components import Disk, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import castles_controlled, resources_controlled
+from companion.games.sekigahara.engine.castles import castles_controlled, resources_controlled
 from companion.games.sekigahara.engine.data import ISHIDA_LEADER, TOKUGAWA_LEADER
 from companion.games.sekigahara.engine.flow import Emitter
 from companion.games.sekigahara.engine.state import DEAD

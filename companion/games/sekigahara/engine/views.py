@@ -9,6 +9,7 @@ Events are projected the same way by :func:`public_event`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -17,7 +18,7 @@ from companion.core.views import PublicView, RefereeView, SideView
 from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import BlockFace, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import castle_controller, contested, occupancy
+from companion.games.sekigahara.engine.castles import castle_controller, contested, occupancy
 from companion.games.sekigahara.engine.data import (
     BOARD,
     CARDS,
@@ -258,55 +259,101 @@ def _n(count: int, side: Side) -> str:
     return f"{count} {'gold' if side is Side.ISHIDA else 'black'} block{'s' * (count != 1)}"
 
 
+def _placed(e: ev.BlocksPlaced) -> str:
+    return f"{_n(len(e.blocks), e.side)} placed in {e.zone.lstrip('@')}"
+
+
+def _drawn(e: ev.CardsDrawn) -> str:
+    return f"{e.side.value} draws {e.count} card(s) ({e.rule})"
+
+
+def _discarded(e: ev.CardsDiscarded) -> str:
+    shown = f": {', '.join(e.cards)}" if e.cards else ""
+    return f"{e.side.value} discards {e.count} card(s) ({e.rule}){shown}"
+
+
+def _bid(e: ev.BidPlaced) -> str:
+    return f"{e.side.value} bids face down"
+
+
+def _bids(e: ev.BidsRevealed) -> str:
+    bids = ", ".join(f"{s.value} {CARDS[c].bid}" for s, c in e.cards.items())
+    return f"bids revealed ({bids}): {e.winner.value} wins (6.3)"
+
+
+def _mustered(e: ev.Mustered) -> str:
+    shown = f" shown: {_faces(e.blocks)}" if e.option == "A" else ""
+    return f"{e.side.value} musters {_n(len(e.blocks), e.side)} at {e.location}" + shown
+
+
+def _mori(e: ev.MoriArrived) -> str:
+    return f"Mori blocks arrive in Osaka: {_faces(e.blocks)} (9.3)"
+
+
+def _moved(e: ev.StackMoved) -> str:
+    dest = Counter(p[-1] for p in e.paths.values())
+    parts = ", ".join(f"{n} to {loc}" for loc, n in sorted(dest.items()))
+    lead = " with leadership" if e.leadership else ""
+    return f"{_n(len(e.paths), e.side)} moved from {e.origin}{lead}: {parts}"
+
+
+def _overrun(e: ev.Overrun) -> str:
+    return f"Overrun at {e.location}: {e.side.value} loses {_faces(e.blocks)} (7.4)"
+
+
+def _acted(e: ev.CombatActed) -> str:
+    action = e.action
+    if action.get("type") in ("deploy", "lose"):
+        units = [u for u in action.get("blocks", action.get("losses", ())) if u in FACES]
+        others = [u for u in action.get("losses", ()) if u not in FACES]
+        return f"{e.side.value} {action['type']}s {_faces(units)} {' '.join(others)}"
+    return f"{e.side.value} {action.get('type')}"
+
+
+def _ended(e: ev.CombatEnded) -> str:
+    lost = "; ".join(f"{s.value} loses {_faces(b)}" for s, b in e.losses.items())
+    won = e.winner.value if e.winner else "-"
+    return f"combat at {e.location} ends, {won} wins: {lost}"
+
+
+def _retreated(e: ev.Retreated) -> str:
+    inside = f", {len(e.into_castle)} into the castle" if e.into_castle else ""
+    return f"{_n(len(e.blocks), e.side)} retreat from {e.origin} to {e.destination}{inside}"
+
+
+def _opened(e: ev.CombatOpened) -> str:
+    kind = "siege" if e.siege else "battle"
+    return f"{kind} at {e.location} ({len(e.inside)} block(s) inside the castle)"
+
+
+def _every_field(e: ev.Event) -> str:
+    """An event every field of which is public (3.1: it names no concealed block)."""
+    fields = {k: v for k, v in e.model_dump(mode="json").items() if k != "type"}
+    return f"{e.type} {fields}"
+
+
+PUBLIC_FORMS: dict[type[ev.Event], Callable[[Any], str]] = {
+    ev.BlocksPlaced: _placed, ev.CardsDrawn: _drawn, ev.CardsDiscarded: _discarded,
+    ev.BidPlaced: _bid, ev.BidsRevealed: _bids, ev.Mustered: _mustered, ev.MoriArrived: _mori,
+    ev.StackMoved: _moved, ev.Overrun: _overrun, ev.CombatActed: _acted,
+    ev.CombatEnded: _ended, ev.Retreated: _retreated, ev.CombatOpened: _opened,
+    ev.GameStarted: _every_field, ev.PhaseBegan: _every_field,
+    ev.FirstPlayerChosen: _every_field, ev.MovementBought: _every_field,
+    ev.ResourceControlled: _every_field, ev.CombatDeclared: _every_field,
+    ev.StayedInside: _every_field, ev.LocationResolved: _every_field, ev.GameWon: _every_field,
+}
+"""Each event kind's line for the shared screen, declared one by one: a kind not listed here is
+shown as :data:`HIDDEN` (fails closed, 3.1), never by its fields."""
+
+HIDDEN = "something not shown on the shared screen happened"
+"""The shared screen's line for an event kind that declares no public form."""
+
+
 def public_event(event: ev.Event) -> str:
-    """One line for the shared screen's log: no hidden identity, ever."""
-    e: Any = event
-    match event:
-        case ev.BlocksPlaced():
-            return f"{_n(len(e.blocks), e.side)} placed in {e.zone.lstrip('@')}"
-        case ev.CardsDrawn():
-            return f"{e.side.value} draws {e.count} card(s) ({e.rule})"
-        case ev.CardsDiscarded():
-            shown = f": {', '.join(e.cards)}" if e.cards else ""
-            return f"{e.side.value} discards {e.count} card(s) ({e.rule}){shown}"
-        case ev.BidPlaced():
-            return f"{e.side.value} bids face down"
-        case ev.BidsRevealed():
-            bids = ", ".join(f"{s.value} {CARDS[c].bid}" for s, c in e.cards.items())
-            return f"bids revealed ({bids}): {e.winner.value} wins (6.3)"
-        case ev.Mustered():
-            shown = f" shown: {_faces(e.blocks)}" if e.option == "A" else ""
-            return f"{e.side.value} musters {_n(len(e.blocks), e.side)} at {e.location}" + shown
-        case ev.MoriArrived():
-            return f"Mori blocks arrive in Osaka: {_faces(e.blocks)} (9.3)"
-        case ev.StackMoved():
-            dest = Counter(p[-1] for p in e.paths.values())
-            parts = ", ".join(f"{n} to {loc}" for loc, n in sorted(dest.items()))
-            lead = " with leadership" if e.leadership else ""
-            return f"{_n(len(e.paths), e.side)} moved from {e.origin}{lead}: {parts}"
-        case ev.Overrun():
-            return f"Overrun at {e.location}: {e.side.value} loses {_faces(e.blocks)} (7.4)"
-        case ev.CombatActed():
-            action = e.action
-            if action.get("type") in ("deploy", "lose"):
-                units = [u for u in action.get("blocks", action.get("losses", ())) if u in FACES]
-                others = [u for u in action.get("losses", ()) if u not in FACES]
-                return f"{e.side.value} {action['type']}s {_faces(units)} {' '.join(others)}"
-            return f"{e.side.value} {action.get('type')}"
-        case ev.CombatEnded():
-            lost = "; ".join(f"{s.value} loses {_faces(b)}" for s, b in e.losses.items())
-            won = e.winner.value if e.winner else "-"
-            return f"combat at {e.location} ends, {won} wins: {lost}"
-        case ev.Retreated():
-            inside = f", {len(e.into_castle)} into the castle" if e.into_castle else ""
-            return (f"{_n(len(e.blocks), e.side)} retreat from {e.origin} to "
-                    f"{e.destination}{inside}")
-        case ev.CombatOpened():
-            kind = "siege" if e.siege else "battle"
-            return f"{kind} at {e.location} ({len(e.inside)} block(s) inside the castle)"
-        case _:
-            fields = {k: v for k, v in e.model_dump(mode="json").items() if k != "type"}
-            return f"{event.type} {fields}"
+    """One line for the shared screen's log: no hidden identity, ever; an event kind without a
+    declared public form (:data:`PUBLIC_FORMS`) shows nothing of itself."""
+    form = PUBLIC_FORMS.get(type(event))
+    return HIDDEN if form is None else form(event)
 
 
 def side_event(event: ev.Event, side: Side) -> str:
@@ -320,4 +367,7 @@ def side_event(event: ev.Event, side: Side) -> str:
     return line
 
 
-__all__ = ["DEAD", "public_event", "public_view", "referee_view", "side_event", "side_view"]
+__all__ = [
+    "DEAD", "HIDDEN", "PUBLIC_FORMS", "public_event", "public_view", "referee_view", "side_event",
+    "side_view",
+]

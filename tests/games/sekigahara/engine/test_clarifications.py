@@ -8,7 +8,7 @@ from _engine_kit import ISH, TOK, ok, pick, position
 from companion.games.sekigahara.components import CardKind, Clan
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.control import (
+from companion.games.sekigahara.engine.castles import (
     castle_controller,
     castles_controlled,
     resources_controlled,

@@ -15,8 +15,8 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import BOARD, ISHIDA_LEADER, TOKUGAWA_LEADER
 from companion.games.sekigahara.engine.game import SekigaharaGame
 from companion.games.sekigahara.engine.queries import explain_stack_move, legal_destinations
+from companion.games.sekigahara.engine.session_rules import Question, TableRules
 from companion.games.sekigahara.engine.state import Level
-from companion.games.sekigahara.engine.table import Question, TableRules
 from companion.games.sekigahara.engine.views import public_event, public_view
 from firmware_bridge.discrepancy import ProposedMove
 

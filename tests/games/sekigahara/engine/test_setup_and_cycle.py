@@ -94,7 +94,7 @@ def test_turn_sequence_and_reinforcement_step() -> None:
     assert s.week == 2 and s.phase is Phase.REINFORCEMENT
     # 7 cards: discard 3, draw 5; castles: Ishida 3 (Osaka, Gifu, Ueda... natural), compare
     castles = {side: 0 for side in Side}
-    from companion.games.sekigahara.engine.control import castles_controlled
+    from companion.games.sekigahara.engine.castles import castles_controlled
     for side in Side:
         castles[side] = castles_controlled(s, side)
     for side in Side:

@@ -7,11 +7,12 @@ is the game's :class:`companion.core.table.SessionRules` (the engine never impor
 (:class:`~companion.core.table.Ready`), a :class:`Question` for the players, or a
 :class:`~companion.core.table.Hold` (part of an action seen, the rest to come).
 
-Zones, as the bridge names them: board location ids, ``mori_box``, ``<side>_recruitment``, the
-casualty tray ``casualties`` (eliminated blocks, 7.4, 8.7.2), and ``<side>_deployment`` for the
-blocks deployed in the battle being fought (8.2.3). A block in a bag (5.2.2, 6.2) has no antenna:
-its zone is ``<side>_bag``, which no reader watches, so the bridge never reports it missing; when
-it is seen on a zone, that is a draw, legal only when the engine awaits that draw.
+Zones, as the bridge names them (:mod:`companion.games.sekigahara.zones`): board location ids,
+``mori_box``, ``<side>_recruitment``, the casualty tray ``casualties`` (eliminated blocks, 7.4,
+8.7.2), and ``<side>_deployment`` for the blocks deployed in the battle being fought (8.2.3). A
+block in a bag (5.2.2, 6.2) has no antenna: its zone is ``<side>_bag``, which no reader watches,
+so the bridge never reports it missing; when it is seen on a zone, that is a draw, legal only
+when the engine awaits that draw.
 
 What the screen asks the players to do is expected, never a discrepancy
 (:mod:`~companion.games.sekigahara.engine.table_steps`): a set-up block waits in the game box
@@ -38,8 +39,9 @@ from companion.core.table import Hold, ProposedMove, Ready
 from companion.games.sekigahara import combat
 from companion.games.sekigahara.components import CardKind, SetupSymbol, Side
 from companion.games.sekigahara.engine import commands as cm
-from companion.games.sekigahara.engine.control import blocks_at
+from companion.games.sekigahara.engine.castles import blocks_at
 from companion.games.sekigahara.engine.data import BOARD, FACES, OSAKA, side_of
+from companion.games.sekigahara.engine.feed import feed_line
 from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules
 from companion.games.sekigahara.engine.movement_phase import public_leadership
 from companion.games.sekigahara.engine.queries import (
@@ -59,27 +61,24 @@ from companion.games.sekigahara.engine.state import (
     State,
 )
 from companion.games.sekigahara.engine.table_steps import TableSteps
-from companion.games.sekigahara.engine.zones import (
+from companion.games.sekigahara.movement import Route
+from companion.games.sekigahara.zones import (
     CASUALTIES,
+    GAME_BOX,
     MORI_ZONE,
     bag_zone,
     clan_name,
     count_words,
     deployment_zone,
-    engine_zone,
     recruitment_zone,
+    side_name,
     side_zone,
-    where_words,
-    zone_label,
+    zone_name,
 )
-from companion.games.sekigahara.movement import Route
-from companion.games.sekigahara.table import GAME_BOX
 
 __all__ = [
-    "CASUALTIES", "MORI_ZONE", "Hold", "Option", "Outcome", "Question", "QuestionKind", "Ready",
-    "TableMove", "TableRules", "TableSteps", "bag_zone", "clan_name", "count_words",
-    "deployment_zone", "dry_run", "merge_casualties", "recruitment_zone", "where_words",
-    "zone_label",
+    "Hold", "Option", "Outcome", "Question", "QuestionKind", "Ready", "TableMove", "TableRules",
+    "TableSteps", "dry_run", "merge_casualties",
 ]
 
 
@@ -164,8 +163,13 @@ def dry_run(state: State, command: cm.Command) -> RuleViolation | None:
 _count = count_words
 
 
-def _side(side: Side) -> str:
-    return side.value.capitalize()
+def _engine_zone(zone: str) -> str:
+    """The engine's off-map zone for a box on the table (the Mōri box, a Recruitment Box)."""
+    if zone == MORI_ZONE:
+        return MORI_BOX
+    if side_zone(zone, "recruitment") is not None:
+        return RECRUITMENT
+    return zone
 
 
 def _route_label(route: Route, *, leader: bool = False) -> str:
@@ -306,8 +310,6 @@ class TableRules:
 
     def describe(self, event: Event) -> str:
         """The event's line in the shared feed."""
-        from companion.games.sekigahara.engine.feed import feed_line  # feed reads zone_label
-
         return feed_line(event)
 
     # ---------------------------------------------------------------- judging
@@ -351,7 +353,7 @@ class TableRules:
             return RuleViolation(rule, "eliminated blocks go to the casualty tray")
         return RuleViolation(
             "6.4" if self.state.phase is Phase.MOVEMENT else "8.2.3",
-            f"no action takes blocks from {zone_label(origin)} to {zone_label(dest)} now",
+            f"no action takes blocks from {zone_name(origin)} to {zone_name(dest)} now",
         )
 
     def _draw(self, side: Side, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
@@ -360,11 +362,11 @@ class TableRules:
         if self.setup_to_stand():  # 5.2.2: "after placing the designated blocks"
             return RuleViolation("5.2.2", "first stand the blocks with a set-up symbol (5.2.1)")
         due = next_draw(state) if state.phase is Phase.SETUP else next_draw(state, side)
-        zone = engine_zone(dest)
+        zone = _engine_zone(dest)
         if due is not None and due[0] is side and due[1] == zone and len(blocks) < due[2] and all(
             side_of(b) is side and state.pos[b] == BAG for b in blocks
         ):
-            return Hold(f"{_count(due[2] - len(blocks))} more to draw for {zone_label(dest)}")
+            return Hold(f"{_count(due[2] - len(blocks))} more to draw for {zone_name(dest)}")
         command = cm.DrawBlocks(side=side, zone=zone, blocks=blocks)
         return dry_run(state, command) or Ready((command,))
 
@@ -389,7 +391,7 @@ class TableRules:
     def _mori(self, dest: str, blocks: tuple[str, ...]) -> Outcome | RuleViolation:
         """9.3: Mōri blocks to Osaka, the leader last, one card each."""
         if dest != OSAKA:
-            return RuleViolation("9.3", f"Mōri blocks come on at {zone_label(OSAKA)} only")
+            return RuleViolation("9.3", f"Mōri blocks come on at {zone_name(OSAKA)} only")
         ordered = tuple(sorted(blocks, key=lambda b: (FACES[b].leader, b)))
         command = cm.BringMori(blocks=ordered)
         return dry_run(self.state, command) or Ready((command,))
@@ -430,8 +432,8 @@ class TableRules:
         if options:
             return Question(
                 QuestionKind.ROUTE, side,
-                f"Which route did the stack take from {zone_label(origin)} to "
-                f"{zone_label(dest)}?", tuple(options), origin, dest, blocks,
+                f"Which route did the stack take from {zone_name(origin)} to "
+                f"{zone_name(dest)}?", tuple(options), origin, dest, blocks,
             )
         if explanation.violation is not None:
             return RuleViolation(explanation.violation.rule, explanation.violation.text)
@@ -446,7 +448,7 @@ class TableRules:
                 "8.2.3", "no battle is being fought: deployed blocks stand on the map again")
         if origin != p.location:
             return RuleViolation(
-                "8.2.3", f"blocks deploy from the battle at {zone_label(p.location)}")
+                "8.2.3", f"blocks deploy from the battle at {zone_name(p.location)}")
         wanted = set(blocks)
         options: list[Option] = []
         for action in combat.legal_actions(p.combat):
@@ -484,9 +486,9 @@ class TableRules:
         ended = p.combat.ended
         if others and not (ended and ended.losses_due.of(losing.opponent)
                            and p.combat.lost_by(losing.opponent) is None):
-            return RuleViolation("8.7.2", f"{_side(losing.opponent)} loses no blocks here")
+            return RuleViolation("8.7.2", f"{side_name(losing.opponent)} loses no blocks here")
         if not mine:
-            return Hold(f"{_side(losing)} chooses its losses first")
+            return Hold(f"{side_name(losing)} chooses its losses first")
         choice = combat.loss_choice(p.combat)
         assert choice is not None and choice.side is losing
         if any(u not in FACES for u in (*choice.forced, *choice.pool)):
@@ -507,7 +509,7 @@ class TableRules:
                             options, origin, CASUALTIES, blocks)
         if choice.extends(mine):
             due = ended.losses_due.of(losing) if ended else 0
-            return Hold(f"{_side(losing)} loses {_count(due, 'unit')}; more to come")
+            return Hold(f"{side_name(losing)} loses {_count(due, 'unit')}; more to come")
         command = cm.TakeLosses(side=losing, losses=mine)
         return dry_run(state, command) or RuleViolation(
             "8.7.2", "these are not losses the rules allow")
