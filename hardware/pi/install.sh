@@ -19,6 +19,8 @@ user=pi
 dir=""
 wheel=""
 start=1
+build=""
+trap '[ -z "$build" ] || rm -rf "$build"' EXIT
 
 while [ $# -gt 0 ]; do
     case $1 in

@@ -6,8 +6,9 @@
 #
 #   sudo hardware/pi/try-arm64.sh [--wheel FILE.whl] [--keep]
 #
-# --wheel: the companion's wheel (default: built from this checkout); --keep: leave the root it
-# installed into ($SEKIGAHARA_ARM64_CACHE/try) to look around in (chroot ROOT /bin/bash).
+# Without --wheel the checkout is copied to /home/pi/sekigahara-companion there and install.sh
+# builds the wheel from it, as on a Pi; --wheel FILE installs that wheel instead. --keep leaves
+# the root it installed into ($SEKIGAHARA_ARM64_CACHE/try) to look around in.
 # Needs root and Debian's packages: apt-get install debootstrap qemu-user-static binfmt-support
 # The base root (debootstrap, both stages) is kept in $SEKIGAHARA_ARM64_CACHE (default
 # /var/cache/sekigahara-arm64) so a second try skips it; each try installs into a fresh copy of
@@ -19,7 +20,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${SEKIGAHARA_ARM64_CACHE:-/var/cache/sekigahara-arm64}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-python=${PYTHON:-python3}
 base=$cache/bookworm-arm64
 root=$cache/try
 wheel=""
@@ -86,18 +86,8 @@ else
 fi
 [ "$(chroot "$base" uname -m)" = aarch64 ] || { echo "the root does not run as arm64" >&2; exit 1; }
 
-# 2. The wheel, built here (pure Python: the same file installs on the Pi).
-if [ -z "$wheel" ]; then
-    say "building the wheel"
-    start=$(date +%s)
-    dist=$(mktemp -d)
-    "$python" -m pip wheel --quiet --no-deps --wheel-dir "$dist" "$repo"
-    wheel=$(ls "$dist"/sekigahara_companion-*.whl)
-    timing wheel "$start"
-fi
-
-# 3. A fresh copy of the base root, with what the Pi would have: the checkout's hardware/pi and
-# the wheel. /proc and /dev for pip and SDL, the host's resolver for apt and PyPI.
+# 2. A fresh copy of the base root; /proc and /dev for pip and SDL, the host's resolver for apt
+# and PyPI.
 rm -rf "$root"
 cp -a "$base" "$root"
 mount -t proc proc "$root/proc"
@@ -111,17 +101,29 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 # This machine's trusted certificates for pip there: a TLS proxy trusted here (a company network,
 # a sandbox) is trusted there too.
 cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/host-ca-certificates.crt"
-inside_env=(PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8
+inside_env=(PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/root
             PIP_CERT=/etc/ssl/certs/host-ca-certificates.crt)
-mkdir -p "$root/tmp/companion"
-cp -r "$here" "$root/tmp/companion/pi"
-cp "$wheel" "$root/tmp/companion/"
-inside_wheel=/tmp/companion/$(basename "$wheel")
 
-say "install.sh in the arm64 root"
+# 3. What the Pi would have, then install.sh as docs/touchscreen.md says: by default the
+# checkout (its files as they are here, tracked or new) in /home/pi/sekigahara-companion, the
+# wheel built there; with --wheel, hardware/pi and that wheel.
+if [ -z "$wheel" ]; then
+    checkout=/home/pi/sekigahara-companion
+    mkdir -p "$root$checkout"
+    git -C "$repo" ls-files -z --cached --others --exclude-standard \
+        | tar -C "$repo" --null --ignore-failed-read -T - -cf - 2>/dev/null \
+        | tar -C "$root$checkout" -xf -
+    chroot "$root" chown -R pi:pi "$checkout"
+    install=("$checkout/hardware/pi/install.sh")
+else
+    mkdir -p "$root/tmp/companion"
+    cp -r "$here" "$root/tmp/companion/pi"
+    cp "$wheel" "$root/tmp/companion/"
+    install=(/tmp/companion/pi/install.sh --wheel "/tmp/companion/$(basename "$wheel")")
+fi
+say "${install[*]} in the arm64 root"
 start=$(date +%s)
-chroot "$root" /usr/bin/env -i "${inside_env[@]}" HOME=/root \
-    /bin/bash /tmp/companion/pi/install.sh --wheel "$inside_wheel" --user pi
+chroot "$root" /usr/bin/env -i "${inside_env[@]}" /bin/bash "${install[@]}" --user pi
 timing install "$start"
 
 say "the headless demo in the arm64 root"
