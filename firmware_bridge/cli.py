@@ -9,7 +9,6 @@ import argparse
 import contextlib
 import json
 import logging
-import os
 import signal
 import sys
 import tempfile
@@ -21,6 +20,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
+from companion.core.paths import config_dir
 from companion.core.table import DEFAULT_GAME, table_names
 from firmware_bridge import protocol as p
 from firmware_bridge.bench import parse_heights, run_bench, verdict
@@ -37,12 +37,6 @@ from firmware_bridge.wiring import AntennaKey, WiringMap
 from firmware_bridge.zones import use_table, zone_names
 
 Handler = Callable[[argparse.Namespace], int]
-
-
-def config_dir() -> Path:
-    """Where the wiring map and the tag registry live by default."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(os.environ.get("SEKIGAHARA_CONFIG", Path(base) / "sekigahara-companion"))
 
 
 def _guarded(name: str, handler: Handler) -> Handler:

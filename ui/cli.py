@@ -44,6 +44,9 @@ NO_DISPLAY_ADVICE = ("run it from the desktop, on the Raspberry Pi's panel with 
                      "with --headless")
 KIOSK_ADVICE = ("check the panel's cable and that no desktop holds the screen "
                 "(docs/touchscreen.md)")
+NO_PYGAME = ("the table app needs pygame-ce, which this install lacks: "
+             "pip install 'sekigahara-companion[ui]'")
+"""What ``companion run`` says when the ``ui`` extra was not installed (one line, no traceback)."""
 
 
 def installed_games() -> list[GameChoice]:
@@ -141,6 +144,9 @@ def run_command(args: argparse.Namespace) -> int:
     except Exception as exc:  # one clear line, never a traceback
         logging.getLogger(__name__).debug("run failed", exc_info=True)
         line = str(exc).splitlines()[0] if str(exc) else repr(exc)
+        missing = exc.name if isinstance(exc, ModuleNotFoundError) else None
+        if (missing or "").partition(".")[0] == "pygame":
+            line = NO_PYGAME
         print(f"companion run: error: {line}", file=sys.stderr)
         return 1
 

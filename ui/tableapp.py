@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import pygame
 
-from companion.core.paths import default_pin_path
+from companion.core.paths import config_dir, default_pin_path
 from companion.core.records import LogRefused
 from companion.core.store import GameLog, StoreError
 from firmware_bridge.tablelink import check_readers, default_workdir, remove_workdir
@@ -40,7 +40,7 @@ class TableOptions:
     rate_hz: int = 10
     seed: int = 0
     """Seeds what the app shuffles (and the simulator)."""
-    config: Path = field(default_factory=lambda: Path.home() / ".config" / "sekigahara-companion")
+    config: Path = field(default_factory=config_dir)
     """Where the wiring map and tag registry of real hubs are."""
     pin_file: Path = field(default_factory=default_pin_path)
     """The referee PIN (one file for every game: one referee, one PIN)."""
