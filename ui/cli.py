@@ -111,6 +111,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--record", type=Path, default=None, metavar="DIR",
                         help="write DIR/frames/NNNNN.png at each screen change and "
                         "DIR/text.jsonl, one line per string drawn")
+    parser.add_argument("--no-pictures", dest="pictures", action="store_false",
+                        help="with --record: only the strings and targets (what "
+                        "python -m ui.shell.legibility checks), no PNG frames")
     parser.add_argument("--log", type=Path, default=None, help="write a debug log here")
     add_db_argument(parser)
     parser.set_defaults(handler=run_command)

@@ -60,7 +60,7 @@ def demos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[
         running[name] = (record, subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--headless", "--demo", "--game", game,
              "--weeks", str(weeks(size)), "--seed", str(seed), "--size", f"{size[0]}x{size[1]}",
-             "--record", str(record), "--db", str(root / f"{name}.sqlite")],
+             "--record", str(record), "--no-pictures", "--db", str(root / f"{name}.sqlite")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=root))
     done: dict[str, tuple[Path, str]] = {}
     try:

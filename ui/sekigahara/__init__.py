@@ -28,7 +28,8 @@ class SekigaharaUI:
         """``args.weeks`` weeks (1-7) or to the end."""
         from ui.sekigahara.demo import run_demo
 
-        return run_demo(options, weeks=args.weeks, seed=args.seed, record=args.record)
+        return run_demo(options, weeks=args.weeks, seed=args.seed, record=args.record,
+                        pictures=args.pictures)
 
     def table_app(self, options: TableOptions) -> TableApp:
         from ui.sekigahara.app import TableApp

@@ -367,7 +367,8 @@ def _face(card: cm.CardPlay | None) -> tuple[object, object] | None:
     return None if card is None else (card.clan, card.kind)
 
 
-def run_demo(options: Options, weeks: int, seed: int, record: Path | None) -> int:
+def run_demo(options: Options, weeks: int, seed: int, record: Path | None,
+             pictures: bool = True) -> int:
     """Play ``weeks`` weeks (or to the end) with the seed; 0 if it ran without error."""
     options.hubs = ["sim"]
     options.rate_hz = max(options.rate_hz, 50)
@@ -379,7 +380,7 @@ def run_demo(options: Options, weeks: int, seed: int, record: Path | None) -> in
         options.db = scratch / "games.sqlite"
     table_app = TableApp(options)
     if record is not None:
-        table_app.app.recorder = FrameRecorder(record)
+        table_app.app.recorder = FrameRecorder(record, pictures)
     try:
         demo = Demo(table_app, seed)
         demo.play(weeks)

@@ -126,6 +126,9 @@ class FrameRecorder:
     three together."""
 
     directory: Path
+    pictures: bool = True
+    """Write the PNG frames too (the lint needs only the two JSON lines files; the pictures are
+    for people, and cost about a third of a recorded demo's CPU)."""
     frame: int = 0
     _last: bytes = b""
 
@@ -144,7 +147,8 @@ class FrameRecorder:
             return False
         self._last = digest
         self.frame += 1
-        pygame.image.save(surface, str(self.directory / "frames" / f"{self.frame:05d}.png"))
+        if self.pictures:
+            pygame.image.save(surface, str(self.directory / "frames" / f"{self.frame:05d}.png"))
         screen = pygame.Rect(surface.get_abs_offset(), surface.get_size())
         for drawn in strings:
             line = self._string(drawn, _part(pygame.Rect(drawn.surface), screen, panel))

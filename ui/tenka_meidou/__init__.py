@@ -32,7 +32,8 @@ class TenkaUI:
     def demo(self, options: TableOptions, args: argparse.Namespace) -> int:
         from ui.tenka_meidou.demo import run_demo
 
-        return run_demo(options, seed=args.seed, record=args.record)
+        return run_demo(options, seed=args.seed, record=args.record,
+                        pictures=args.pictures)
 
     def table_app(self, options: TableOptions) -> TenkaApp:
         from ui.tenka_meidou.app import TenkaApp

@@ -21,6 +21,6 @@ def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
     if args.record is not None:
         from ui.shell.app import FrameRecorder
 
-        app.app.recorder = FrameRecorder(args.record)
+        app.app.recorder = FrameRecorder(args.record, args.pictures)
     app.run()
     return None if app.changing else 0

@@ -234,7 +234,8 @@ class TenkaDemo:
         self.tap("Final score")
 
 
-def run_demo(options: TenkaOptions, seed: int, record: Path | None) -> int:
+def run_demo(options: TenkaOptions, seed: int, record: Path | None,
+             pictures: bool = True) -> int:
     options.virtual_table = False
     options.seed = seed
     options.hubs = ["sim"]
@@ -246,7 +247,7 @@ def run_demo(options: TenkaOptions, seed: int, record: Path | None) -> int:
         options.db = scratch / "games.sqlite"
     table_app = TenkaApp(options)
     if record is not None:
-        table_app.app.recorder = FrameRecorder(record)
+        table_app.app.recorder = FrameRecorder(record, pictures)
     try:
         demo = TenkaDemo(table_app, seed)
         demo.start()

@@ -164,10 +164,16 @@ def test_mutated_logs_are_refused_at_the_mutated_entry_never_a_crash(
 ) -> None:
     rng = random.Random(8 + trials)
     head0, entries0 = parse(exported)
+    lines = [canonical_json(entry) for entry in entries0]
+    assert [canonical_json(head0), *lines] == exported  # so the texts below are full dumps
     junk: list[Any] = [None, 0, -1, 99, "", "edo", "I01", "zzz", [], {}, True, 3.5, ["gifu"]]
     for _ in range(trials):
-        head, entries = json.loads(json.dumps(head0)), json.loads(json.dumps(entries0))
-        k = rng.randrange(1, len(entries) + 1)
+        k = rng.randrange(1, len(entries0) + 1)
+        # the entries before k are untouched: only entry k (mutated) and those after it
+        # (re-hashed) are copied and written again
+        head = json.loads(exported[0])
+        entries = [*entries0[:k - 1], json.loads(lines[k - 1]),
+                   *(dict(entry) for entry in entries0[k:])]
         data = entries[k - 1]["data"]
         target = rng.choice([data["command"], *data["events"]] if data["events"]
                             else [data["command"]])
@@ -176,8 +182,10 @@ def test_mutated_logs_are_refused_at_the_mutated_entry_never_a_crash(
         target[key] = rng.choice(junk)
         if target[key] == before:
             continue
-        rehash(head, entries)
-        export = records.read_export(dump(head, entries))
+        rehash(head, entries, start=k)
+        text = "\n".join([canonical_json(head), *lines[:k - 1],
+                          *(canonical_json(entry) for entry in entries[k - 1:])]) + "\n"
+        export = records.read_export(text)
         try:
             records.check(export.log, count=export.count, head=export.head)
         except records.LogRefused as refused:
