@@ -559,11 +559,17 @@ class Bridge:
             return dict(self._hubs)
 
     def reconcile(
-        self, rules: MoveRules, also: Mapping[str, p.LedMode] | None = None
+        self, rules: MoveRules, also: Mapping[str, p.LedMode] | None = None,
+        observe: Callable[[Mapping[str, str]], None] | None = None,
     ) -> Reconciliation:
         """Compare with the rules (see :mod:`firmware_bridge.discrepancy`) and blink the LEDs;
-        ``also`` lights other zones (legal destinations ON, the battle FAST) under the blinks."""
+        ``also`` lights other zones (legal destinations ON, the battle FAST) under the blinks.
+        ``observe`` is told the placements compared (:meth:`SessionRules.observe
+        <companion.core.table.SessionRules.observe>`), under the same lock: a frame from
+        another hub between the two would judge pieces the rules were not told of."""
         with self._lock:
+            if observe is not None:
+                observe(dict(self.tracker.placements))
             result = reconcile(rules, self.tracker, self.observer.view(), self.registry,
                                self.corrections.dismissed)
         self.set_leds({**(also or {}), **result.led_modes()})

@@ -148,8 +148,8 @@ class TableSession:
                     break
                 if self.bridge.settling():  # judged once they rest (scan-rate independent)
                     break
-                self.rules.observe(self.bridge.placements())
-                result = self.bridge.reconcile(self.rules, self._lights())
+                result = self.bridge.reconcile(self.rules, self._lights(),
+                                               observe=self.rules.observe)
                 if not self._step(result, standing):
                     break
             if result is not None:
