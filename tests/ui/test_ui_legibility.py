@@ -81,6 +81,7 @@ def _report(problems: list[lg.Problem], limit: int = 40) -> str:
     return f"{len(lines)} problems:\n" + "\n".join(lines[:limit]) + more
 
 
+@pytest.mark.xdist_group("legibility-demos")  # one worker records them once, side by side
 @pytest.mark.parametrize("game,size,seed", DEMOS, ids=[_name(*d) for d in DEMOS])
 def test_every_string_of_a_demo_game_is_legible(
         demos: dict[str, tuple[Path, str]], game: str, size: tuple[int, int], seed: int) -> None:
@@ -170,7 +171,7 @@ def test_the_screens_around_a_game_are_legible(tmp_path: Path, size: tuple[int, 
     problems: list[lg.Problem] = []
     names = lg.proper_names()
     chooser = App(size)
-    chooser.recorder = FrameRecorder(tmp_path / "choose")
+    chooser.recorder = FrameRecorder(tmp_path / "choose", pictures=False)
     try:
         chooser.show(ChooserScreen(installed_games(), lambda _key: None,
                                    note="Readers: simulated readers (5 virtual hubs)"))
@@ -185,7 +186,7 @@ def test_the_screens_around_a_game_are_legible(tmp_path: Path, size: tuple[int, 
                                workdir=tmp_path / game / "run", db=tmp_path / "games.sqlite",
                                change_game=True)
         table_app = app_type(options)
-        table_app.app.recorder = FrameRecorder(tmp_path / game / "record")
+        table_app.app.recorder = FrameRecorder(tmp_path / game / "record", pictures=False)
         try:
             seen = _walk(table_app.app)
         finally:

@@ -65,7 +65,7 @@ def test_a_demo_war_is_followed_on_the_virtual_table_to_the_end(tmp_path: Path) 
     from ui.shell.app import FrameRecorder
 
     app = _app(tmp_path, seed=3)
-    app.app.recorder = FrameRecorder(tmp_path / "rec")
+    app.app.recorder = FrameRecorder(tmp_path / "rec", pictures=False)
     try:
         demo = TenkaDemo(app, seed=3)
         demo.start(players=3, advanced=True)
