@@ -67,13 +67,13 @@ def ensure_environment(command: str) -> None:
 
 
 def pytest_command(pytest_args: list[str], full: bool) -> list[str]:
-    """pytest on parallel workers (pytest-xdist: a worker a core, at least 2), unless the
-    caller chose ``-n`` or ``-p no:xdist``; tests of one ``xdist_group`` share a worker (the
-    legibility demos are recorded once); ``full`` adds the ``emulated`` tier."""
+    """pytest on parallel workers (pytest-xdist: a worker a core, at least 2; an idle one
+    takes tests from a busy one), unless the caller chose ``-n`` or ``-p no:xdist``; ``full``
+    adds the ``emulated`` tier."""
     args = list(pytest_args)
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist"
                for a in args):
-        args = ["-n", str(max(2, os.cpu_count() or 2)), "--dist", "loadgroup", *args]
+        args = ["-n", str(max(2, os.cpu_count() or 2)), "--dist", "worksteal", *args]
     if full and not any(a == "-m" or a.startswith("-m") for a in args):
         args = ["-m", "emulated or not emulated", *args]
     return [str(PYTHON), "-m", "pytest", *args]

@@ -199,7 +199,9 @@ class TableLink:
         readers see every piece where the simulated table holds it, move the clock on past
         what the bridge would otherwise sleep through, and judge at once: pieces still resting
         are ruled as after the settle rule's rest, and pieces lifted that lie nowhere the
-        readers watch are given up as missing as after ``debounce_missing_s``. True if it did;
+        readers watch, where the rules want them now (a bag), are given up as missing as after
+        ``debounce_missing_s``; one the rules want on a read place waits the real time, as it
+        would for players (a tap may yet change where the rules want it). True if it did;
         False (and nothing done) with real hubs, a clock that cannot be moved, or pieces set
         down that the readers have not seen yet. The caller's hand must be empty."""
         table = self.readers.simulated
@@ -213,6 +215,11 @@ class TableLink:
         lying = {piece: zone for zone, pieces in table.occupied() for piece in pieces}
         if any(piece in lying for piece in held) or bridge.placements() != lying:
             return False  # the readers have yet to see some of what the hand did
+        if held:  # gone where no antenna reads: only where the rules want them now
+            read = set(bridge.wiring.table().values())
+            expected = self.session.rules.expected_positions()
+            if any(expected.get(piece) in read for piece in held):
+                return False  # a piece missing from where it should be is for the players
         self.clock.skip(self.debounce_missing_s if held else self.settle_s)
         bridge.tick()
         return True

@@ -1,7 +1,7 @@
 """The whole suite's order: the longest tests start first.
 
 ``python3 dev.py test`` runs the suite on parallel workers (pytest-xdist, ``--dist
-loadgroup``), which take tests in collection order: a long test collected last would run alone
+worksteal``), which take tests in collection order: a long test collected last would run alone
 at the end while the other workers sit idle. The modules listed here (each takes 20 s or more of
 CPU, measured with ``--durations``) are collected first, the longest first; the order within a
 module, and every other module's, is unchanged.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 LONGEST_FIRST = (
-    "tests/ui/test_ui_legibility.py",  # ten recorded demo games, side by side
+    "tests/ui/test_ui_legibility.py",  # ten recorded demo games
     "tests/games/sekigahara/test_records.py",  # 3,300 mutated logs re-adjudicated
     "tests/games/sekigahara/engine/test_selfplay.py",  # 1,000 checked games
     "tests/ui/test_ui_tenka.py",  # whole Tenka Meidou games at five panel sizes

@@ -1,6 +1,6 @@
 """Every string a player can meet, linted (issue 15, items 4 and 9): seeded demo games of both
-games at the four laid-out sizes (``companion run --headless --demo --record DIR``, run side by
-side as subprocesses), and the screens around a game (start, game choice, referee PIN and page,
+games at the four laid-out sizes (``companion run --headless --demo --record DIR``, each in a
+subprocess), and the screens around a game (start, game choice, referee PIN and page,
 hardware check, saved games, the rules) driven by taps, each recorded and checked with
 :mod:`ui.shell.legibility`: no string under 14 px, none overlapping, none off the screen or cut
 with no way to read it, no id, placeholder, engine constant, broken plural or doubled citation,
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,32 +47,19 @@ def _name(game: str, size: tuple[int, int], seed: int) -> str:
     return f"{game}-{size[0]}x{size[1]}-{seed}"
 
 
-@pytest.fixture(scope="module")
-def demos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str]]]:
-    """Every demo of :data:`DEMOS` recorded, run side by side: its record and what went
-    wrong (empty if it ran)."""
-    root = tmp_path_factory.mktemp("legibility")
+def record_demo(root: Path, game: str, size: tuple[int, int], seed: int) -> tuple[Path, str]:
+    """The demo recorded (strings and targets: the lint needs no pictures): its record and
+    what went wrong (empty if it ran). One a test, so the workers share them out."""
+    name = _name(game, size, seed)
+    record = root / name
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    running: dict[str, tuple[Path, subprocess.Popen[str]]] = {}
-    for game, size, seed in DEMOS:
-        name = _name(game, size, seed)
-        record = root / name
-        running[name] = (record, subprocess.Popen(
-            [sys.executable, "-m", "companion", "run", "--headless", "--demo", "--game", game,
-             "--weeks", str(weeks(size)), "--seed", str(seed), "--size", f"{size[0]}x{size[1]}",
-             "--record", str(record), "--no-pictures", "--db", str(root / f"{name}.sqlite")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=root))
-    done: dict[str, tuple[Path, str]] = {}
-    try:
-        for name, (record, process) in running.items():
-            _out, err = process.communicate(timeout=600)
-            done[name] = (record, "" if process.returncode == 0 else
-                          f"exit {process.returncode}: {err.strip()[-400:]}")
-        yield done
-    finally:
-        for _record, process in running.values():
-            if process.poll() is None:
-                process.kill()
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--headless", "--demo", "--game", game,
+         "--weeks", str(weeks(size)), "--seed", str(seed), "--size", f"{size[0]}x{size[1]}",
+         "--record", str(record), "--no-pictures", "--db", str(root / f"{name}.sqlite")],
+        capture_output=True, text=True, env=env, cwd=root, timeout=600)
+    return record, "" if done.returncode == 0 else (
+        f"exit {done.returncode}: {done.stderr.strip()[-400:]}")
 
 
 def _report(problems: list[lg.Problem], limit: int = 40) -> str:
@@ -81,12 +68,11 @@ def _report(problems: list[lg.Problem], limit: int = 40) -> str:
     return f"{len(lines)} problems:\n" + "\n".join(lines[:limit]) + more
 
 
-@pytest.mark.xdist_group("legibility-demos")  # one worker records them once, side by side
 @pytest.mark.parametrize("game,size,seed", DEMOS, ids=[_name(*d) for d in DEMOS])
 def test_every_string_of_a_demo_game_is_legible(
-        demos: dict[str, tuple[Path, str]], game: str, size: tuple[int, int], seed: int) -> None:
-    record, failed = demos[_name(game, size, seed)]
-    assert not failed
+        tmp_path: Path, game: str, size: tuple[int, int], seed: int) -> None:
+    record, failed = record_demo(tmp_path, game, size, seed)
+    assert not failed, failed
     strings, frames = lg.read(record)
     assert len(frames) > 10 and len(strings) > 100  # the run drew its screens
     assert all(f["size"] == list(size) for f in frames.values())
