@@ -6,8 +6,7 @@
     python3 dev.py test [PYTEST ARGS...]
                                     lint (ruff), then type-check (mypy) beside every test
                                     (pytest on parallel workers, the slow tier and the wheel
-                                    test included): under 5 minutes
-                                    on a 2-core machine
+                                    test included): under 5 minutes on a 2-core machine
     python3 dev.py test --full [PYTEST ARGS...]
                                     the same and the ``emulated`` tier: the Raspberry Pi install
                                     tried in an arm64 Debian root under qemu (root, Debian's
@@ -69,7 +68,8 @@ def ensure_environment(command: str) -> None:
 def pytest_command(pytest_args: list[str], full: bool) -> list[str]:
     """pytest on parallel workers (pytest-xdist: a worker a core and one more, since some
     tests wait on pseudo-terminals and subprocesses; an idle worker takes tests from a busy
-    one; measured on 2 cores: 2 workers 4 min 44 s, 3 workers 3 min 41 s, 4 workers 3 min 39 s), unless the caller chose ``-n`` or ``-p no:xdist``; ``full``
+    one; measured on 2 cores: 2 workers 4 min 44 s, 3 workers 3 min 41 s, 4 workers 3 min 39 s),
+    unless the caller chose ``-n`` or ``-p no:xdist``; ``full``
     adds the ``emulated`` tier."""
     args = list(pytest_args)
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist"
