@@ -8,7 +8,8 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from companion.core.game import Game
+from companion.core.game import Game, HiddenViolation
+from companion.core.rules import RuleViolation
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.apply import apply_event
@@ -62,7 +63,12 @@ class SekigaharaRules:
         refused = refusal(state, command)
         if refused is not None:
             raise refused
-        return handler(state, command)
+        try:
+            return handler(state, command)
+        except HiddenViolation:
+            raise
+        except RuleViolation as exc:  # from the combat or movement rules, which know no secret:
+            raise reject(exc.rule, exc.message, private=exc.message) from None  # fail closed
 
     def judge(
         self, state: State, command: cm.Command, by: str | None = None
