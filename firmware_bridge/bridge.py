@@ -205,6 +205,16 @@ class Bridge:
                 self._changed.notify_all()
         self._publish(events)
 
+    def give_up(self, blocks: Iterable[str]) -> None:
+        """Give these blocks in hand up as missing now, as :meth:`tick` does once they have
+        been held ``missing_after_s`` (a machine's hand that put them where no antenna reads:
+        :meth:`firmware_bridge.tablelink.TableLink.rest_over`)."""
+        with self._lock:
+            events = self.tracker.give_up(blocks, self.piece_clock())
+            if events:
+                self._changed.notify_all()
+        self._publish(events)
+
     def _open_ports(self) -> None:
         wanted = self.ports if self.ports is not None else [
             port.device for port in hub_ports(self.usb_ids)

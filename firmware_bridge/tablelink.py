@@ -198,9 +198,9 @@ class TableLink:
         set down, nor for those it put where no antenna reads (a bag). Once the simulated
         readers see every piece where the simulated table holds it, move the clock on past
         what the bridge would otherwise sleep through, and judge at once: pieces still resting
-        are ruled as after the settle rule's rest, and pieces lifted that lie nowhere the
-        readers watch, where the rules want them now (a bag), are given up as missing as after
-        ``debounce_missing_s``; one the rules want on a read place waits the real time, as it
+        are ruled as after the settle rule's rest, and the pieces lifted that lie nowhere the
+        readers watch, where the rules want them now (a bag), are given up as missing as
+        after ``debounce_missing_s``; one the rules want on a read place waits the real time, as it
         would for players (a tap may yet change where the rules want it). True if it did;
         False (and nothing done) with real hubs, a clock that cannot be moved, or pieces set
         down that the readers have not seen yet. The caller's hand must be empty."""
@@ -220,8 +220,11 @@ class TableLink:
             expected = self.session.rules.expected_positions()
             if any(expected.get(piece) in read for piece in held):
                 return False  # a piece missing from where it should be is for the players
-        self.clock.skip(self.debounce_missing_s if held else self.settle_s)
-        bridge.tick()
+        if held:  # these, and only these: a lift read since is the hand's next move
+            bridge.give_up(held)
+        else:
+            self.clock.skip(self.settle_s)
+            bridge.tick()
         return True
 
     def follow(self, game: Game[Any, Any, Any], records: CorrectionRecorder | None = None

@@ -32,7 +32,7 @@ Unregistered tags are not placements; the reconciler reports them as discrepanci
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from firmware_bridge.observation import BoardView
@@ -154,14 +154,20 @@ class Tracker:
         """Give up on blocks held too long and report settled landings; call this a few times a
         second (the bridge does, every 0.1 s)."""
         late = [b for b, h in self.in_hand.items() if at - h.since >= self.missing_after_s]
+        return self.give_up(late, at)
+
+    def give_up(self, blocks: Iterable[str], at: float) -> list[TrackEvent]:
+        """Give these blocks in hand up as missing now (those still in hand), then report
+        settled landings: what :meth:`tick` does once they have been held too long."""
+        late = [b for b in blocks if b in self.in_hand]
         events: list[TrackEvent] = []
         by_origin: dict[str, list[str]] = {}
         for block in late:
             origin = self.in_hand.pop(block).origin
             self.missing[block] = origin
             by_origin.setdefault(origin, []).append(block)
-        for origin, blocks in by_origin.items():
-            events.append(BlocksMissing(origin, tuple(sorted(blocks)), at))
+        for origin, gone in by_origin.items():
+            events.append(BlocksMissing(origin, tuple(sorted(gone)), at))
         events.extend(self._flush(at))
         return events
 

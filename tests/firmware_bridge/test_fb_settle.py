@@ -131,3 +131,25 @@ def test_a_move_is_ruled_settle_s_after_the_landing_is_confirmed() -> None:
     assert tracker.tick(1.5) == []
     assert tracker.tick(1.6) == [StackMoved("gifu", "kiso", ("I01",), 1.6)]
     assert tracker.unsettled() == {}
+
+
+def test_giving_up_named_blocks_leaves_every_other_block_in_hand() -> None:
+    """``Tracker.give_up``: what a machine's hand asks for blocks it put where no antenna
+    reads (``TableLink.rest_over``). Only those named are missing; a block lifted since stays
+    in hand, waiting for its full missing time."""
+    observer = Observer(WIRING)
+    tracker = Tracker(REGISTRY, missing_after_s=30.0, settle_s=1.0)
+    uid_of = {b: u for u, b in TAGS.items()}
+    for now in (0.0, 0.1):  # both on Gifu (two scans to appear)
+        observer.snapshot(AntennaKey("h", 0), frozenset(uid_of.values()), now)
+        tracker.update(observer.view(), now)
+    assert tracker.placements == {"I01": "gifu", "I02": "gifu"}
+    for now in (1.0, 1.1, 1.2, 1.3):  # both lifted (debounced away)
+        observer.snapshot(AntennaKey("h", 0), frozenset(), now)
+        tracker.update(observer.view(), now)
+    assert set(tracker.in_hand) == {"I01", "I02"}
+    events = tracker.give_up(["I01", "I99"], 2.0)
+    assert [(type(e).__name__, e.origin, e.block_ids) for e in events
+            if not isinstance(e, StackMoved)] == [("BlocksMissing", "gifu", ("I01",))]
+    assert set(tracker.in_hand) == {"I02"} and tracker.missing == {"I01": "gifu"}
+    assert tracker.tick(2.1) == []  # I02 waits its 30 s
