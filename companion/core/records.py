@@ -259,40 +259,32 @@ def check(log: GameLog, game: str, title: str, rules: GameRules[S, Any, Any],
     return readjudicate(rules, commands, log.entries, undo=undo)
 
 
-class GameRecords(Protocol):
+class Checker(Protocol):
+    """A game's :func:`check`: its name, rules and commands already bound."""
+
+    def __call__(self, log: GameLog, *, count: int | None = None,
+                 head: str | None = None) -> Rebuilt[Any]: ...
+
+
+@dataclass(frozen=True)
+class GameRecords:
     """What the referee tools (``companion referee verify|replay|explain``, ``companion game
     import``) need of a game to check its stored games through its own rules: a game's
     descriptor names one as ``records`` (:mod:`companion.core.descriptor`). A stored game's
     header says its game, whose records are used."""
 
-    @property
-    def game(self) -> str:
-        """The store's name of the game ("tenka-meidou")."""
-        ...
-
-    @property
-    def views(self) -> Sequence[str]:
-        """The views ``replay --view`` may show ("public", "referee", each side's)."""
-        ...
-
-    def check(self, log: GameLog, *, count: int | None = None,
-              head: str | None = None) -> Rebuilt[Any]:
-        """The hash chain, then re-adjudication (:func:`check`); LogRefused if it fails."""
-        ...
-
-    def standing(self, log: GameLog, rebuilt: Rebuilt[Any]) -> str:
-        """How the verified game stands, for ``verify``'s line ("Tokugawa won (...)")."""
-        ...
-
-    def view_at(self, log: GameLog, at: int, view: str) -> dict[str, Any]:
-        """The game after entry ``at`` in ``view``, as JSON (LogRefused before it)."""
-        ...
-
-    def view_text(self, shown: dict[str, Any]) -> str:
-        """A readable page of :meth:`view_at`'s result."""
-        ...
-
-    def explain_entry(self, log: GameLog, n: int) -> dict[str, Any]:
-        """Why entry ``n`` was ruled as it was (:func:`companion.core.explain.explain_entry`);
-        ``verdict`` is "refused" when the rules refuse it now."""
-        ...
+    game: str
+    """The store's name of the game ("tenka-meidou")."""
+    views: Sequence[str]
+    """The views ``replay --view`` may show ("public", "referee", each side's)."""
+    check: Checker
+    """The hash chain, then re-adjudication (:func:`check`); LogRefused if it fails."""
+    standing: Callable[[GameLog, Rebuilt[Any]], str]
+    """How the verified game stands, for ``verify``'s line ("Tokugawa won (...)")."""
+    view_at: Callable[[GameLog, int, str], dict[str, Any]]
+    """The game after entry ``at`` in ``view``, as JSON (LogRefused before it)."""
+    view_text: Callable[[dict[str, Any]], str]
+    """A readable page of :attr:`view_at`'s result."""
+    explain_entry: Callable[[GameLog, int], dict[str, Any]]
+    """Why entry ``n`` was ruled as it was (:func:`companion.core.explain.explain_entry`);
+    ``verdict`` is "refused" when the rules refuse it now."""

@@ -160,34 +160,16 @@ def _movement(before: State, moved: ev.StackMoved) -> list[dict[str, Any]]:
 explain_text = core_explain.explain_text
 
 
-class SekigaharaRecords:
-    """The referee tools' view of stored Sekigahara games (:class:`~companion.core.records.
-    GameRecords`)."""
-
-    game = GAME
-    views = VIEWS
-
-    def check(self, log: GameLog, *, count: int | None = None,
-              head: str | None = None) -> Rebuilt[State]:
-        return check(log, count=count, head=head)
-
-    def standing(self, log: GameLog, rebuilt: Rebuilt[Any]) -> str:
-        state: State = rebuilt.state
-        where = (f"{state.winner.value} won ({state.victory})" if state.winner is not None
-                 else f"week {state.week} turn {state.turn}, {state.phase.value}")
-        manifest = ("" if log.header.get("manifest_hash") == manifest_hash()
-                    else "; note: made with a different block manifest")
-        return where + manifest
-
-    def view_at(self, log: GameLog, at: int, view: str) -> dict[str, Any]:
-        return view_at(log, at, view)
-
-    def view_text(self, shown: dict[str, Any]) -> str:
-        return view_text(shown)
-
-    def explain_entry(self, log: GameLog, n: int) -> dict[str, Any]:
-        return explain_entry(log, n)
+def standing(log: GameLog, rebuilt: Rebuilt[Any]) -> str:
+    """How a verified game stands: the winner, or where the game is."""
+    state: State = rebuilt.state
+    where = (f"{state.winner.value} won ({state.victory})" if state.winner is not None
+             else f"week {state.week} turn {state.turn}, {state.phase.value}")
+    manifest = ("" if log.header.get("manifest_hash") == manifest_hash()
+                else "; note: made with a different block manifest")
+    return where + manifest
 
 
-RECORDS: GameRecords = SekigaharaRecords()
+RECORDS = GameRecords(game=GAME, views=VIEWS, check=check, standing=standing, view_at=view_at,
+                      view_text=view_text, explain_entry=explain_entry)
 """Named by Sekigahara's descriptor (``records``)."""

@@ -86,33 +86,15 @@ def _rulings(_before: State, produced: list[TenkaEvent]) -> list[core_explain.Ru
     return rulings
 
 
-class TenkaRecords:
-    """The referee tools' view of stored Tenka Meidou games (:class:`~companion.core.records.
-    GameRecords`)."""
-
-    game = GAME
-    views = VIEWS
-
-    def check(self, log: GameLog, *, count: int | None = None,
-              head: str | None = None) -> Rebuilt[State]:
-        return check(log, count=count, head=head)
-
-    def standing(self, log: GameLog, rebuilt: Rebuilt[Any]) -> str:
-        state: State = rebuilt.state
-        if state.phase is Phase.OVER and state.war is not None:
-            scores = ", ".join(f"{c.value} {n}" for c, n in state.war.scores.items())
-            return f"{state.war.winner.value} won ({scores})"
-        return f"{state.phase.value}, {state.current.value if state.current else 'no'} to play"
-
-    def view_at(self, log: GameLog, at: int, view: str) -> dict[str, Any]:
-        return view_at(log, at, view)
-
-    def view_text(self, shown: dict[str, Any]) -> str:
-        return view_text(shown)
-
-    def explain_entry(self, log: GameLog, n: int) -> dict[str, Any]:
-        return explain_entry(log, n)
+def standing(_log: GameLog, rebuilt: Rebuilt[Any]) -> str:
+    """How a verified game stands: the winner and scores, or whose turn it is."""
+    state: State = rebuilt.state
+    if state.phase is Phase.OVER and state.war is not None:
+        scores = ", ".join(f"{c.value} {n}" for c, n in state.war.scores.items())
+        return f"{state.war.winner.value} won ({scores})"
+    return f"{state.phase.value}, {state.current.value if state.current else 'no'} to play"
 
 
-RECORDS: GameRecords = TenkaRecords()
+RECORDS = GameRecords(game=GAME, views=VIEWS, check=check, standing=standing, view_at=view_at,
+                      view_text=view_text, explain_entry=explain_entry)
 """Named by Tenka Meidou's descriptor (``records``)."""
