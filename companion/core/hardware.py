@@ -80,7 +80,8 @@ class DefaultWiring(BaseModel):
         return {zone for antennas in self.hubs.values() for zone in antennas.values()}
 
 
-def _known(name: str, zones: Collection[str], places: Collection[str]) -> None:
+def check_places(name: str, zones: Collection[str], places: Collection[str]) -> None:
+    """DataFileError naming ``name`` if a zone is not one of the game's ``places``."""
     unknown = sorted(set(zones) - set(places))
     if unknown:
         raise DataFileError(f"{name}: not places of this game: {', '.join(unknown)}")
@@ -91,7 +92,7 @@ def load_antenna_layout(game: GameDescriptor, places: Collection[str]) -> Antenn
     of ``places``."""
     layout = validate(AntennaLayout, parse_yaml(game.read_hardware_file(ANTENNAS_FILE),
                                                 ANTENNAS_FILE), ANTENNAS_FILE)
-    _known(ANTENNAS_FILE, layout.zones, places)
+    check_places(ANTENNAS_FILE, layout.zones, places)
     return layout
 
 
@@ -100,5 +101,5 @@ def load_default_wiring(game: GameDescriptor, places: Collection[str]) -> Defaul
     zone one of ``places``."""
     wiring = validate(DefaultWiring, parse_yaml(game.read_hardware_file(WIRING_FILE),
                                                 WIRING_FILE), WIRING_FILE)
-    _known(WIRING_FILE, wiring.zones(), places)
+    check_places(WIRING_FILE, wiring.zones(), places)
     return wiring

@@ -64,7 +64,6 @@ SUPPLY = "reinforcements"
 REGISTRATION = "registration"
 _PAWN = re.compile(r"(red|blue|yellow|black)-(0[1-9]|1[0-8]|daimyo)|white-(0[1-9]|[12][0-9]|30)")
 _UID = re.compile(r"[0-9A-F]{16}")
-_ANTENNA = re.compile(r"A[0-9]{2,3}")
 
 Sighting = Mapping[str, frozenset[str]]   # place -> pawn ids the readers see there
 
@@ -77,26 +76,6 @@ def places() -> frozenset[str]:
     """Every place a reader may watch."""
     return frozenset((*default_board().zone_ids, *(reserve_place(c) for c in Colour),
                       SUPPLY, REGISTRATION))
-
-
-class TableWiring(BaseModel):
-    """hub id -> antenna name (``A03``) -> place. A zone may span several antennas."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    hubs: dict[str, dict[str, str]]
-
-    @field_validator("hubs")
-    @classmethod
-    def _known(cls, hubs: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
-        known = places()
-        for hub, antennas in hubs.items():
-            for antenna, place in antennas.items():
-                if _ANTENNA.fullmatch(antenna) is None:
-                    raise ValueError(f"{hub}.{antenna}: antenna must be A00..A127")
-                if place not in known:
-                    raise ValueError(f"{hub}.{antenna}: unknown place {place!r}")
-        return hubs
 
 
 class PawnRegistry(BaseModel):

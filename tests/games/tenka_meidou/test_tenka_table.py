@@ -9,17 +9,19 @@ import pytest
 from _tenka_kit import B, R, mv, start
 from pydantic import ValidationError
 
+from companion.core.datafiles import DataFileError
+from companion.core.hardware import DefaultWiring, check_places
 from companion.games.tenka_meidou.components import default_board
 from companion.games.tenka_meidou.events import Deploy
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.table import (
     SUPPLY,
     PawnRegistry,
-    TableWiring,
     WarStep,
     check_card,
     check_deployment,
     default_wiring,
+    places,
     rebind,
     white_counts,
 )
@@ -33,8 +35,9 @@ def test_the_default_wiring_watches_every_zone_and_reserve() -> None:
     watched = {p for antennas in default_wiring().hubs.values() for p in antennas.values()}
     assert set(default_board().zone_ids) <= watched
     assert {"reserve_red", "reserve_blue", "reserve_yellow", "reserve_black"} <= watched
-    with pytest.raises(ValidationError, match="unknown place 'edo'"):
-        TableWiring(hubs={"hub-1": {"A00": "edo"}})
+    with pytest.raises(DataFileError, match="not places of this game: edo"):  # a user's too
+        check_places("wiring.yaml", DefaultWiring(hubs={"hub-1": {"A00": "edo"}}).zones(),
+                     places())
 
 
 def test_the_tag_registry_knows_this_games_pawns() -> None:
