@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from companion.core.calculator import CalculatorError
 
 
-class KenseiError(Exception):
+class KenseiError(CalculatorError):
     """Input a calculator refuses. ``rule`` is the heading broken, None for a format fault
     (bad JSON, an unknown or missing key, a wrong type or value)."""
-
-    def __init__(self, message: str, rule: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
-
-    def as_json(self) -> dict[str, Any]:
-        return {"error": {"rule": self.rule, "message": self.message}}

@@ -30,6 +30,7 @@ from pydantic import (
     model_validator,
 )
 
+from companion.core.calculator import CalculatorError
 from companion.core.datafiles import DataFileError
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara.combat import (
@@ -70,13 +71,12 @@ MAX_INPUT_CHARS = 1_000_000
 """The largest input read: a whole combat of 96 blocks and every action is under 50 kB."""
 
 
-class RefereeError(Exception):
-    """Input the calculator rejects: ``rule`` is None for format errors."""
+class RefereeError(CalculatorError):
+    """Input the calculator rejects: ``rule`` is None for format errors; ``action_index`` the
+    action of the combat at fault, if one is."""
 
     def __init__(self, message: str, rule: str | None = None, action_index: int | None = None):
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
+        super().__init__(message, rule)
         self.action_index = action_index
 
     def as_json(self) -> dict[str, Any]:

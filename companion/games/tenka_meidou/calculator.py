@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from companion.core.calculator import CalculatorError
 from companion.games.tenka_meidou.components import Board, Colour, Components
 from companion.games.tenka_meidou.war import WarResult, fight_war
 
@@ -20,16 +21,8 @@ EXIT_OK = 0
 EXIT_ERROR = 2
 
 
-class WarInputError(Exception):
+class WarInputError(CalculatorError):
     """Input the calculator rejects; ``rule`` is None for a format error."""
-
-    def __init__(self, message: str, rule: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
-
-    def as_json(self) -> dict[str, Any]:
-        return {"error": {"rule": self.rule, "message": self.message}}
 
 
 class WarInput(BaseModel):
