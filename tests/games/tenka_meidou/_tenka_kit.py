@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 from importlib import resources
 from typing import Any
 
+from companion.core.store import Store
+from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.components import Colour, Daimyo, Tactic
 from companion.games.tenka_meidou.events import StartGame
-from companion.games.tenka_meidou.state import RESERVE, PawnMove
+from companion.games.tenka_meidou.players import RandomPlayer, random_start
+from companion.games.tenka_meidou.rules import TenkaRules
+from companion.games.tenka_meidou.state import RESERVE, PawnMove, Phase
 
 R, B, Y, K = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.BLACK
 
@@ -43,3 +48,21 @@ def mv(colour: Colour, origin: str, destination: str, count: int = 1,
 
 
 __all__ = ["CASTLES", "RESERVE", "B", "K", "R", "Y", "mv", "rulebook_example", "start"]
+
+
+def play_stored(store: Store, seed: int, commands: int | None = None,
+                advanced: bool | None = None) -> int:
+    """A seeded random game recorded in ``store`` (``commands`` of them, or to the end); its
+    id. ``advanced``: the seed must deal that game (the advanced rules, section 9)."""
+    rules = TenkaRules()
+    rng = random.Random(seed)
+    game_id, game = records.start(store, rules)
+    start = random_start(rng, rules.board, rules.components)
+    assert advanced is None or start.advanced is advanced
+    game.submit(start)
+    player = RandomPlayer(rng, rules.board, rules.components)
+    while game.state.phase is not Phase.OVER and (commands is None or commands > 0):
+        game.submit(player.command(game.state))
+        commands = None if commands is None else commands - 1
+    records.finish_if_over(store, game_id, game)
+    return game_id

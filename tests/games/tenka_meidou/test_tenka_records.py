@@ -3,42 +3,28 @@ re-adjudication, refused when the log does not hold, marked finished after the W
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
+from _tenka_kit import play_stored
 
 from companion.core.records import readjudicate
 from companion.core.store import Store
 from companion.games.sekigahara import records as sekigahara_records
 from companion.games.tenka_meidou import records
-from companion.games.tenka_meidou.players import RandomPlayer, random_start
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase
 
 
-def _play(store: Store, seed: int, commands: int | None = None) -> int:
-    rules = TenkaRules()
-    rng = random.Random(seed)
-    game_id, game = records.start(store, rules)
-    game.submit(random_start(rng, rules.board, rules.components))
-    player = RandomPlayer(rng, rules.board, rules.components)
-    while game.state.phase is not Phase.OVER and (commands is None or commands > 0):
-        game.submit(player.command(game.state))
-        commands = None if commands is None else commands - 1
-    records.finish_if_over(store, game_id, game)
-    return game_id
-
-
 def test_a_game_is_stored_resumed_and_finished(tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.sqlite") as store:
-        game_id = _play(store, seed=3, commands=6)
+        game_id = play_stored(store, seed=3, commands=6)
         assert [g.id for g in store.unfinished(records.GAME)] == [game_id]
         _, game = records.resume(store, game_id)
         assert len(game.events) == 7 and game.state.phase is Phase.DEPLOYMENT
         # another game's unfinished games are not offered to this one, nor this one's to it
         assert store.unfinished(sekigahara_records.GAME) == []
-        done = _play(store, seed=4)
+        done = play_stored(store, seed=4)
         assert store.load(done).summary.result is not None and "wins" in str(
             store.load(done).summary.result)
         assert [g.id for g in store.unfinished(records.GAME)] == [game_id]
@@ -46,7 +32,7 @@ def test_a_game_is_stored_resumed_and_finished(tmp_path: Path) -> None:
 
 def test_a_log_that_does_not_hold_is_refused_naming_its_entry(tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.sqlite") as store:
-        game_id = _play(store, seed=5, commands=3)
+        game_id = play_stored(store, seed=5, commands=3)
         log = store.load(game_id)
         entry = log.entries[1]
         entry.data["events"] = []  # a turn's outcome dropped after the fact

@@ -6,36 +6,21 @@ installed is one line and status 2."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
+from _tenka_kit import play_stored
 
 from companion.cli import main
 from companion.core.exports import export_lines
 from companion.core.store import Store
-from companion.games.tenka_meidou import records
-from companion.games.tenka_meidou.players import RandomPlayer, random_start
-from companion.games.tenka_meidou.rules import TenkaRules
-from companion.games.tenka_meidou.state import Phase
 
 SEED = 7
 """An advanced game of three players: Daimyo cards lie face down (section 9)."""
 
 
-def play(store: Store, seed: int = SEED, commands: int | None = None) -> int:
-    rules = TenkaRules()
-    rng = random.Random(seed)
-    game_id, game = records.start(store, rules)
-    start = random_start(rng, rules.board, rules.components)
-    assert start.advanced
-    game.submit(start)
-    player = RandomPlayer(rng, rules.board, rules.components)
-    while game.state.phase is not Phase.OVER and (commands is None or commands > 0):
-        game.submit(player.command(game.state))
-        commands = None if commands is None else commands - 1
-    records.finish_if_over(store, game_id, game)
-    return game_id
+def play(store: Store, commands: int | None = None) -> int:
+    return play_stored(store, SEED, commands, advanced=True)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
