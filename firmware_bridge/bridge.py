@@ -196,6 +196,15 @@ class Bridge:
             self.tick()
             self._check_hubs()
 
+    def _piece_time(self, at: float) -> float:
+        """``at``, a frame's time on :attr:`clock`, on :attr:`piece_clock`: the same moment
+        plus however far a machine's hand has moved the pieces' time on. Every time the
+        tracker is given is on the piece clock, or a block lifted before a jump would be
+        held the jump longer than it was."""
+        if self.piece_clock is self.clock:
+            return at
+        return at + (self.piece_clock() - self.clock())
+
     def tick(self) -> None:
         """Judge the time now: blocks held too long given up, settled landings reported (the
         supervisor does it every 0.1 s; a clock moved on is judged at once by calling it)."""
@@ -412,7 +421,7 @@ class Bridge:
             ant.fault = None
             ant.recent.append(at)
             if self.observer.snapshot(AntennaKey(hub_id, antenna), uids, at):
-                events = self.tracker.update(self.observer.view(), at)
+                events = self.tracker.update(self.observer.view(), self._piece_time(at))
                 self._changed.notify_all()
             listeners = list(self._raw_listeners)
         for listener in listeners:
@@ -439,7 +448,7 @@ class Bridge:
                 log.warning("hub %s antenna A%02d fault: %s", hub_id, fault.antenna, text)
             ant.fault = text
             self.observer.freeze(AntennaKey(hub_id, fault.antenna), text)
-            self.tracker.update(self.observer.view(), at)
+            self.tracker.update(self.observer.view(), self._piece_time(at))
             self._changed.notify_all()
 
     def hub_test(self, hub_id: str, result: p.TestResult) -> None:
@@ -460,7 +469,7 @@ class Bridge:
                 status.connected, status.lost_reason = False, reason
                 status.lost_at = self.clock()
                 self.observer.freeze_hub(hub, f"hub lost: {reason}")
-                self.tracker.update(self.observer.view(), status.lost_at)
+                self.tracker.update(self.observer.view(), self.piece_clock())
             self._changed.notify_all()
         log.warning("hub %s on %s lost: %s", hub or "?", link.port, reason)
 

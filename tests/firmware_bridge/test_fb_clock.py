@@ -85,3 +85,17 @@ def test_a_piece_gone_from_where_the_rules_want_it_is_not_given_up_early(
     link.bridge.wait_for(lambda b: "I11" in b.holding(), WAIT_S)
     assert not link.rest_over()  # the rules want it on Gifu, a place the readers watch
     assert "I11" in link.bridge.holding() and link.clock.skipped == 0.0
+
+
+def test_time_moved_on_before_a_lift_does_not_count_against_it(
+        table: SimulatedTable, following: Callable[..., TableLink]) -> None:
+    """Frames are timed on the hubs' clock, the pieces on the moved one: a block lifted after
+    many jumps has been in hand for as long as it really has (a demo lost a block this way
+    once the jumps added up to the missing time)."""
+    link = following()
+    assert isinstance(link.clock, TableClock)
+    link.clock.skip(2 * LONG_S)  # the hand's jumps of many earlier rests
+    table.lift("I11")
+    link.bridge.wait_for(lambda b: "I11" in b.holding(), WAIT_S)
+    link.bridge.tick()
+    assert "I11" in link.bridge.holding() and "I11" not in link.bridge.tracker.missing
