@@ -155,7 +155,9 @@ class HubLink:
             self._tx_seq = (self._tx_seq + 1) % p.SEQ_MODULO
             try:
                 self._serial.write(p.encode(command, seq))
-            except (OSError, serial.SerialException) as exc:
+            except (OSError, serial.SerialException, TypeError) as exc:  # TypeError: pyserial
+                # closing the port in another thread (its fd is None mid-write); the reader
+                # thread says the hub is lost, as for a read (:meth:`_run`)
                 log.warning("%s: cannot send %s: %s", self.port, type(command).__name__, exc)
                 return None
             self._pending[seq] = _Pending(command, self.clock(), attempts)

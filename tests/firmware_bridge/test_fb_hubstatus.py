@@ -5,6 +5,7 @@ injected clock: the tests wait only for frames to cross the ptys."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,8 @@ from fb_helpers import RATE_HZ, WAIT_S
 
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.hubstatus import FAULT_STANDS_S, START_GRACE_S, HubProblem
-from firmware_bridge.protocol import Fault
+from firmware_bridge.link import HubLink
+from firmware_bridge.protocol import Fault, Sync
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.simulator import VirtualHub
 from firmware_bridge.zones import active_table, use_table
@@ -75,6 +77,24 @@ def test_an_unplugged_hub_is_reported_at_once_and_cleared_when_back(
     table.hubs["hub-2"].replug()
     bridge.wait_for(lambda b: b.hub_problems() == () and seen[-1] == (), WAIT_S)
     assert not bridge.view().unobserved, "every antenna of the hub reported again"
+
+
+def test_a_command_sent_as_the_port_closes_is_said_never_raised() -> None:
+    """A hub unplugged while the bridge sends it a SYNC: pyserial, closing the port in the
+    reader's thread, drops its fd before it marks the port closed, and a write in between
+    fails with a TypeError. That killed the bridge's supervisor (no more ticks or SYNCs, the
+    hub never found again); the send says it in the log and the reader reports the hub lost."""
+    master, slave = os.openpty()
+    link = HubLink(os.ttyname(slave), listener=None)  # type: ignore[arg-type]  # never started
+    fd = link._serial.fd
+    try:
+        link._serial.fd = None  # pyserial part way through close() in another thread
+        assert link.send(Sync(0, 0)) is None
+    finally:
+        link._serial.fd = fd
+        link.close()
+        os.close(master)
+        os.close(slave)
 
 
 def test_a_quiet_hub_shows_within_2_s_and_clears_when_it_speaks(
