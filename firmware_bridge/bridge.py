@@ -62,6 +62,11 @@ class AntennaStatus:
     rf_collisions: int = 0
     """FAULT RF_COLLISION frames: persistent cross-talk with a neighbouring antenna."""
     recent: deque[float] = field(default_factory=lambda: deque(maxlen=40))
+    read_ms: deque[int] = field(default_factory=lambda: deque(maxlen=40))
+    """How long the hub's last reads of this antenna took, its own clock (protocol 1.3)."""
+    full_reads: int = 0
+    quick_reads: int = 0
+    """Reads the hub called full and quick (1.3; a 1.2 hub's are all full, not counted)."""
 
     def read_rate(self) -> float:
         """Snapshots a second over the last few seconds (0 if fewer than two)."""
@@ -409,7 +414,8 @@ class Bridge:
 
     # ------------------------------------------------------------------ LinkListener (cont.)
 
-    def hub_snapshot(self, hub_id: str, antenna: int, uids: frozenset[str], at: float) -> None:
+    def hub_snapshot(self, hub_id: str, antenna: int, uids: frozenset[str], at: float,
+                     read: p.ReadReport | None = None) -> None:
         events: list[TrackEvent] = []
         with self._lock:
             status = self._hubs[hub_id]
@@ -420,7 +426,15 @@ class Bridge:
             ant.tags = len(uids)
             ant.fault = None
             ant.recent.append(at)
-            if self.observer.snapshot(AntennaKey(hub_id, antenna), uids, at):
+            if read is not None:
+                if read.ms is not None:
+                    ant.read_ms.append(read.ms)
+                if read.full:
+                    ant.full_reads += 1
+                else:
+                    ant.quick_reads += 1
+            full = read is None or read.full
+            if self.observer.snapshot(AntennaKey(hub_id, antenna), uids, at, full=full):
                 events = self.tracker.update(self.observer.view(), self._piece_time(at))
                 self._changed.notify_all()
             listeners = list(self._raw_listeners)

@@ -62,7 +62,8 @@ class LinkListener(Protocol):
 
     def hub_hello(self, link: HubLink, hello: p.Hello, at: float) -> HubStats: ...
 
-    def hub_snapshot(self, hub_id: str, antenna: int, uids: frozenset[str], at: float) -> None: ...
+    def hub_snapshot(self, hub_id: str, antenna: int, uids: frozenset[str], at: float,
+                     read: p.ReadReport | None = None) -> None: ...
 
     def hub_fault(self, hub_id: str, fault: p.Fault, at: float) -> None: ...
 
@@ -359,7 +360,8 @@ class HubLink:
         if snap.parts == 1:
             if self._partial is not None:
                 self._drop_partial("a new snapshot began")
-            self.listener.hub_snapshot(hub, snap.antenna, frozenset(snap.uids), now)
+            self.listener.hub_snapshot(hub, snap.antenna, frozenset(snap.uids), now,
+                                       p.ReadReport.of(snap))
             return
         partial = self._partial
         if snap.part == 1:
@@ -380,4 +382,5 @@ class HubLink:
         partial.next_seq = (seq + 1) % p.SEQ_MODULO
         if snap.part == snap.parts:
             self._partial = None
-            self.listener.hub_snapshot(hub, snap.antenna, frozenset(partial.uids), now)
+            self.listener.hub_snapshot(hub, snap.antenna, frozenset(partial.uids), now,
+                                       p.ReadReport.of(snap))

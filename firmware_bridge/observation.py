@@ -77,9 +77,11 @@ class Observer:
         self._view: BoardView | None = None
         self._now = 0.0
 
-    def snapshot(self, key: AntennaKey, uids: frozenset[str], at: float) -> bool:
+    def snapshot(self, key: AntennaKey, uids: frozenset[str], at: float, full: bool = True
+                 ) -> bool:
         """Feed one snapshot; True when the view may have changed (a tag confirmed or gone, or a
-        new sighting that may hold up a neighbour's tag)."""
+        new sighting that may hold up a neighbour's tag). A quick read (``full`` False,
+        protocol 1.3) cannot say a tag left: its missing tags are not counted as misses."""
         filt = self._filters.get(key)
         if filt is None:
             filt = self._filters[key] = _AntennaFilter()
@@ -98,7 +100,7 @@ class Observer:
                 confirmed.add(uid)
                 filt.since[uid] = at
                 changed = True
-        if len(streak) != len(uids):
+        if len(streak) != len(uids) and full:
             for uid in [u for u in streak if u not in uids]:
                 del streak[uid]
                 if uid in confirmed:

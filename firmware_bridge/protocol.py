@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 2
+PROTOCOL_MINOR = 3
 MAX_LINE_BYTES = 512
 """The longest frame, newline included. A longer line is discarded up to its newline."""
 MAX_UIDS_PER_FRAME = 24
@@ -39,6 +39,10 @@ MAX_SLOT_MS = 1000
 PER_SLOT_LENGTHS = (1, 2)
 """The first protocol version whose hubs take one length per slot in ``SCHED`` (section 5.1);
 an older scheduled hub only takes one length for every slot."""
+FOCUS_READS = (1, 3)
+"""The first protocol version whose hubs take ``FOCUS`` and then do quick reads and report
+each read's time and kind on its ``SNAP`` (sections 4.2, 5.2)."""
+MAX_READ_MS = 60000
 
 UID_PATTERN = re.compile(r"[0-9A-F]{16}")
 _TOKEN = re.compile(r"[!-)+-~]{1,64}")  # printable ASCII without space and '*'
@@ -112,12 +116,41 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The full set of tags one antenna sees now (one part of it, if ``parts`` > 1)."""
+    """The full set of tags one antenna sees now (one part of it, if ``parts`` > 1).
+
+    From protocol 1.3, once the host has sent ``FOCUS``, the last part also says how long the
+    read took on the hub's clock (``read_ms``) and whether it was a **full** read (every tag
+    in the field answered: a tag not listed is not there) or a **quick** one (the tags the hub
+    listed last time were told to stay quiet and only newcomers were asked for: a listed tag
+    may have left). ``None``: not said (a 1.2 hub, or an earlier part), read as full."""
 
     antenna: int
     uids: tuple[str, ...]
     part: int = 1
     parts: int = 1
+    read_ms: int | None = None
+    full: bool | None = None
+
+    @property
+    def proves_absence(self) -> bool:
+        """Whether a tag missing from this snapshot was really not in the field."""
+        return self.full is not False
+
+
+@dataclass(frozen=True, slots=True)
+class ReadReport:
+    """What a 1.3 hub said about one read (its snapshot's last part): how long it took on the
+    hub's clock and whether it was full (see :class:`Snapshot`)."""
+
+    ms: int | None
+    full: bool
+
+    @classmethod
+    def of(cls, last_part: Snapshot) -> ReadReport | None:
+        """The report on a snapshot's last part, or None for a hub that said nothing."""
+        if last_part.read_ms is None and last_part.full is None:
+            return None
+        return cls(last_part.read_ms, last_part.proves_absence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +263,16 @@ class Schedule:
 
 
 @dataclass(frozen=True, slots=True)
+class Focus:
+    """Protocol 1.3: the antennas that matter now (the legal destinations lit for a block in
+    hand, its origin), read first in every slot window; the others read after them, in what
+    the window leaves. Empty: no antenna is preferred. Once a hub has had a ``FOCUS`` it does
+    quick reads and reports every read's time and kind (section 5.2)."""
+
+    antennas: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Sync:
     """Protocol 1.1: slot ``slot`` of the schedule began ``offset_ms`` ago (when sent), whatever
     the slots' lengths (1.2)."""
@@ -239,7 +282,7 @@ class Sync:
 
 
 HubMessage = Hello | Snapshot | Fault | Beat | Pong | Ack | Nak | TestResult
-HostCommand = Ping | Who | SetRate | SetLed | SelfTest | Schedule | Sync
+HostCommand = Ping | Who | SetRate | SetLed | SelfTest | Schedule | Sync | Focus
 Message = HubMessage | HostCommand
 
 
@@ -262,8 +305,13 @@ def _fields(message: Message) -> tuple[str, list[str]]:
                 f"hub={hub_id}", f"fw={firmware}", f"proto={major}.{minor}",
                 f"antennas={antennas}", f"rate={rate}",
             ]
-        case Snapshot(antenna, uids, part, parts):
-            return "SNAP", [antenna_name(antenna), f"{part}/{parts}", ",".join(uids) or "-"]
+        case Snapshot(antenna, uids, part, parts, read_ms, full):
+            fields = [antenna_name(antenna), f"{part}/{parts}", ",".join(uids) or "-"]
+            if read_ms is not None:
+                fields.append(f"ms={read_ms}")
+            if full is not None:
+                fields.append("read=full" if full else "read=quick")
+            return "SNAP", fields
         case Fault(antenna, code, detail):
             where = "HUB" if antenna is None else antenna_name(antenna)
             return "FAULT", [where, code, *detail.split()]
@@ -296,6 +344,8 @@ def _fields(message: Message) -> tuple[str, list[str]]:
                              ",".join(str(s) for s in slots)]
         case Sync(slot, offset_ms):
             return "SYNC", [str(slot), str(offset_ms)]
+        case Focus(antennas):
+            return "FOCUS", [",".join(antenna_name(a) for a in antennas) or "-"]
     raise TypeError(f"not a protocol message: {message!r}")
 
 
@@ -309,8 +359,10 @@ def encode(message: Message, seq: int) -> bytes:
     return line
 
 
-def snapshot_frames(antenna: int, uids: list[str] | tuple[str, ...]) -> list[Snapshot]:
-    """Split one antenna's tag set into as many SNAP parts as it needs (at least one)."""
+def snapshot_frames(antenna: int, uids: list[str] | tuple[str, ...], read_ms: int | None = None,
+                    full: bool | None = None) -> list[Snapshot]:
+    """Split one antenna's tag set into as many SNAP parts as it needs (at least one); the
+    read's time and kind (1.3) go on the last part."""
     ordered = sorted(uids)
     chunks = [
         tuple(ordered[i : i + MAX_UIDS_PER_FRAME])
@@ -318,7 +370,9 @@ def snapshot_frames(antenna: int, uids: list[str] | tuple[str, ...]) -> list[Sna
     ] or [()]
     if len(chunks) > MAX_PARTS:
         raise ValueError(f"{len(ordered)} tags on one antenna is more than a snapshot can carry")
-    return [Snapshot(antenna, chunk, i + 1, len(chunks)) for i, chunk in enumerate(chunks)]
+    last = len(chunks)
+    return [Snapshot(antenna, chunk, i + 1, last, *((read_ms, full) if i + 1 == last else ()))
+            for i, chunk in enumerate(chunks)]
 
 
 # --------------------------------------------------------------------------- decoding
@@ -374,7 +428,17 @@ def _hello(fields: list[str]) -> Hello:
 
 
 def _snapshot(fields: list[str]) -> Snapshot:
-    _arity("SNAP", fields, 3)
+    _arity("SNAP", fields, 3, 5)
+    read_ms: int | None = None
+    full: bool | None = None
+    for extra in fields[3:]:  # 1.3: ms=N read=full|quick, in any order, each at most once
+        key, eq, value = extra.partition("=")
+        if key == "ms" and eq and read_ms is None:
+            read_ms = _number(value, 0, MAX_READ_MS, "read time")
+        elif key == "read" and value in ("full", "quick") and full is None:
+            full = value == "full"
+        else:
+            raise ProtocolError("bad_field", f"bad snapshot field {extra[:20]!r}")
     m = _PART.fullmatch(fields[1])
     if m is None or not 1 <= int(m.group(1)) <= int(m.group(2)) <= MAX_PARTS:
         raise ProtocolError("bad_field", f"bad snapshot part {fields[1][:20]!r}")
@@ -386,7 +450,7 @@ def _snapshot(fields: list[str]) -> Snapshot:
             raise ProtocolError("bad_field", f"bad tag uid {uid[:20]!r}")
     if len(set(uids)) != len(uids):
         raise ProtocolError("bad_field", "a tag listed twice")
-    return Snapshot(_antenna(fields[0]), uids, int(m.group(1)), int(m.group(2)))
+    return Snapshot(_antenna(fields[0]), uids, int(m.group(1)), int(m.group(2)), read_ms, full)
 
 
 def _message(kind: str, f: list[str]) -> Message:
@@ -432,6 +496,14 @@ def _message(kind: str, f: list[str]) -> Message:
         return SelfTest()
     if kind == "SCHED":
         return _schedule(f)
+    if kind == "FOCUS":
+        _arity(kind, f, 1)
+        if f[0] == "-":
+            return Focus()
+        items = f[0].split(",")
+        if len(items) > MAX_ANTENNAS or len(set(items)) != len(items):
+            raise ProtocolError("bad_field", "FOCUS lists an antenna twice or too many")
+        return Focus(tuple(_antenna(item) for item in items))
     if kind == "SYNC":
         _arity(kind, f, 2)
         return Sync(_number(f[0], 0, MAX_SLOTS - 1, "slot"),

@@ -81,7 +81,7 @@ def test_registering_tags_by_saying_what_each_block_is(
 def test_hardware_check_against_the_simulator(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hardware", "check", "--simulate", "--seconds", "1.5", "--self-test"]) == 0
     out = capsys.readouterr().out
-    assert "hub hub-1" in out and "firmware sim-1.0" in out and "protocol 1.2" in out
+    assert "hub hub-1" in out and "firmware sim-1.0" in out and "protocol 1.3" in out
     assert "A10 Gifu" in out and "reads/s" in out  # the build guide's default wiring
     assert out.strip().endswith("all good")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware_bridge import protocol as p
 from firmware_bridge.protocol import (
     MAX_LINE_BYTES,
     Ack,
@@ -193,3 +194,24 @@ def test_the_longest_schedule_fits_in_a_line() -> None:
     line = encode(sched, 65535)
     assert len(line) <= MAX_LINE_BYTES
     assert decode_line(line).message == sched
+
+
+def test_protocol_1_3_focus_and_read_reports_round_trip() -> None:
+    """FOCUS (section 5.2) and a snapshot's read time and kind (4.2) survive the wire; a
+    snapshot without them is a full read of unknown time, and a malformed extra is refused."""
+    for focus in (p.Focus(()), p.Focus((0, 3, 15))):
+        assert p.decode_line(p.encode(focus, 7)).message == focus
+    assert p.encode(p.Focus(()), 1).startswith(b"FOCUS 1 - *")
+    parts = p.snapshot_frames(2, [f"E00401{n:010X}" for n in range(30)], read_ms=81, full=False)
+    assert [(s.read_ms, s.full) for s in parts] == [(None, None), (81, False)]
+    decoded = [p.decode_line(p.encode(s, i)).message for i, s in enumerate(parts)]
+    assert decoded == parts
+    assert p.ReadReport.of(parts[-1]) == p.ReadReport(81, False)
+    plain = p.decode_line(p.encode(p.Snapshot(1, ()), 3)).message
+    assert isinstance(plain, p.Snapshot) and plain.proves_absence
+    assert p.ReadReport.of(plain) is None
+    for bad in (b"SNAP 4 A01 1/1 - ms=x", b"SNAP 4 A01 1/1 - read=half",
+                b"SNAP 4 A01 1/1 - ms=1 ms=2", b"FOCUS 4 A01,A01", b"FOCUS 4 B7"):
+        line = bad + b" *%04X\n" % p.crc16(bad)
+        with pytest.raises(p.ProtocolError):
+            p.decode_line(line)
