@@ -265,11 +265,18 @@ class Schedule:
 @dataclass(frozen=True, slots=True)
 class Focus:
     """Protocol 1.3: the antennas that matter now (the legal destinations lit for a block in
-    hand, its origin), read first in every slot window; the others read after them, in what
-    the window leaves. Empty: no antenna is preferred. Once a hub has had a ``FOCUS`` it does
-    quick reads and reports every read's time and kind (section 5.2)."""
+    hand, its origin; the stacks a hand may lift), read first in every slot window; the others
+    read after them, in what the window leaves. Those in ``full`` are always read in full (a
+    stack a hand may lift from: only a full read sees a tag leave). Empty: no antenna is
+    preferred. Once a hub has had a ``FOCUS`` it does quick reads and reports every read's time
+    and kind (section 5.2)."""
 
     antennas: tuple[int, ...] = ()
+    full: frozenset[int] = frozenset()
+
+    def __post_init__(self) -> None:
+        if not self.full <= set(self.antennas):
+            raise ValueError("an antenna read in full must be focused")
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,8 +351,9 @@ def _fields(message: Message) -> tuple[str, list[str]]:
                              ",".join(str(s) for s in slots)]
         case Sync(slot, offset_ms):
             return "SYNC", [str(slot), str(offset_ms)]
-        case Focus(antennas):
-            return "FOCUS", [",".join(antenna_name(a) for a in antennas) or "-"]
+        case Focus(antennas, full):
+            return "FOCUS", [",".join(antenna_name(a) + ("!" if a in full else "")
+                                      for a in antennas) or "-"]
     raise TypeError(f"not a protocol message: {message!r}")
 
 
@@ -501,9 +509,11 @@ def _message(kind: str, f: list[str]) -> Message:
         if f[0] == "-":
             return Focus()
         items = f[0].split(",")
-        if len(items) > MAX_ANTENNAS or len(set(items)) != len(items):
+        antennas = tuple(_antenna(item.removesuffix("!")) for item in items)
+        if len(items) > MAX_ANTENNAS or len(set(antennas)) != len(antennas):
             raise ProtocolError("bad_field", "FOCUS lists an antenna twice or too many")
-        return Focus(tuple(_antenna(item) for item in items))
+        return Focus(antennas, frozenset(a for a, i in zip(antennas, items, strict=True)
+                                         if i.endswith("!")))
     if kind == "SYNC":
         _arity(kind, f, 2)
         return Sync(_number(f[0], 0, MAX_SLOTS - 1, "slot"),

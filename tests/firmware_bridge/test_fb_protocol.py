@@ -199,8 +199,9 @@ def test_the_longest_schedule_fits_in_a_line() -> None:
 def test_protocol_1_3_focus_and_read_reports_round_trip() -> None:
     """FOCUS (section 5.2) and a snapshot's read time and kind (4.2) survive the wire; a
     snapshot without them is a full read of unknown time, and a malformed extra is refused."""
-    for focus in (p.Focus(()), p.Focus((0, 3, 15))):
+    for focus in (p.Focus(()), p.Focus((0, 3, 15)), p.Focus((4, 2), frozenset({2}))):
         assert p.decode_line(p.encode(focus, 7)).message == focus
+    assert b" A04,A02! " in p.encode(p.Focus((4, 2), frozenset({2})), 1)
     assert p.encode(p.Focus(()), 1).startswith(b"FOCUS 1 - *")
     parts = p.snapshot_frames(2, [f"E00401{n:010X}" for n in range(30)], read_ms=81, full=False)
     assert [(s.read_ms, s.full) for s in parts] == [(None, None), (81, False)]
@@ -211,7 +212,7 @@ def test_protocol_1_3_focus_and_read_reports_round_trip() -> None:
     assert isinstance(plain, p.Snapshot) and plain.proves_absence
     assert p.ReadReport.of(plain) is None
     for bad in (b"SNAP 4 A01 1/1 - ms=x", b"SNAP 4 A01 1/1 - read=half",
-                b"SNAP 4 A01 1/1 - ms=1 ms=2", b"FOCUS 4 A01,A01", b"FOCUS 4 B7"):
+                b"SNAP 4 A01 1/1 - ms=1 ms=2", b"FOCUS 4 A01,A01", b"FOCUS 4 A01,A01!", b"FOCUS 4 B7"):
         line = bad + b" *%04X\n" % p.crc16(bad)
         with pytest.raises(p.ProtocolError):
             p.decode_line(line)
