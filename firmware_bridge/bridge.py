@@ -28,7 +28,7 @@ from firmware_bridge.discovery import DEFAULT_USB_IDS, hub_ports
 from firmware_bridge.discrepancy import MoveRules, Reconciliation, reconcile
 from firmware_bridge.hubstatus import HubProblem, find_problems
 from firmware_bridge.link import HubLink, HubStats
-from firmware_bridge.observation import BoardView, DebounceConfig, Observer
+from firmware_bridge.observation import HEARING_MM, BoardView, DebounceConfig, Observer
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.schedule import (
     SHRINK_AFTER_S,
@@ -36,6 +36,7 @@ from firmware_bridge.schedule import (
     SlotLengths,
     antenna_spots,
     needed_slot_ms,
+    neighbour_pairs,
     plan_schedule,
 )
 from firmware_bridge.tracking import Tracker, TrackEvent
@@ -114,7 +115,7 @@ class Bridge:
         rate_hz: int | None = None,
         missing_after_s: float = 10.0,
         corrections: CorrectionLog | None = None,
-        settle_s: float = 1.0,
+        settle_s: float = 0.3,
         schedule: ScanSchedule | None = None,
         auto_schedule: bool = True,
         adaptive_slots: bool = True,
@@ -128,6 +129,7 @@ class Bridge:
         self.registry = registry
         self.rate_hz = rate_hz
         self.observer = Observer(wiring, debounce)
+        self._zone_of = wiring.table()
         self.tracker = Tracker(registry, missing_after_s=missing_after_s, settle_s=settle_s)
         self.corrections = corrections or CorrectionLog()
         self.clock = clock
@@ -146,6 +148,13 @@ class Bridge:
         self._open_failures: dict[str, str] = {}
         self._leds: dict[str, p.LedMode] = {}
         self._sent_leds: dict[AntennaKey, p.LedMode] = {}
+        self._destinations: frozenset[str] = frozenset()
+        """Zones lit as the legal destinations of the blocks in hand (:meth:`set_destinations`)."""
+        self._focus: set[AntennaKey] = set()
+        """The antennas that matter now (protocol 1.3 FOCUS): the destinations and origins."""
+        self._focus_full: set[AntennaKey] = set()
+        """Those of them always read in full (none yet: a stack a hand may lift from)."""
+        self._sent_focus: dict[str, p.Focus] = {}
         self._subscribers: list[Callable[[TrackEvent], None]] = []
         self._raw_listeners: list[Callable[[AntennaKey, frozenset[str], float], None]] = []
         self._lock = threading.RLock()
@@ -273,6 +282,7 @@ class Bridge:
             status.fault_at = None
             status.stats.connections += 1
             self._sent_leds = {k: m for k, m in self._sent_leds.items() if k.hub != hello.hub_id}
+            self._sent_focus.pop(hello.hub_id, None)
             self._changed.notify_all()
         log.info("hub %s on %s: firmware %s, protocol %d.%d, %d antennas", hello.hub_id,
                  link.port, hello.firmware, *hello.protocol, hello.antennas)
@@ -281,6 +291,7 @@ class Bridge:
         link.send(p.SetLed(None, p.LedMode.OFF))  # whatever an earlier session left lit
         self._send_schedule(status, link)
         self._push_leds()
+        self._push_focus()
         return status.stats
 
     # ------------------------------------------------------------------ scan schedule
@@ -297,7 +308,9 @@ class Bridge:
         the log and by :meth:`schedule_problem` (``companion hardware check`` prints it)."""
         self._auto_schedule = False
         try:
-            planned = plan_schedule(self.wiring.table(), antenna_spots())
+            spots = antenna_spots()
+            planned = plan_schedule(self.wiring.table(), spots)
+            hearing = neighbour_pairs(self.wiring.table(), spots, HEARING_MM)
         except Exception as exc:  # a broken layout must not stop the hubs being read
             with self._lock:
                 self._no_schedule = str(exc) or type(exc).__name__
@@ -306,6 +319,7 @@ class Bridge:
             return
         with self._lock:
             self._schedule = self._wanted = planned
+            self.observer.set_hearing((pair.a, pair.b) for pair in hearing)
             waiting = [h for h in self._hubs.values()
                        if h.connected and h.link is not None and not h.scheduled]
         for status in waiting:
@@ -434,14 +448,26 @@ class Bridge:
                 else:
                     ant.quick_reads += 1
             full = read is None or read.full
-            if self.observer.snapshot(AntennaKey(hub_id, antenna), uids, at, full=full):
+            key = AntennaKey(hub_id, antenna)
+            if self.observer.snapshot(key, uids, at, full=full, reported=read is not None):
                 events = self.tracker.update(self.observer.view(), self._piece_time(at))
                 self._changed.notify_all()
+            zone = self._zone_of.get(key)
+            if full and zone is not None:  # the settle rule: a later full read still lists it
+                tags = self.registry.tags
+                settled = self.tracker.read_in_full(
+                    zone, (tags[u] for u in uids if u in tags), self._piece_time(at))
+                if settled:
+                    events += settled
+                    self._changed.notify_all()
+            if events:
+                self._refocus_locked()
             listeners = list(self._raw_listeners)
         for listener in listeners:
             listener(AntennaKey(hub_id, antenna), uids, at)
         if events:
             self._publish(events)
+            self._push_focus()
 
     def hub_fault(self, hub_id: str, fault: p.Fault, at: float) -> None:
         with self._lock:
@@ -636,16 +662,59 @@ class Bridge:
             self._leds = dict(modes)
         self._push_leds()
 
+    def set_destinations(self, zones: Iterable[str]) -> None:
+        """Light these zones as the legal destinations of the blocks in hand (LED ON, over what
+        :meth:`set_leds` shows) and read them first (FOCUS); empty when the hand is empty."""
+        with self._lock:
+            self._destinations = frozenset(zones)
+            self._refocus_locked()
+        self._push_leds()
+        self._push_focus()
+
+    def _refocus_locked(self) -> None:
+        """Under the lock: the antennas that matter now are those of the lit destinations and
+        of the origins of the blocks in hand (a block put back)."""
+        zones = set(self._destinations)
+        if zones:
+            zones.update(h.origin for h in self.tracker.in_hand.values())
+        self._focus = {k for k, z in self._zone_of.items() if z in zones}
+
+    def focus(self) -> frozenset[AntennaKey]:
+        """The antennas the hubs are told to read first (protocol 1.3 FOCUS)."""
+        with self._lock:
+            return frozenset(self._focus)
+
+    def _push_focus(self) -> None:
+        """Send FOCUS to each 1.3 hub whose focus changed (``-`` after its HELLO: opting in)."""
+        sends: list[tuple[HubLink, p.Focus]] = []
+        with self._lock:
+            for status in self._hubs.values():
+                if (status.link is None or not status.connected
+                        or status.hello.protocol < p.FOCUS_READS):
+                    continue
+                mine = sorted(k.antenna for k in self._focus if k.hub == status.hub_id
+                              and k.antenna < status.hello.antennas)
+                full = frozenset(k.antenna for k in self._focus_full
+                                 if k.hub == status.hub_id and k.antenna in mine)
+                command = p.Focus(tuple(mine), full)
+                if self._sent_focus.get(status.hub_id) != command:
+                    self._sent_focus[status.hub_id] = command
+                    sends.append((status.link, command))
+        for link, command in sends:
+            link.send(command)
+
     def _push_leds(self) -> None:
         sends: list[tuple[HubLink, p.SetLed]] = []
         with self._lock:
+            lit = {**self._leds, **{z: p.LedMode.ON for z in self._destinations
+                                    if z not in self._leds}}
             for key, zone in self.wiring.table().items():
                 status = self._hubs.get(key.hub)
                 if status is None or status.link is None or not status.connected:
                     continue
                 if key.antenna >= status.hello.antennas:
                     continue
-                mode = self._leds.get(zone, p.LedMode.OFF)
+                mode = lit.get(zone, p.LedMode.OFF)
                 if self._sent_leds.get(key, p.LedMode.OFF) != mode:
                     self._sent_leds[key] = mode
                     sends.append((status.link, p.SetLed(key.antenna, mode)))

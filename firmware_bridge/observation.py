@@ -17,6 +17,20 @@ A tag just confirmed on one antenna while a neighbour has sighted it but not yet
 held back (neither placed nor ambiguous) until the neighbour confirms or loses it, so a block
 put down across two locations is never placed on the one that happened to be scanned first.
 
+**The vanish rule.** A block lifted from A and put down on B is still listed by A until A has
+missed it ``vanish_scans`` times (a hub doing quick reads, protocol 1.3, cannot even see it
+leave until its next full read). It need not wait: a tag is where it was **last heard**, as
+long as that antenna cannot hear it from any of the others that still list it (they are not
+*hearing neighbours*: loops farther apart than :data:`HEARING_MM`, from the placement sheet).
+Between hearing neighbours the cross-talk rule above holds (first confirmed, or ambiguous).
+Without the layout every pair counts as hearing neighbours (the rule is off).
+
+**First hearing.** A hub speaking protocol 1.3 reads an antenna in full right after it found a
+newcomer there (docs/protocol.md 5.2), so the second look the appear debounce waits for is
+taken anyway, by the settle rule (:mod:`.tracking`). Its newcomer is confirmed at once, unless a
+hearing neighbour lists or has sighted the same tag (then the two scans and the cross-talk rule
+apply).
+
 **Frozen antennas.** An antenna whose hub is lost, or whose reader reports a fault, keeps its
 last confirmed tags (a block does not vanish because a reader died) and its zone is listed as
 unobserved.
@@ -24,10 +38,15 @@ unobserved.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from firmware_bridge.wiring import AntennaKey, WiringMap
+
+HEARING_MM = 40.0
+"""Loops closer than this edge to edge may hear each other's tags (a block on the edge of one
+location, or a tall stack leaning over). Farther apart, a tag listed by two antennas was moved
+between them: the vanish rule gives it to the one that heard it last."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +67,11 @@ class _AntennaFilter:
     since: dict[str, float] = field(default_factory=dict)
     streak: dict[str, int] = field(default_factory=dict)
     misses: dict[str, int] = field(default_factory=dict)
+    heard: dict[str, float] = field(default_factory=dict)
+    """uid -> when this antenna last really heard it (a full read listed it, or a quick read
+    found it new); a quick read's re-listing of a quieted tag is not hearing it."""
+    listed: frozenset[str] = frozenset()
+    """What the hub's last snapshot of this antenna listed."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +100,42 @@ class Observer:
         self._frozen: dict[AntennaKey, str] = {}
         self._view: BoardView | None = None
         self._now = 0.0
+        self._hearing: dict[AntennaKey, set[AntennaKey]] | None = None
 
-    def snapshot(self, key: AntennaKey, uids: frozenset[str], at: float, full: bool = True
-                 ) -> bool:
+    def set_hearing(self, pairs: Iterable[tuple[AntennaKey, AntennaKey]] | None) -> None:
+        """The antenna pairs that may hear each other's tags (closer than :data:`HEARING_MM`);
+        None: unknown, every pair may (the vanish and first-hearing rules are then off)."""
+        if pairs is None:
+            self._hearing = None
+        else:
+            hearing: dict[AntennaKey, set[AntennaKey]] = {}
+            for a, b in pairs:
+                hearing.setdefault(a, set()).add(b)
+                hearing.setdefault(b, set()).add(a)
+            self._hearing = hearing
+        self._view = None
+
+    def _may_hear(self, a: AntennaKey, b: AntennaKey) -> bool:
+        if self._hearing is None:
+            return True
+        return b in self._hearing.get(a, ())
+
+    def _near_sighting(self, key: AntennaKey, uid: str) -> bool:
+        """Whether an antenna that could hear ``uid`` from where ``key`` is lists or has
+        sighted it."""
+        for other, filt in self._filters.items():
+            if other != key and (uid in filt.confirmed or filt.streak.get(uid)) \
+                    and self._may_hear(key, other):
+                return True
+        return False
+
+    def snapshot(self, key: AntennaKey, uids: frozenset[str], at: float, full: bool = True,
+                 reported: bool = False) -> bool:
         """Feed one snapshot; True when the view may have changed (a tag confirmed or gone, or a
         new sighting that may hold up a neighbour's tag). A quick read (``full`` False,
-        protocol 1.3) cannot say a tag left: its missing tags are not counted as misses."""
+        protocol 1.3) cannot say a tag left: its missing tags are not counted as misses, and
+        only its newcomers were heard. ``reported``: the hub said what kind of read it was
+        (1.3), so it reads in full after a newcomer (the first-hearing rule)."""
         filt = self._filters.get(key)
         if filt is None:
             filt = self._filters[key] = _AntennaFilter()
@@ -89,6 +143,14 @@ class Observer:
         self._now = at
         streak, misses, confirmed = filt.streak, filt.misses, filt.confirmed
         appear, vanish = self.debounce.appear_scans, self.debounce.vanish_scans
+        heard = uids if full else uids - filt.listed
+        filt.listed = uids
+        zone = self._zone_of.get(key)
+        view = self._view
+        for uid in heard:
+            filt.heard[uid] = at
+            if view is not None and uid in filt.confirmed and view.where.get(uid) != zone:
+                changed = True  # heard here again while placed elsewhere: the vanish rule
         for uid in uids:
             n = streak.get(uid, 0) + 1
             streak[uid] = n
@@ -96,7 +158,9 @@ class Observer:
                 changed = True  # a new sighting may hold up a tag confirmed next door
             if misses:
                 misses.pop(uid, None)
-            if n >= appear and uid not in confirmed:
+            first_hearing = (reported and uid in heard and self._hearing is not None
+                             and not self._near_sighting(key, uid))
+            if (n >= appear or first_hearing) and uid not in confirmed:
                 confirmed.add(uid)
                 filt.since[uid] = at
                 changed = True
@@ -109,6 +173,7 @@ class Observer:
                         confirmed.discard(uid)
                         del misses[uid]
                         del filt.since[uid]
+                        filt.heard.pop(uid, None)
                         changed = True
                     else:
                         misses[uid] = m
@@ -144,11 +209,13 @@ class Observer:
 
     def _compute(self) -> BoardView:
         seen_at: dict[str, list[AntennaKey]] = {}
-        sighted: set[str] = set()
+        sighted: dict[str, list[AntennaKey]] = {}
         unmapped: dict[AntennaKey, frozenset[str]] = {}
         for key, filt in self._filters.items():
             if len(filt.streak) > len(filt.confirmed):
-                sighted.update(u for u, n in filt.streak.items() if n and u not in filt.confirmed)
+                for u, n in filt.streak.items():
+                    if n and u not in filt.confirmed:
+                        sighted.setdefault(u, []).append(key)
             if not filt.confirmed:
                 continue
             if key not in self._zone_of:
@@ -161,8 +228,13 @@ class Observer:
         crosstalk: dict[str, tuple[str, ...]] = {}
         tie = self.debounce.crosstalk_tie_s
         for uid, keys in seen_at.items():
-            if len(keys) == 1 and uid in sighted and self._now - self._since(uid, keys[0]) <= tie:
+            if (len(keys) == 1 and self._now - self._since(uid, keys[0]) <= tie
+                    and any(self._may_hear(keys[0], k) for k in sighted.get(uid, ()))):
                 continue  # just confirmed here, about to be confirmed next door: wait
+            moved_to = self._last_heard(uid, keys)
+            if moved_to is not None:
+                where[uid] = self._zone_of[moved_to]
+                continue
             choice = self._resolve(uid, keys)
             zones = sorted({self._zone_of[k] for k in keys})
             if choice is None:
@@ -176,6 +248,21 @@ class Observer:
 
     def _since(self, uid: str, key: AntennaKey) -> float:
         return self._filters[key].since[uid]
+
+    def _last_heard(self, uid: str, keys: list[AntennaKey]) -> AntennaKey | None:
+        """The vanish rule: of several antennas listing ``uid``, the one that confirmed it last,
+        if none of the others has heard it since and none could hear it from there (None: one
+        antenna, a hearing neighbour among them, the others still hearing it, or the layout
+        unknown: the cross-talk rule decides)."""
+        if len(keys) < 2 or self._hearing is None:
+            return None
+        latest = max(keys, key=lambda k: (self._filters[k].since[uid], k))
+        arrived = self._filters[latest].since[uid]
+        for k in keys:
+            if k != latest and (self._may_hear(latest, k)
+                                or self._filters[k].heard.get(uid, float("-inf")) >= arrived):
+                return None
+        return latest
 
     def _resolve(self, uid: str, keys: list[AntennaKey]) -> AntennaKey | None:
         if len(keys) == 1:

@@ -289,12 +289,14 @@ class TableSession:
         with self._lock:
             found = self.rules.destinations(origin, block_ids)
             self._shown = {zone: LedMode.ON for zone in found}
+        self.bridge.set_destinations(found)  # lit and read first while the hand is full
         self.refresh()
         return found
 
     def clear_destinations(self) -> None:
         with self._lock:
             self._shown = {}
+        self.bridge.set_destinations(())
         self.refresh()
 
     # ------------------------------------------------------------------ corrections

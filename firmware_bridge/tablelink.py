@@ -165,7 +165,7 @@ class TableLink:
     readers: Readers
     game: Game[Any, Any, Any]
     debounce_missing_s: float = 10.0
-    settle_s: float = 1.0
+    settle_s: float = 0.3
     """How long set-down pieces rest before they are ruled as moved (the settle rule)."""
     on_change: Callable[[], None] | None = None
     clock: Callable[[], float] = field(default_factory=TableClock)
@@ -223,7 +223,7 @@ class TableLink:
         if held:  # these, and only these: a lift read since is the hand's next move
             bridge.give_up(held)
         else:
-            self.clock.skip(self.settle_s)
+            self.clock.skip(max(self.settle_s, bridge.tracker.unread_settle_s))
             bridge.tick()
         return True
 

@@ -8,22 +8,23 @@ Changes become events:
 * :class:`StackMoved` - blocks that left one zone arrived at another ("this stack left Gifu and
   arrived at Kiso", "this block was placed on Ishida's deployment tray", "this block went to
   the casualty tray"). Emitted once every block lifted from the origin has been put down again
-  (or given up as missing) *and has rested where it was put for* ``settle_s``, so a stack
-  lifted together is reported together.
+  (or given up as missing) *and has settled where it was put*, so a stack lifted together is
+  reported together.
 
 **The settle rule.** A hand often touches a stack down on the way (to take a better grip, to
-count the road) for a fraction of a second. Whether the readers confirm that touch-down depends
-on the scan rate (two scans at 10 scans/s take 0.1 s, at 2 scans/s a whole second), so a move
-ruled on the first confirmed landing would be ruled differently at different rates. A landing
-therefore only becomes a move once the blocks have stayed put for ``settle_s`` (default 1 s,
-longer than a 0.5 s touch-down stays confirmed at any rate from 2 to 20 scans/s: at most
-0.5 s + the lift debounce of 0.1-0.2 s at 10-20 scans/s; at 2 scans/s a touch-down shorter
-than the 0.5 s scan period is never confirmed at all). Lifted again before that, the blocks
-carry their first origin on: the legs merge into one route, Gifu -> (Kiso) -> Kuwana is one move
-Gifu -> Kuwana, and Gifu -> (Kiso) -> Gifu is no move. The price is latency: a move is ruled
-``settle_s`` after the landing is confirmed (the confirmation itself takes one scan period
-more than the first sighting, see observation.py). Arrivals from nowhere (first seen, or
-found again after going missing without an origin) are not held back.
+count the road) for a fraction of a second. So a landing becomes a move only once the readers
+have looked again and still see it: a **full read** of the destination (one that would have
+missed a block taken away: every read of a protocol 1.2 hub, and the read a 1.3 hub does right
+after it found a newcomer, docs/protocol.md 5.2) taken *after* the landing was confirmed still
+lists every landed block, and the blocks have rested at least ``settle_s`` (0.3 s). Consecutive
+complete reads agreeing, not a fixed wait: at five reads of the destination a second a move is
+ruled about 0.3 s after it was first seen. A landing no later full read looked at (a block
+declared by a correction, a reader gone quiet) settles after ``unread_settle_s`` (1 s), the old
+fixed rule. Lifted again before it settles, the blocks carry their first origin on: the legs
+merge into one route, Gifu -> (Kiso) -> Kuwana is one move Gifu -> Kuwana, and
+Gifu -> (Kiso) -> Gifu is no move. A touch-down that two reads of the destination see, 0.3 s
+apart or more, is a move: the price of ruling in under a second. Arrivals from nowhere (first
+seen, or found again after going missing without an origin) are not held back.
 * :class:`BlocksMissing` - blocks lifted from a zone and not put down anywhere within
   ``missing_after_s``.
 
@@ -80,6 +81,8 @@ class _Landing:
     origin: str
     zone: str
     since: float
+    checked: bool = False
+    """A full read of ``zone`` after ``since`` still listed the block."""
 
 
 @dataclass
@@ -88,8 +91,11 @@ class Tracker:
 
     registry: TagRegistry
     missing_after_s: float = 10.0
-    settle_s: float = 1.0
-    """How long blocks must rest where they were put before the landing is a move."""
+    settle_s: float = 0.3
+    """How long blocks must rest where they were put, at least, before the landing is a move
+    (and a full read of the destination since must still list them)."""
+    unread_settle_s: float = 1.0
+    """A landing no full read looked at since settles after this long (the fixed rule)."""
     placements: dict[str, str] = field(default_factory=dict)
     """block id -> zone, for every block currently seen (or declared by a correction)."""
     in_hand: dict[str, _InHand] = field(default_factory=dict)
@@ -144,6 +150,18 @@ class Tracker:
         events.extend(self._flush(at))
         return events
 
+    def read_in_full(self, zone: str, blocks: Iterable[str], at: float) -> list[TrackEvent]:
+        """A full read of ``zone`` at ``at`` listed ``blocks``: the landings there confirmed
+        before it are checked (or, for a block it did not list, unchecked again); report the
+        landings that have settled."""
+        listed = set(blocks)
+        touched = False
+        for block, landing in self._landed.items():
+            if landing.zone == zone and landing.since < at:
+                landing.checked = block in listed
+                touched = True
+        return self._flush(at) if touched else []
+
     def _origin_of(self, block: str, zone: str | None) -> str | None:
         """Where a block's move began: its unsettled landing's origin (the legs merge), else
         ``zone``. Pops the landing."""
@@ -180,7 +198,7 @@ class Tracker:
             by_origin.setdefault(landing.origin, []).append((block, landing))
         events: list[TrackEvent] = []
         for origin, landings in by_origin.items():
-            if origin in holding or any(at - ld.since < self.settle_s for _, ld in landings):
+            if origin in holding or not all(self._settled(ld, at) for _, ld in landings):
                 continue
             by_zone: dict[str, list[str]] = {}
             for block, landing in landings:
@@ -189,6 +207,10 @@ class Tracker:
             for zone, blocks in by_zone.items():
                 events.append(StackMoved(origin, zone, tuple(sorted(blocks)), at))
         return events
+
+    def _settled(self, landing: _Landing, at: float) -> bool:
+        rest = at - landing.since
+        return rest >= self.settle_s and (landing.checked or rest >= self.unread_settle_s)
 
     def unsettled(self) -> dict[str, str]:
         """block id -> the zone it was put down on, for landings not yet ruled as moves."""

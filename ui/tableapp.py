@@ -49,8 +49,9 @@ class TableOptions:
     """Draw the virtual table beside the screen when the readers are simulated."""
     desktop: tuple[int, int] | None = None
     """The desktop the window must fit (default: the display's own)."""
-    settle_s: float = 1.0
-    """Pieces set down are ruled once they have rested this long (the settle rule)."""
+    settle_s: float = 0.3
+    """Pieces set down are ruled once they have rested this long and a later full read of the
+    place still lists them (the settle rule, firmware_bridge/tracking.py)."""
     db: Path | None = None
     """The game database (default: the data directory's games.sqlite)."""
     change_game: bool = False

@@ -74,7 +74,7 @@ def test_unplug_and_replug_loses_nothing(
     hub.replug()  # a new pty; the stable name (like a udev symlink) follows it
     bridge.wait_for(lambda b: b.hubs()["hub-1"].connected, WAIT_S)
     _wait_placed(bridge, T01="edo", T02="edo")
-    assert "gifu" not in bridge.view().unobserved
+    bridge.wait_for(lambda b: "gifu" not in b.view().unobserved, WAIT_S)
     bridge.wait_for(lambda b: hub.leds.get(15) == LedMode.ON, WAIT_S)  # LEDs sent again
     assert bridge.hubs()["hub-1"].stats.connections == 2
 

@@ -131,6 +131,7 @@ def test_a_stack_lifted_together_is_reported_together() -> None:
     observer.snapshot(KISO, both, t + 0.15)
     events = tracker.update(observer.view(), t + 0.15)
     assert not [e for e in events if isinstance(e, StackMoved)], "not settled yet"
+    assert tracker.read_in_full("kiso", ["I01", "I02"], t + 0.20) == [], "rested too briefly"
     settled = t + 0.15 + tracker.settle_s + 0.01
     assert tracker.tick(settled) == [StackMoved("gifu", "kiso", ("I01", "I02"), settled)]
 
@@ -147,3 +148,52 @@ def test_a_block_held_too_long_is_missing() -> None:
     assert tracker.tick(3.0) == []
     assert tracker.tick(6.0) == [BlocksMissing("osaka", ("I01",), 6.0)]
     assert tracker.missing == {"I01": "osaka"}
+
+
+def _quick_gifu_then_kiso(hearing: list[tuple[AntennaKey, AntennaKey]]) -> Observer:
+    """I01 stands on Gifu; Gifu's hub reads it quick from then on (re-listing it, unheard);
+    the block turns up on Kiso, read twice there."""
+    observer = Observer(WIRING)
+    observer.set_hearing(hearing)
+    tag = frozenset({TAG})
+    observer.snapshot(GIFU, tag, 0.0)
+    observer.snapshot(GIFU, tag, 0.1)
+    for t in (0.2, 0.3, 0.4):
+        observer.snapshot(GIFU, tag, t, full=False, reported=True)  # quieted, re-listed
+    observer.snapshot(KISO, tag, 0.35)
+    observer.snapshot(KISO, tag, 0.45)
+    return observer
+
+
+def test_the_vanish_rule_gives_a_block_to_where_it_was_last_heard() -> None:
+    """Gifu still lists I01 (its quick reads cannot see it leave) but cannot have heard it
+    since Kiso did, and Kiso cannot hear Gifu's tags: the block is on Kiso at once."""
+    observer = _quick_gifu_then_kiso(hearing=[(KISO, OSAKA)])
+    assert observer.view().where == {TAG: "kiso"}
+    assert observer.view().crosstalk == {}
+    observer.snapshot(GIFU, frozenset({TAG}), 0.5)  # a full read of Gifu hears it after all
+    assert observer.view().where == {TAG: "gifu"}, "both hear it: the cross-talk rule"
+    assert observer.view().crosstalk == {TAG: ("kiso",)}
+
+
+def test_between_hearing_neighbours_the_first_place_keeps_the_block() -> None:
+    observer = _quick_gifu_then_kiso(hearing=[(GIFU, KISO)])
+    assert observer.view().where == {TAG: "gifu"}
+    assert observer.view().crosstalk == {TAG: ("kiso",)}
+    unknown = _quick_gifu_then_kiso(hearing=[])
+    unknown.set_hearing(None)  # no layout: no vanish rule
+    assert unknown.view().where == {TAG: "gifu"}
+
+
+def test_a_newcomer_a_1_3_hub_heard_is_confirmed_at_once_unless_a_neighbour_has_it() -> None:
+    observer = Observer(WIRING)
+    observer.set_hearing([(GIFU, KISO)])
+    observer.snapshot(OSAKA, frozenset({TAG}), 0.0, full=False, reported=True)
+    assert observer.view().where == {TAG: "osaka"}, "one hearing is enough from a 1.3 hub"
+    observer.snapshot(GIFU, frozenset({TAG2}), 0.0)
+    observer.snapshot(KISO, frozenset({TAG2}), 0.05, reported=True)
+    assert TAG2 not in observer.view().where, "Gifu, a hearing neighbour, has sighted it too"
+    plain = Observer(WIRING)
+    plain.set_hearing([])
+    plain.snapshot(OSAKA, frozenset({TAG}), 0.0)
+    assert plain.view().where == {}, "a 1.2 hub's newcomer waits for its second scan"

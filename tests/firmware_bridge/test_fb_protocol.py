@@ -212,7 +212,8 @@ def test_protocol_1_3_focus_and_read_reports_round_trip() -> None:
     assert isinstance(plain, p.Snapshot) and plain.proves_absence
     assert p.ReadReport.of(plain) is None
     for bad in (b"SNAP 4 A01 1/1 - ms=x", b"SNAP 4 A01 1/1 - read=half",
-                b"SNAP 4 A01 1/1 - ms=1 ms=2", b"FOCUS 4 A01,A01", b"FOCUS 4 A01,A01!", b"FOCUS 4 B7"):
+                b"SNAP 4 A01 1/1 - ms=1 ms=2", b"FOCUS 4 A01,A01",
+                b"FOCUS 4 A01,A01!", b"FOCUS 4 B7"):
         line = bad + b" *%04X\n" % p.crc16(bad)
         with pytest.raises(p.ProtocolError):
             p.decode_line(line)

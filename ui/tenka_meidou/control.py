@@ -132,7 +132,7 @@ class TenkaControl:
     """See the module docstring. ``start()`` then ``stop()``."""
 
     def __init__(self, readers: Readers, seed: int = 0, rules: TenkaRules | None = None,
-                 settle_s: float = 1.0, debounce_missing_s: float = 10.0) -> None:
+                 settle_s: float = 0.3, debounce_missing_s: float = 10.0) -> None:
         self.rules = rules or TenkaRules()
         self.rng = random.Random(seed)
         self.link = TableLink(readers, Game(self.rules), debounce_missing_s=debounce_missing_s,
