@@ -153,7 +153,7 @@ class Bridge:
         self._focus: set[AntennaKey] = set()
         """The antennas that matter now (protocol 1.3 FOCUS): the destinations and origins."""
         self._focus_full: set[AntennaKey] = set()
-        """Those of them always read in full (none yet: a stack a hand may lift from)."""
+        """Those of them always read in full: the origins of the blocks in hand."""
         self._sent_focus: dict[str, p.Focus] = {}
         self._subscribers: list[Callable[[TrackEvent], None]] = []
         self._raw_listeners: list[Callable[[AntennaKey, frozenset[str], float], None]] = []
@@ -673,11 +673,12 @@ class Bridge:
 
     def _refocus_locked(self) -> None:
         """Under the lock: the antennas that matter now are those of the lit destinations and
-        of the origins of the blocks in hand (a block put back)."""
+        of the origins of the blocks in hand (a block put back; read in full)."""
         zones = set(self._destinations)
-        if zones:
-            zones.update(h.origin for h in self.tracker.in_hand.values())
-        self._focus = {k for k, z in self._zone_of.items() if z in zones}
+        origins = {h.origin for h in self.tracker.in_hand.values()} if zones else set()
+        self._focus = {k for k, z in self._zone_of.items() if z in zones or z in origins}
+        # an origin read in full sees the block gone, which a neighbouring destination needs
+        self._focus_full = {k for k in self._focus if self._zone_of[k] in origins}
 
     def focus(self) -> frozenset[AntennaKey]:
         """The antennas the hubs are told to read first (protocol 1.3 FOCUS)."""

@@ -19,11 +19,13 @@ put down across two locations is never placed on the one that happened to be sca
 
 **The vanish rule.** A block lifted from A and put down on B is still listed by A until A has
 missed it ``vanish_scans`` times (a hub doing quick reads, protocol 1.3, cannot even see it
-leave until its next full read). It need not wait: a tag is where it was **last heard**, as
-long as that antenna cannot hear it from any of the others that still list it (they are not
-*hearing neighbours*: loops farther apart than :data:`HEARING_MM`, from the placement sheet).
-Between hearing neighbours the cross-talk rule above holds (first confirmed, or ambiguous).
-Without the layout every pair counts as hearing neighbours (the rule is off).
+leave until its next full read). It need not wait: a tag is where it was **confirmed last**, as
+long as none of the others still listing it has heard it since and none could hear it from
+there (they are not *hearing neighbours*: loops farther apart than :data:`HEARING_MM`, from
+the placement sheet). Between hearing neighbours the cross-talk rule above holds (first
+confirmed, or ambiguous), but the old place lets the tag go on its first full read that misses
+it after another antenna heard it: a block heard elsewhere was moved, not missed by a
+flickering inventory. Without the layout there are no hearing pairs and the rule is off.
 
 **First hearing.** A hub speaking protocol 1.3 reads an antenna in full right after it found a
 newcomer there (docs/protocol.md 5.2), so the second look the appear debounce waits for is
@@ -43,10 +45,12 @@ from dataclasses import dataclass, field
 
 from firmware_bridge.wiring import AntennaKey, WiringMap
 
-HEARING_MM = 40.0
+HEARING_MM = 20.0
 """Loops closer than this edge to edge may hear each other's tags (a block on the edge of one
-location, or a tall stack leaning over). Farther apart, a tag listed by two antennas was moved
-between them: the vanish rule gives it to the one that heard it last."""
+location, or a tall stack leaning over): an estimate, twice the gap at which two fields
+collide (schedule.NEIGHBOUR_MM); Stage 1b of hardware/README.md measures it. Farther apart, a
+tag listed by two antennas was moved between them: the vanish rule gives it to the one that
+confirmed it last."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,15 @@ class Observer:
             return True
         return b in self._hearing.get(a, ())
 
+    def _heard_elsewhere(self, key: AntennaKey, uid: str, last: float | None) -> bool:
+        """Whether another antenna has heard ``uid`` since ``key`` last did: a full read of
+        ``key`` that misses it then means it was moved, not that the inventory flickered."""
+        if self._hearing is None:
+            return False
+        since = float("-inf") if last is None else last
+        return any(other != key and filt.heard.get(uid, float("-inf")) > since
+                   for other, filt in self._filters.items())
+
     def _near_sighting(self, key: AntennaKey, uid: str) -> bool:
         """Whether an antenna that could hear ``uid`` from where ``key`` is lists or has
         sighted it."""
@@ -169,9 +182,9 @@ class Observer:
                 del streak[uid]
                 if uid in confirmed:
                     m = misses.get(uid, 0) + 1
-                    if m >= vanish:
+                    if m >= vanish or self._heard_elsewhere(key, uid, filt.heard.get(uid)):
                         confirmed.discard(uid)
-                        del misses[uid]
+                        misses.pop(uid, None)
                         del filt.since[uid]
                         filt.heard.pop(uid, None)
                         changed = True

@@ -197,3 +197,18 @@ def test_a_newcomer_a_1_3_hub_heard_is_confirmed_at_once_unless_a_neighbour_has_
     plain.set_hearing([])
     plain.snapshot(OSAKA, frozenset({TAG}), 0.0)
     assert plain.view().where == {}, "a 1.2 hub's newcomer waits for its second scan"
+
+
+def test_a_hearing_neighbour_lets_a_moved_block_go_on_its_first_full_miss() -> None:
+    """Gifu and Kiso may hear each other's tags: Kiso's sighting alone does not move I01, but
+    Gifu's next full read that misses it does (a flicker needs three misses, a move one)."""
+    observer = _quick_gifu_then_kiso(hearing=[(GIFU, KISO)])
+    assert observer.view().where == {TAG: "gifu"}
+    observer.snapshot(GIFU, frozenset(), 0.5)
+    assert observer.view().where == {TAG: "kiso"}
+    alone = Observer(WIRING)
+    alone.set_hearing([(GIFU, KISO)])
+    for t in (0.0, 0.1, 0.2):
+        alone.snapshot(GIFU, frozenset({TAG}), t)
+    alone.snapshot(GIFU, frozenset(), 0.3)
+    assert alone.view().where == {TAG: "gifu"}, "heard nowhere else: one miss is a flicker"
