@@ -15,6 +15,7 @@ from pathlib import Path
 import placement_sheet as ps
 import pytest
 from hw_fakes import FakeClock, FakePN5180, FakePort
+from sekihub import FIRMWARE_VERSION
 
 from companion.games.sekigahara.components import default_board
 from firmware_bridge import protocol as p
@@ -150,7 +151,8 @@ def test_build_addresses_each_reader_through_the_decoder(
     for _ in range(16):
         hub.step()  # type: ignore[attr-defined]
     frames = [p.decode_line(line).message for line in port.take_lines()]
-    assert frames[0] == p.Hello("hub-1", "1.0.0", (p.PROTOCOL_MAJOR, p.PROTOCOL_MINOR), 16, 10)
+    assert frames[0] == p.Hello("hub-1", FIRMWARE_VERSION, (p.PROTOCOL_MAJOR, p.PROTOCOL_MINOR),
+                                16, 10)
     seen = {m.antenna: set(m.uids) for m in frames if isinstance(m, p.Snapshot)}
     assert seen[5] == {"E004015000000005"}
     assert seen[12] == {"E00401500000000C", "E00401500000001C"}

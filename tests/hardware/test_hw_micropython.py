@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sekihub import FIRMWARE_VERSION
 
 from firmware_bridge import protocol as p
 
@@ -120,7 +121,7 @@ def test_the_firmware_runs_the_same_under_micropython(tmp_path: Path) -> None:
 
     *frames, leds = micropython_out.splitlines()
     messages = [p.decode_line(line.encode()).message for line in frames]
-    assert messages[0] == p.Hello("hub-mpy", "1.0.0", (1, 2), 4, 10)
+    assert messages[0] == p.Hello("hub-mpy", FIRMWARE_VERSION, (1, 3), 4, 10)
     snaps = {m.antenna: len(m.uids) for m in messages if isinstance(m, p.Snapshot)}
     assert snaps[1] == 14 and snaps[0] == 0
     assert sum(m.uids.__len__() for m in messages

@@ -13,4 +13,4 @@ Modules:
     board      builds the real objects from hub_config on a Pico or ESP32 (imports machine)
 """
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"

@@ -46,11 +46,12 @@ class Reader:
         """A short text naming the chip and its firmware, read from the chip (self-test)."""
         return self.name
 
-    def inventory(self, poll=None):
+    def inventory(self, poll=None, quiet=()):
         """Switch the field on, list every tag in range, switch it off: an InventoryResult.
 
         ``poll``, if given, is called between inventory rounds so the hub can answer the host
-        while a tall stack is being read.
+        while a tall stack is being read. ``quiet`` (a quick read, protocol 1.3): UIDs told to
+        stay quiet first, so only the others are listed.
         """
         return InventoryResult(set())
 

@@ -5,10 +5,14 @@ CPython with fakes (tests/hardware). ``Hub.step()`` does one small piece of work
 ``Hub.run()`` loops over it forever. Nothing in it raises on bad input: every host line gets an
 ACK or a NAK (or, if not even its sequence number can be read, is counted and dropped), and a
 reader that misbehaves is reported with FAULT and retried once a second.
+
+From protocol 1.3 (after the host's first ``FOCUS``) the hub reads the focused antennas first
+and does quick reads (``focus.py``), each snapshot's last part saying the read's time and kind.
 """
 
 from sekihub import FIRMWARE_VERSION
 from sekihub.drivers import AntennaSelect, Leds, ReaderFault
+from sekihub.focus import FocusOrder, read_is_full
 from sekihub.iso15693 import uid_hex
 from sekihub.slots import SlotClock
 from sekihub.wire import (
@@ -22,10 +26,12 @@ from sekihub.wire import (
     encode,
     is_token,
     parse_antenna,
+    parse_focus,
     parse_line,
     parse_rate,
     parse_schedule,
     parse_sync,
+    read_fields,
     snapshot_parts,
 )
 
@@ -52,6 +58,9 @@ class Antenna:
         self.collided_ms = None  # when an unbroken run of RF collisions began
         self.collisions = 0  # RF collisions that cost this antenna a scan, ever
         self.scan_ms = 0  # how long its last inventory took (the schedule's fit check)
+        self.full_ms = 0  # how long its last full read took
+        self.quick_run = 0  # quick reads since its last full one
+        self.found_new = False  # its last read found a tag the one before had not listed
 
 
 class Hub:
@@ -84,6 +93,10 @@ class Hub:
         self.schedule = None  # a SlotClock once the host sent SCHED (protocol 1.1, 1.2)
         self.scanning = False  # inside an inventory: a SYNC read now is stale
         self.syncs_late = 0  # SYNCs read too late to time slots by (acknowledged, not used)
+        self.focused = False  # a FOCUS came since the last HELLO: 1.3 reads (5.2)
+        self.focus = []  # the focused antennas, in the host's order
+        self.focus_full = set()  # those marked '!': always read in full
+        self.order = FocusOrder(len(antennas), clock)
 
     # ------------------------------------------------------------------ sending
 
@@ -104,6 +117,8 @@ class Hub:
             self.dropped += 1
 
     def send_hello(self):
+        self.focused = False  # a host that has not sent FOCUS since expects 1.2 snapshots
+        self.set_focus([], set())
         self.send("HELLO", ("hub=" + self.hub_id, "fw=" + self.firmware,
                             "proto=" + PROTOCOL_VERSION, f"antennas={len(self.antennas)}",
                             f"rate={self.rate_hz}"))
@@ -114,14 +129,18 @@ class Hub:
         detail = clean_words(fault.detail)
         self.send("FAULT", [where, code] + (detail.split(" ") if detail else []))
 
-    def send_snapshot(self, index, uids):
+    def send_snapshot(self, index, uids, read_ms=None, full=True):
+        """The snapshot's parts; after FOCUS (1.3) the last one says ``ms=`` and ``read=``."""
         parts = snapshot_parts([uid_hex(u) for u in uids])
         if parts is None:
             fault = ReaderFault("OVERFLOW", f"{len(uids)} tags, more than a SNAP holds")
             self.send_fault(index, fault)
             return
         for n, field in enumerate(parts):
-            self.send("SNAP", (antenna_name(index), f"{n + 1}/{len(parts)}", field))
+            fields = [antenna_name(index), f"{n + 1}/{len(parts)}", field]
+            if self.focused and read_ms is not None and n + 1 == len(parts):
+                fields.extend(read_fields(read_ms, full))
+            self.send("SNAP", fields)
 
     # ------------------------------------------------------------------ main loop
 
@@ -181,19 +200,36 @@ class Hub:
     def scheduled(self):
         return self.schedule is not None and self.schedule.synced
 
+    def read_is_full(self, index):
+        """Whether antenna ``index``'s next read is full: always before FOCUS, else by 5.2."""
+        return not self.focused or read_is_full(self.antennas[index], index in self.focus_full)
+
+    def expected_ms(self):
+        """Each antenna's next read time as its last read of the same kind took (0: unknown)."""
+        return [(a.full_ms or a.scan_ms) if self.read_is_full(i) else a.scan_ms
+                for i, a in enumerate(self.antennas)]
+
     def scan_due(self):
         if self.scheduled():
-            return self.schedule.pick([a.scan_ms for a in self.antennas]) is not None
+            return self.schedule.pick(self.expected_ms()) is not None
+        if self.focus:
+            return self.order.pick(1000 // self.rate_hz) is not None
         if self.next_antenna > 0 or self.cycle_start_ms is None:
             return True
         return self.since(self.cycle_start_ms) >= 1000 // self.rate_hz
 
     def scan_next(self):
         if self.scheduled():
-            index = self.schedule.pick([a.scan_ms for a in self.antennas])
+            index = self.schedule.pick(self.expected_ms())
             if index is not None:
                 self.scan_antenna(index)
                 self.schedule.done(index)
+            return
+        if self.focus:
+            index = self.order.pick(1000 // self.rate_hz)
+            if index is not None:
+                self.order.take(index)
+                self.scan_antenna(index)
             return
         index = self.next_antenna
         if index == 0:
@@ -211,10 +247,12 @@ class Hub:
                 ant.retry_ms = self.now()
                 ant.reader.reset()
             ant.selector.select(ant.channel)
+            full = self.read_is_full(index)
+            quiet = () if full else sorted(ant.present)
             started = self.now()
             self.scanning = True
             try:
-                result = ant.reader.inventory(self.service_host)
+                result = ant.reader.inventory(self.service_host, quiet)
             finally:
                 self.service_host()  # whatever came in during the inventory is read as stale
                 self.scanning = False
@@ -230,11 +268,20 @@ class Hub:
         ant.fault_sent_ms = None
         ant.retry_ms = None
         ant.collided_ms = None
-        seen = set(result.uids)
-        if not result.complete:
-            seen |= ant.present  # a partial read keeps what was there; it never drops a tag
-        ant.present = seen
-        self.send_snapshot(index, seen)
+        found = set(result.uids)
+        ant.found_new = bool(found - ant.present)
+        full = full and result.complete
+        if not full:
+            # a quick read lists the tags it told to stay quiet; a partial read keeps what was
+            # there (it never drops a tag): either way a listed tag may have left, read=quick
+            found |= ant.present
+        if full:
+            ant.quick_run = 0
+            ant.full_ms = ant.scan_ms
+        else:
+            ant.quick_run += 1
+        ant.present = found
+        self.send_snapshot(index, found, ant.scan_ms, full)
 
     def note_collision(self, index, fault):
         """Another reader's field kept this one off even after the driver's quick retries.
@@ -355,6 +402,7 @@ class Hub:
             count, lengths, guard, slots = parse_schedule(fields, len(self.antennas))
             old = self.schedule
             self.schedule = SlotClock(self.clock, count, lengths, guard, slots)
+            self.schedule.set_focus(self.focus)
             if old is not None and old.synced:  # a new table mid-run keeps the slot clock
                 self.schedule.follow(old)
             self.schedule.set_rate(self.rate_hz)
@@ -367,6 +415,11 @@ class Hub:
                 self.syncs_late += 1  # it waited an unknown part of an inventory in the buffer
             else:
                 self.schedule.sync(slot, offset)
+            self.send("ACK", ack)
+        elif kind == "FOCUS":
+            order, full = parse_focus(fields, len(self.antennas))
+            self.focused = True
+            self.set_focus(order, full)
             self.send("ACK", ack)
         elif kind == "LED":
             _arity(fields, 2)
@@ -385,6 +438,13 @@ class Hub:
             self.selftest_pending = True
         else:
             raise WireError("UNKNOWN_COMMAND")
+
+    def set_focus(self, order, full):
+        self.focus = order
+        self.focus_full = full
+        self.order.set(order)
+        if self.schedule is not None:
+            self.schedule.set_focus(order)
 
     # ------------------------------------------------------------------ LEDs
 

@@ -224,10 +224,10 @@ class PN5180(Reader):
         finally:
             self._field_off_quietly()
 
-    def inventory(self, poll=None):
+    def inventory(self, poll=None, quiet=()):
         try:
             self.field_on()
-            return run_inventory(self, poll=poll)
+            return run_inventory(self, poll=poll, quiet=quiet)
         finally:
             self._field_off_quietly()
 
