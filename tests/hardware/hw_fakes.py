@@ -171,6 +171,7 @@ class FakePN5180:
         self.stuck = False
         self.powered = True
         self.resets = 0  # resets through RST (power_on_reset)
+        self.unpowered = 0  # accesses while without power (each also asserts)
         self.overheat = False
         self.garble = 0
         self.keep_crc = False  # hand answers over with their CRC bytes still on
@@ -255,6 +256,12 @@ class FakePN5180:
 
     # ------------------------------------------------------------------ lines + SPI
 
+    def _check_power(self):
+        # counted as well: the hub turns a driver exception into a FAULT, which would hide it
+        if not self.powered:
+            self.unpowered += 1
+        assert self.powered, "SPI or NSS driven into a module without power"
+
     def power_on_reset(self, boot_us=2500):
         """RST pulsed (or power back): registers, IRQs and field cleared, a stuck chip free
         again; BUSY is high for ``boot_us`` while it boots."""
@@ -276,7 +283,7 @@ class FakePN5180:
         self.busy_until = self.now() + boot_us
 
     def select(self):
-        assert self.powered, "NSS driven into a module without power"
+        self._check_power()
         self.selected = True
         self.frame = bytearray()
 
@@ -294,13 +301,13 @@ class FakePN5180:
         return self.dead or self.stuck or self.now() < self.busy_until
 
     def write(self, data):
-        assert self.powered, "SPI into a module without power"
+        self._check_power()
         assert self.selected, "SPI write with NSS high"
         self._spend(len(data))
         self.frame += data
 
     def readinto(self, buf, fill=0xFF):
-        assert self.powered, "SPI into a module without power"
+        self._check_power()
         assert self.selected, "SPI read with NSS high"
         self._spend(len(buf))
         if self.absent:
@@ -480,6 +487,61 @@ class FakePN5180:
         if self.keep_crc:
             data = with_crc(data)
         self.rx = [sof_at + ANSWER_SOF_US, end, data, len(data)]
+
+
+class FakeModuleLines:
+    """The lines a hub shares with its ``chips``: one RST for all (``pulse_reset`` restarts
+    every chip), and ``hold_low``/``release`` for a module rail that fails. ``held`` is True
+    while the outputs are held low; ``log`` lists what was done, in order."""
+
+    shared_reset = True
+    RESET_US = 1000 + 5000  # RST low 1 ms, then 5 ms for the chips to boot (as board.py)
+
+    def __init__(self, chips, clock):
+        self.chips = chips
+        self.clock = clock
+        self.held = False
+        self.log = []
+
+    def pulse_reset(self):
+        assert not self.held, "RST pulsed while the outputs are held low"
+        self.log.append("reset")
+        for c in self.chips:
+            if c.powered:
+                c.power_on_reset()
+        self.clock.sleep_us(self.RESET_US)
+
+    def hold_low(self):
+        self.log.append("hold")
+        self.held = True
+
+    def release(self):
+        self.log.append("release")
+        self.held = False
+
+
+class FakeRail:
+    """The module rail's voltage, read by the hub; the chips lose power below ``BROWNOUT_V``
+    (their 3.3 V regulator drops out) and come back reset."""
+
+    BROWNOUT_V = 3.8
+
+    def __init__(self, chips, volts=5.0):
+        self.chips = chips
+        self.level = volts
+        self.reads = 0
+
+    def set(self, volts):
+        self.level = volts
+        for c in self.chips:
+            powered = volts >= self.BROWNOUT_V
+            if powered and not c.powered:
+                c.power_on_reset()
+            c.powered = powered
+
+    def volts(self):
+        self.reads += 1
+        return self.level
 
 
 def field_on_at(chip_fake, at_us):

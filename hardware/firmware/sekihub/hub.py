@@ -6,14 +6,18 @@ CPython with fakes (tests/hardware). ``Hub.step()`` does one small piece of work
 ACK or a NAK (or, if not even its sequence number can be read, is counted and dropped), and a
 reader that misbehaves is reported with FAULT and retried once a second.
 
+A reader that hangs is brought back by a pulse on the readers' shared RST line, and while
+the modules' rail is down nothing is driven into them (``power.py``).
+
 From protocol 1.3 (after the host's first ``FOCUS``) the hub reads the focused antennas first
 and does quick reads (``focus.py``), each snapshot's last part saying the read's time and kind.
 """
 
 from sekihub import FIRMWARE_VERSION
-from sekihub.drivers import AntennaSelect, Leds, ReaderFault
+from sekihub.drivers import AntennaSelect, Leds, ModuleLines, RailSense, ReaderFault
 from sekihub.focus import FocusOrder, read_is_full
 from sekihub.iso15693 import uid_hex
+from sekihub.power import POWER_REPEAT_MS, RailWatch, ResetGate, power_words
 from sekihub.slots import SlotClock
 from sekihub.wire import (
     LED_MODES,
@@ -61,13 +65,17 @@ class Antenna:
         self.full_ms = 0  # how long its last full read took
         self.quick_run = 0  # quick reads since its last full one
         self.found_new = False  # its last read found a tag the one before had not listed
+        self.worked = False  # it has read once: a reader that then stops answering is hung
 
 
 class Hub:
-    """The firmware's logic. ``port``, ``clock``, ``leds`` and the readers are drivers."""
+    """The firmware's logic. ``port``, ``clock``, ``leds``, the readers, ``modules`` (the lines
+    shared with the reader modules, RST among them) and ``rail`` (the modules' supply) are
+    drivers."""
 
     def __init__(self, hub_id, antennas, port, clock, leds=None, rate_hz=10,
-                 max_rate_hz=MAX_RATE_HZ, colours=None, firmware=FIRMWARE_VERSION):
+                 max_rate_hz=MAX_RATE_HZ, colours=None, firmware=FIRMWARE_VERSION,
+                 modules=None, rail=None):
         self.hub_id = hub_id
         self.antennas = antennas
         self.port = port
@@ -97,6 +105,12 @@ class Hub:
         self.focus = []  # the focused antennas, in the host's order
         self.focus_full = set()  # those marked '!': always read in full
         self.order = FocusOrder(len(antennas), clock)
+        self.modules = modules if modules is not None else ModuleLines()
+        self.rail = rail if rail is not None else RailSense()
+        self.rail_watch = RailWatch()
+        self.power_sent_ms = None
+        self.resets = ResetGate(clock)
+        self.hard_resets = 0
 
     # ------------------------------------------------------------------ sending
 
@@ -148,19 +162,28 @@ class Hub:
         """Reset every reader (reporting faults) and announce the hub."""
         self.started = True
         self.send_hello()
+        if self.check_rail():
+            return  # the readers are set up once the rail is back
+        self.init_readers()
+        self.apply_leds(force=True)
+
+    def init_readers(self):
+        """Set every reader up (after power-up or RST); one that fails is marked faulted,
+        reported (FAULT) for each of its antennas on its next scan, and retried then."""
         done = []
         for ant in self.antennas:
             if ant.reader in done:
                 continue
             done.append(ant.reader)
+            fault = None
             try:
                 ant.reader.reset()
-            except Exception as exc:  # reported (FAULT) for each of its antennas on first scan
+            except Exception as exc:
                 fault = _as_fault(exc)
-                for other in self.antennas:
-                    if other.reader is ant.reader:
-                        other.fault = fault
-        self.apply_leds(force=True)
+            for other in self.antennas:
+                if other.reader is ant.reader and (fault is not None or other.fault is not None):
+                    other.fault = fault or other.fault
+                    other.retry_ms = None  # tried again at its next scan, not a second later
 
     def step(self):
         """One slice of work: host input, LEDs, at most one antenna scan, heartbeat."""
@@ -168,6 +191,16 @@ class Hub:
             self.start()
         self.check_connection()
         self.service_host()
+        if self.check_rail():
+            self.selftest_pending = False
+            self.selftest_todo = []
+        else:
+            self.work()
+        if self.last_sent_ms is None or self.since(self.last_sent_ms) >= BEAT_AFTER_MS:
+            self.send("BEAT")
+
+    def work(self):
+        """LEDs, then a self-test or at most one antenna scan."""
         self.apply_leds()
         if self.selftest_pending:
             self.selftest_pending = False
@@ -176,8 +209,30 @@ class Hub:
             self.run_selftest()
         elif self.scan_due():
             self.scan_next()
-        if self.last_sent_ms is None or self.since(self.last_sent_ms) >= BEAT_AFTER_MS:
-            self.send("BEAT")
+
+    def check_rail(self):
+        """Whether the module rail is down (see ``power.py``): on the way down every output
+        to the modules goes low; while down ``FAULT HUB POWER`` goes once a second (and a
+        SELFTEST fails every antenna); on the way up the readers are reset and set up again."""
+        volts = self.rail.volts()
+        change = self.rail_watch.update(volts)
+        if change == "down":
+            self.modules.hold_low()
+            self.power_sent_ms = None
+        elif change == "up":
+            self.modules.release()
+            self.modules.pulse_reset()
+            self.init_readers()
+            self.apply_leds(force=True)  # the LEDs lost their colours with their power
+        if not self.rail_watch.down:
+            return False
+        if self.power_sent_ms is None or self.since(self.power_sent_ms) >= POWER_REPEAT_MS:
+            self.power_sent_ms = self.now()
+            self.send_fault(None, ReaderFault("POWER", power_words(volts)))
+        if self.selftest_pending or self.selftest_todo:
+            for index in range(len(self.antennas)):
+                self.send_test(index, "FAIL", "POWER " + power_words(volts))
+        return True
 
     def run(self):
         while True:
@@ -257,6 +312,8 @@ class Hub:
                 self.service_host()  # whatever came in during the inventory is read as stale
                 self.scanning = False
             ant.scan_ms = self.since(started)
+            ant.worked = True
+            self.resets.read_ok(index)
         except Exception as exc:  # any driver failure becomes a FAULT
             fault = _as_fault(exc)
             if fault.code == "RF_COLLISION":
@@ -311,6 +368,19 @@ class Hub:
         if ant.fault_sent_ms is None or self.since(ant.fault_sent_ms) >= FAULT_REPEAT_MS:
             ant.fault_sent_ms = self.now()
             self.send_fault(index, fault)
+        if fault.code == "NO_READER" and ant.worked and self.modules.shared_reset \
+                and self.resets.allowed():
+            self.hard_reset(index, fault)
+
+    def hard_reset(self, index, fault):
+        """A reader that worked hangs (BUSY stuck, or no answer): pulse the shared RST, set
+        every reader up again, say so, scan on (``power.py``)."""
+        self.resets.used(index)
+        self.hard_resets += 1
+        self.modules.pulse_reset()
+        self.init_readers()
+        self.send_fault(None, ReaderFault(
+            "RESET", f"every reader reset through RST: {antenna_name(index)} {fault.detail}"))
 
     def run_selftest(self):
         """One TEST line per antenna: the chip answers (identity read from its EEPROM), its field
