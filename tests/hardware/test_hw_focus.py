@@ -220,3 +220,28 @@ def test_with_a_schedule_a_slots_focused_antennas_open_its_window() -> None:
     clock.advance_ms(200)  # the same slot, next cycle: focused first again, others in turn
     index = slots.pick([5] * 5)
     assert index == 4
+
+
+def test_a_scheduled_hub_opens_each_window_with_its_focused_antenna_and_keeps_the_focus(
+) -> None:
+    rig = Rig(n=4)
+    for k, chip in enumerate(rig.chips):
+        chip.tags = {0xE004015000000100 + k}
+    rig.send(p.Schedule(2, 200, 2, (0, 0, 0, 1)))
+    rig.send(p.Sync(1, 0))  # slot 0 opens in 200 ms
+    rig.send(p.Focus((2,)))
+    rig.send(p.Schedule(2, 200, 2, (0, 0, 0, 1)))  # the host resizing its slots mid-run
+    assert rig.hub.schedule is not None and rig.hub.schedule.focus == [2]
+    rig.messages()
+    windows: dict[int, list[int]] = {}  # cycle -> slot 0's antennas in the order read
+    while rig.clock.us < 3_000_000:
+        rig.hub.step()
+        rig.clock.advance_ms(1)
+        cycle, slot, _ = rig.hub.schedule.position()
+        for m in rig.messages():
+            if isinstance(m, p.Snapshot) and m.antenna != 3:
+                assert slot == 0
+                windows.setdefault(cycle, []).append(m.antenna)
+    assert len(windows) >= 6
+    assert all(order[0] == 2 and order.count(2) == 1 for order in windows.values())
+    assert {0, 1} <= {a for order in windows.values() for a in order}
