@@ -28,6 +28,11 @@ LED_MAX_LEVEL = 48  # 0..255 cap per colour channel: keeps 16 WS2812s under 200 
 # MicroPython's stdio poll for write room; if your build never reports room (the hub stays
 # silent), set False: writes then wait at most MicroPython's own USB timeout.
 USB_CHECK_ROOM = True
+# The module rail (5 V to the readers and LEDs) is read on PINS[...]["rail"] through a divider:
+# volts at the rail = volts at the pin x RAIL_DIVIDER (10 k over 10 k: 2.0). Below 4.3 V the hub
+# stops driving the modules and reports FAULT HUB POWER; above 4.5 V it resets them and scans
+# again. "rail": None turns this off (a build without the divider).
+RAIL_DIVIDER = 2.0
 
 PINS = {
     "pico": {
@@ -35,10 +40,11 @@ PINS = {
         "address": (2, 3, 4, 5),  # A0..A3 to 74HC154 and 74HC4067
         "strobe": 6,  # 74HC154 G1+G2: low = the addressed reader's NSS is low
         "busy": 7,  # 74HC4067 common pin: the addressed reader's BUSY
-        "rst": 8,  # every reader's RST
+        "rst": 8,  # every reader's RST (one line: a hung reader is reset with all the others)
         "leds": 15,  # WS2812 data in (through a 74AHCT125 to 5 V levels)
         "nss": None,  # single-reader builds: the reader's own NSS pin
         "rf_mux": (10, 11, 12, 13),  # only with ANTENNAS set
+        "rail": 26,  # ADC0: the module rail through the divider
     },
     "esp32": {
         "spi_id": 2, "sck": 18, "mosi": 23, "miso": 19,
@@ -49,5 +55,6 @@ PINS = {
         "leds": 16,
         "nss": None,
         "rf_mux": (21, 22, 32, 33),
+        "rail": 35,  # ADC1 channel 7 (input only): the module rail through the divider
     },
 }

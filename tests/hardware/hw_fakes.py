@@ -133,10 +133,15 @@ class FakePN5180:
     * STAY QUIET (addressed) silences a tag until the field goes off.
     * ``neighbour_field(now)`` (optional): True while another reader's field is on nearby; an
       RF_ON then fails with RF_ACTIVE_ERROR (the chip's collision avoidance).
+    * ``rf_on_lag_us``: the field (and IRQ TX_RFON) comes on this long after BUSY drops at the
+      end of RF_ON, as on real chips where BUSY can fall first; 0 by default. A frame sent
+      before the field is up is a driver bug: assert.
 
     Failure switches: ``dead`` (BUSY stuck high), ``absent`` (MISO floats: all 0xFF),
     ``rf_fails`` (the field never comes on), ``overheat``, ``garble`` (the next N answered
-    slots come back with a CRC error).
+    slots come back with a CRC error), ``stuck`` (BUSY high until a reset through RST, which
+    ``power_on_reset`` models), ``powered`` (False while the module rail is down: any SPI or
+    pin traffic to it is a firmware bug: assert).
 
     ``channels`` (optional): an RF multiplexer in front of the antenna: ``{channel: tags}``;
     ``channel`` (set through ``FakeRfSwitch``) picks the antenna, and ``tags`` is its set.
@@ -161,6 +166,12 @@ class FakePN5180:
         self.dead = False
         self.absent = False
         self.rf_fails = False
+        self.rf_on_lag_us = 0
+        self.rfon_at = None  # when a field switched on will really be on (TX_RFON)
+        self.stuck = False
+        self.powered = True
+        self.resets = 0  # resets through RST (power_on_reset)
+        self.unpowered = 0  # accesses while without power (each also asserts)
         self.overheat = False
         self.garble = 0
         self.keep_crc = False  # hand answers over with their CRC bytes still on
@@ -217,6 +228,9 @@ class FakePN5180:
 
     def _advance(self):
         """Apply what the air did up to now: a frame that has been sent is heard by the tags."""
+        if self.rfon_at is not None and self.now() >= self.rfon_at:
+            self.rfon_at = None
+            self.irq |= chip.IRQ_TX_RFON
         tx = self.tx
         if tx is None or tx[3] or self.now() < tx[1]:
             return
@@ -242,7 +256,34 @@ class FakePN5180:
 
     # ------------------------------------------------------------------ lines + SPI
 
+    def _check_power(self):
+        # counted as well: the hub turns a driver exception into a FAULT, which would hide it
+        if not self.powered:
+            self.unpowered += 1
+        assert self.powered, "SPI or NSS driven into a module without power"
+
+    def power_on_reset(self, boot_us=2500):
+        """RST pulsed (or power back): registers, IRQs and field cleared, a stuck chip free
+        again; BUSY is high for ``boot_us`` while it boots."""
+        self.resets += 1
+        self.stuck = False
+        self.irq = 0
+        self.regs = {chip.SYSTEM_CONFIG: 0, chip.TX_CONFIG: 0, chip.RX_STATUS: 0}
+        if self.rf_on and self.field_log:
+            self.field_log[-1][1] = self.now()
+        self.rf_on = False
+        self.field_since = None
+        self.rfon_at = None
+        self.config = None
+        self.tx = self.rx = self.round = None
+        self.quiet = set()
+        self.reply = b""
+        self.selected = False
+        self.frame = bytearray()
+        self.busy_until = self.now() + boot_us
+
     def select(self):
+        self._check_power()
         self.selected = True
         self.frame = bytearray()
 
@@ -250,20 +291,23 @@ class FakePN5180:
         self.selected = False
         if self.frame:
             self._refresh_rx()
-            assert self.dead or self.now() >= self.busy_until, "instruction sent while BUSY"
+            assert self.dead or self.stuck or self.now() >= self.busy_until, \
+                "instruction sent while BUSY"
             self._execute(bytes(self.frame))
         self.frame = bytearray()
 
     def busy(self):
         self.clock.sleep_us(2)  # reading a pin is not free either
-        return self.dead or self.now() < self.busy_until
+        return self.dead or self.stuck or self.now() < self.busy_until
 
     def write(self, data):
+        self._check_power()
         assert self.selected, "SPI write with NSS high"
         self._spend(len(data))
         self.frame += data
 
     def readinto(self, buf, fill=0xFF):
+        self._check_power()
         assert self.selected, "SPI read with NSS high"
         self._spend(len(buf))
         if self.absent:
@@ -279,7 +323,7 @@ class FakePN5180:
     # ------------------------------------------------------------------ instructions
 
     def _execute(self, f):
-        if self.absent:
+        if self.absent or self.stuck:
             return
         self.busy_until = self.now() + self.BUSY_US
         op = f[0]
@@ -313,16 +357,18 @@ class FakePN5180:
                 self.rf_collisions += 1
                 self.irq |= chip.IRQ_RF_ACTIVE_ERROR
             elif not self.rf_fails:
+                on_at = self.busy_until + self.rf_on_lag_us
                 self.rf_on = True
-                self.field_since = self.busy_until
-                self.field_log.append([self.busy_until, None])
-                self.irq |= chip.IRQ_TX_RFON
+                self.field_since = on_at
+                self.field_log.append([on_at, None])
+                self.rfon_at = on_at
             if self.overheat:
                 self.irq |= chip.IRQ_TEMPSENS_ERROR
         elif op == chip.RF_OFF:
             if self.rf_on and self.field_log:
-                self.field_log[-1][1] = self.now()
+                self.field_log[-1][1] = max(self.now(), self.field_log[-1][0])
             self._idle()
+            self.rfon_at = None
             self.rf_on = False
             self.field_since = None
             self.round = None
@@ -349,6 +395,7 @@ class FakePN5180:
 
     def _send(self, data):
         assert self.rf_on, "SEND_DATA with the field off"
+        assert self.now() >= self.field_since, "SEND_DATA before the field is really on"
         assert self.regs[chip.SYSTEM_CONFIG] & 7 == 3, "SEND_DATA outside Transceive"
         assert self.tx is None, "SEND_DATA without Idle in between"
         now = self.now()
@@ -440,6 +487,61 @@ class FakePN5180:
         if self.keep_crc:
             data = with_crc(data)
         self.rx = [sof_at + ANSWER_SOF_US, end, data, len(data)]
+
+
+class FakeModuleLines:
+    """The lines a hub shares with its ``chips``: one RST for all (``pulse_reset`` restarts
+    every chip), and ``hold_low``/``release`` for a module rail that fails. ``held`` is True
+    while the outputs are held low; ``log`` lists what was done, in order."""
+
+    shared_reset = True
+    RESET_US = 1000 + 5000  # RST low 1 ms, then 5 ms for the chips to boot (as board.py)
+
+    def __init__(self, chips, clock):
+        self.chips = chips
+        self.clock = clock
+        self.held = False
+        self.log = []
+
+    def pulse_reset(self):
+        assert not self.held, "RST pulsed while the outputs are held low"
+        self.log.append("reset")
+        for c in self.chips:
+            if c.powered:
+                c.power_on_reset()
+        self.clock.sleep_us(self.RESET_US)
+
+    def hold_low(self):
+        self.log.append("hold")
+        self.held = True
+
+    def release(self):
+        self.log.append("release")
+        self.held = False
+
+
+class FakeRail:
+    """The module rail's voltage, read by the hub; the chips lose power below ``BROWNOUT_V``
+    (their 3.3 V regulator drops out) and come back reset."""
+
+    BROWNOUT_V = 3.8
+
+    def __init__(self, chips, volts=5.0):
+        self.chips = chips
+        self.level = volts
+        self.reads = 0
+
+    def set(self, volts):
+        self.level = volts
+        for c in self.chips:
+            powered = volts >= self.BROWNOUT_V
+            if powered and not c.powered:
+                c.power_on_reset()
+            c.powered = powered
+
+    def volts(self):
+        self.reads += 1
+        return self.level
 
 
 def field_on_at(chip_fake, at_us):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from airtime import firmware_antenna_time
 from sekihub import inventory, pn5180
+from sekihub.inventory import run_inventory
 
 from firmware_bridge import airtime
 
@@ -33,6 +34,35 @@ def test_the_twin_inventory_costs_what_the_firmwares_costs(tags: int) -> None:
         twin = airtime.antenna_time(tags, 120.0, trials=10, seed=seed)
         firmware = firmware_antenna_time(tags, 120.0, trials=10, seed=seed)
         assert twin == pytest.approx(firmware, abs=1e-9)
+
+
+def firmware_quick_read(chip: airtime.TimingChip, known: list[int]) -> set[int]:
+    """The firmware's quick read (what ``sekihub.hub`` asks the driver for): the tags listed
+    last time, in the hub's order, told to stay quiet, then the inventory."""
+    found: set[int] = run_inventory(chip, quiet=known).uids
+    return found
+
+
+@pytest.mark.parametrize(("known", "new"), [(1, 0), (3, 0), (8, 1), (14, 0), (14, 2)])
+def test_the_quick_read_model_costs_what_the_firmwares_quick_read_costs(known: int,
+                                                                         new: int) -> None:
+    """quick_read_ms's model (protocol 1.3): the same STAY QUIETs and the same inventory of the
+    newcomers as the firmware, to the microsecond."""
+    for seed in (1, 2):
+        model = airtime.antenna_time(new, 250.0, trials=10, seed=seed, known=known)
+        firmware = airtime.antenna_time(new, 250.0, trials=10, seed=seed, known=known,
+                                        quick=firmware_quick_read)
+        assert model == pytest.approx(firmware, abs=1e-9)
+    assert airtime.quick_read_ms(known, new, 250.0) < airtime.read_ms(known + new, 250.0)
+
+
+def test_a_quick_read_that_forgot_a_stay_quiet_would_be_caught() -> None:
+    def forgetful(chip: airtime.TimingChip, known: list[int]) -> set[int]:
+        found: set[int] = run_inventory(chip, quiet=known[1:]).uids
+        return found
+
+    with pytest.raises(AssertionError, match="found"):
+        airtime.antenna_time(0, 250.0, trials=3, known=5, quick=forgetful)
 
 
 def test_a_twin_that_skips_the_last_probe_would_be_caught() -> None:

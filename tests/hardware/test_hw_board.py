@@ -15,6 +15,7 @@ from pathlib import Path
 import placement_sheet as ps
 import pytest
 from hw_fakes import FakeClock, FakePN5180, FakePort
+from sekihub import FIRMWARE_VERSION
 
 from companion.games.sekigahara.components import default_board
 from firmware_bridge import protocol as p
@@ -25,9 +26,11 @@ HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 class DecoderTable:
     """Sixteen emulated PN5180s behind an emulated 74HC154 (NSS) and 74HC4067 (BUSY)."""
 
-    def __init__(self, address: tuple[int, ...], strobe: int, busy: int) -> None:
-        self.address, self.strobe_pin, self.busy_pin = address, strobe, busy
+    def __init__(self, address: tuple[int, ...], strobe: int, busy: int, rst: int) -> None:
+        self.address, self.strobe_pin, self.busy_pin, self.rst_pin = address, strobe, busy, rst
         self.levels: dict[int, int] = {}
+        self.rail_volts = 5.0  # what the divider feeds the ADC pin, x2
+        self.spi_on = True
         self.clock = FakeClock()
         self.chips = [FakePN5180(self.clock) for _ in range(16)]
         self.active: FakePN5180 | None = None
@@ -40,6 +43,9 @@ class DecoderTable:
     def set(self, pin: int, level: int) -> None:
         before = self.levels.get(pin)
         self.levels[pin] = level
+        if pin == self.rst_pin and level == 1 and before == 0:
+            for chip in self.chips:  # the shared RST: every reader restarts
+                chip.power_on_reset()
         if pin == self.strobe_pin and level != before:
             if level == 0:
                 self.active = self.addressed()
@@ -75,13 +81,21 @@ def fake_machine(table: DecoderTable) -> types.ModuleType:
 
     class SPI:
         def __init__(self, *args: object, **kwargs: object) -> None:
+            self.init(**kwargs)
+
+        def init(self, **kwargs: object) -> None:
             table.spi_settings = dict(kwargs)
+            table.spi_on = True
             baud = kwargs["baudrate"]
             assert isinstance(baud, int)
             for chip in table.chips:
                 chip.spi_hz = baud  # the emulated bus runs at the configured clock
 
+        def deinit(self) -> None:
+            table.spi_on = False
+
         def write(self, data: bytes) -> None:
+            assert table.spi_on, "SPI used while released"
             assert table.active is not None, "SPI write with no reader selected"
             table.active.write(data)
 
@@ -89,7 +103,15 @@ def fake_machine(table: DecoderTable) -> types.ModuleType:
             assert table.active is not None, "SPI read with no reader selected"
             table.active.readinto(buf, fill)
 
+    class ADC:
+        def __init__(self, pin: Pin, **kwargs: object) -> None:
+            assert pin.n == 26, "the rail is read on GP26 (ADC0)"
+
+        def read_u16(self) -> int:
+            return min(65535, round(table.rail_volts / 2 / 3.3 * 65535))
+
     machine.Pin = Pin  # type: ignore[attr-defined]
+    machine.ADC = ADC  # type: ignore[attr-defined]
     machine.SPI = SPI  # type: ignore[attr-defined]
     machine.unique_id = lambda: b"\xe6\x61\x41\x03"  # type: ignore[attr-defined]
     return machine
@@ -101,7 +123,7 @@ def built(monkeypatch: pytest.MonkeyPatch) -> tuple[object, DecoderTable, FakePo
     from sekihub import board
 
     pins = hub_config.PINS["pico"]
-    table = DecoderTable(pins["address"], pins["strobe"], pins["busy"])
+    table = DecoderTable(pins["address"], pins["strobe"], pins["busy"], pins["rst"])
     monkeypatch.setitem(sys.modules, "machine", fake_machine(table))
     strips: list[object] = []
 
@@ -150,7 +172,8 @@ def test_build_addresses_each_reader_through_the_decoder(
     for _ in range(16):
         hub.step()  # type: ignore[attr-defined]
     frames = [p.decode_line(line).message for line in port.take_lines()]
-    assert frames[0] == p.Hello("hub-1", "1.0.0", (p.PROTOCOL_MAJOR, p.PROTOCOL_MINOR), 16, 10)
+    assert frames[0] == p.Hello("hub-1", FIRMWARE_VERSION, (p.PROTOCOL_MAJOR, p.PROTOCOL_MINOR),
+                                16, 10)
     seen = {m.antenna: set(m.uids) for m in frames if isinstance(m, p.Snapshot)}
     assert seen[5] == {"E004015000000005"}
     assert seen[12] == {"E00401500000000C", "E00401500000001C"}
@@ -158,6 +181,48 @@ def test_build_addresses_each_reader_through_the_decoder(
     assert [m.antenna for m in frames if isinstance(m, p.Fault)] == [9]
     assert all(chip.requests for i, chip in enumerate(table.chips) if i != 9)
     assert len(strips) == 1
+
+
+def test_a_module_rail_that_fails_holds_every_output_low_until_it_is_back(
+        built: tuple[object, DecoderTable, FakePort, list[object]]) -> None:
+    import hub_config
+
+    hub, table, port, strips = built
+    pins = hub_config.PINS["pico"]
+    table.chips[4].tags = {0xE004015000000004}
+    for _ in range(16):
+        hub.step()  # type: ignore[attr-defined]
+    port.take_lines()
+    resets = table.chips[0].resets
+    table.rail_volts = 3.1  # the 12 V adapter unplugged: USB still feeds the Pico
+    for chip in table.chips:
+        chip.powered = False  # any SPI or NSS into them now asserts
+    writes = strips[0].writes  # type: ignore[attr-defined]
+    for _ in range(50):
+        hub.step()  # type: ignore[attr-defined]
+        table.clock.advance_ms(50)
+    faults = [m for m in (p.decode_line(x).message for x in port.take_lines())
+              if isinstance(m, p.Fault)]
+    assert faults and all(f.antenna is None and f.code == "POWER" for f in faults)
+    assert faults[0].detail == "module rail at 3.1 V: check the 12 V supply"
+    assert 2 <= len(faults) <= 3  # once a second over 2.5 s
+    assert table.levels[pins["rst"]] == 0 and table.levels[pins["strobe"]] == 1
+    assert all(table.levels[n] == 0 for n in (*pins["address"], pins["sck"], pins["mosi"],
+                                              pins["leds"]))
+    assert not table.spi_on and strips[0].writes == writes  # type: ignore[attr-defined]
+    table.rail_volts = 4.4  # within the hysteresis: still down
+    for chip in table.chips:
+        chip.powered = True
+    hub.step()  # type: ignore[attr-defined]
+    assert not table.spi_on
+    table.rail_volts = 5.0
+    for _ in range(17):
+        hub.step()  # type: ignore[attr-defined]
+    assert table.spi_on and table.levels[pins["rst"]] == 1
+    assert table.chips[0].resets > resets  # reset and set up again
+    seen = {m.antenna: set(m.uids) for m in (p.decode_line(x).message for x in port.take_lines())
+            if isinstance(m, p.Snapshot)}
+    assert seen[4] == {"E004015000000004"}
 
 
 def test_led_command_reaches_the_strip(

@@ -92,7 +92,7 @@ def test_wire_bytes_match_the_host_encoder_exactly() -> None:
     rig.hub.start()
     rig.hub.step()
     hello, snap = rig.port.take_lines()
-    assert hello == p.encode(p.Hello("hub-1", FIRMWARE_VERSION, (1, 2), 1, 10), 0)
+    assert hello == p.encode(p.Hello("hub-1", FIRMWARE_VERSION, (1, 3), 1, 10), 0)
     assert snap == p.encode(p.Snapshot(0, ("E00401500000ABCD",)), 1)
 
 
@@ -168,7 +168,7 @@ def test_rate_command_changes_the_pace_and_hello() -> None:
     rig.hub.step()
     out = rig.messages()
     assert out[0] == p.Ack(seq)
-    assert out[1] == p.Hello("hub-1", FIRMWARE_VERSION, (1, 2), 1, 2)
+    assert out[1] == p.Hello("hub-1", FIRMWARE_VERSION, (1, 3), 1, 2)
 
 
 @pytest.mark.parametrize("hz", [0, 51, 999])
@@ -319,7 +319,7 @@ def test_an_unexpected_driver_error_is_a_bus_fault() -> None:
     rig.hub.start()
     rig.messages()
 
-    def broken(poll: object = None) -> None:
+    def broken(poll: object = None, quiet: object = ()) -> None:
         raise OSError(5, "EIO")
 
     rig.hub.antennas[0].reader.inventory = broken  # type: ignore[method-assign]

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sekihub import FIRMWARE_VERSION
 
 from firmware_bridge import protocol as p
 
@@ -57,7 +58,9 @@ def _micropython_mjs() -> Path | None:
 
 
 def _scenario() -> str:
-    """A script valid in both interpreters: a 4-antenna hub, host commands, its output."""
+    """A script valid in both interpreters: a 4-antenna hub, host commands, its output; then
+    protocol 1.3 (FOCUS, quick reads), a reader that hangs and is reset through RST, and the
+    module rail failing and coming back."""
     bad = bytearray(p.encode(p.SetLed(0, p.LedMode.ON), 9))
     bad[-2] = ord("0") if bad[-2] != ord("0") else ord("1")
     chunks = [
@@ -70,8 +73,9 @@ def _scenario() -> str:
         p.encode(p.Who(), 5) + p.encode(p.SetLed(7, p.LedMode.ON), 6),
         b"", b"", b"", b"",
     ]
+    focus = p.encode(p.Focus((1, 2), frozenset({2})), 10)
     return f"""
-from hw_fakes import FakeClock, FakeLeds, FakePN5180, FakePort
+from hw_fakes import FakeClock, FakeLeds, FakeModuleLines, FakePN5180, FakePort, FakeRail
 from sekihub.hub import Antenna, Hub
 from sekihub.pn5180 import PN5180
 
@@ -83,11 +87,28 @@ chips[1].tags = set([0xE004015000001000 + n for n in range(14)])
 chips[2].tags = set([0xE004015000002000 + 7 * n for n in range(30)])
 chips[3].dead = True
 antennas = [Antenna(PN5180(c, c, clock, name="PN5180#" + str(i))) for i, c in enumerate(chips)]
-hub = Hub("hub-mpy", antennas, port, clock, leds, rate_hz=10)
+rail = FakeRail(chips)
+hub = Hub("hub-mpy", antennas, port, clock, leds, rate_hz=10,
+          modules=FakeModuleLines(chips, clock), rail=rail)
+
+
+def run(steps):
+    for _ in range(steps):
+        hub.step()
+        clock.advance_ms(40)
+
+
 for chunk in {chunks!r}:
     port.inbox += chunk
-    hub.step()
-    clock.advance_ms(40)
+    run(1)
+port.inbox += {focus!r}
+run(30)
+chips[0].stuck = True
+run(8)
+rail.set(3.2)
+run(30)
+rail.set(5.0)
+run(8)
 print(bytes(port.output).decode(), end="")
 print("LEDS " + repr(leds.shown))
 """
@@ -120,7 +141,7 @@ def test_the_firmware_runs_the_same_under_micropython(tmp_path: Path) -> None:
 
     *frames, leds = micropython_out.splitlines()
     messages = [p.decode_line(line.encode()).message for line in frames]
-    assert messages[0] == p.Hello("hub-mpy", "1.0.0", (1, 2), 4, 10)
+    assert messages[0] == p.Hello("hub-mpy", FIRMWARE_VERSION, (1, 3), 4, 10)
     snaps = {m.antenna: len(m.uids) for m in messages if isinstance(m, p.Snapshot)}
     assert snaps[1] == 14 and snaps[0] == 0
     assert sum(m.uids.__len__() for m in messages
@@ -131,3 +152,8 @@ def test_the_firmware_runs_the_same_under_micropython(tmp_path: Path) -> None:
     assert [m.passed for m in messages if isinstance(m, p.TestResult)] == [True, True, True,
                                                                              False]
     assert leds.startswith("LEDS ")
+    assert any(isinstance(m, p.Snapshot) and m.full is False for m in messages)  # quick reads
+    hub_faults = [(m.code, m.detail) for m in messages if isinstance(m, p.Fault)
+                  and m.antenna is None]
+    assert ("POWER", "module rail at 3.2 V: check the 12 V supply") in hub_faults
+    assert any(code == "RESET" and "A00" in detail for code, detail in hub_faults)

@@ -309,3 +309,36 @@ def test_rf_multiplexer_channels_each_read_their_own_antenna() -> None:
         seen[channel] = chip.inventory().uids
     assert seen == {0: {0xE004015000000001}, 1: set(),
                     2: {0xE004015000000002, 0xE004015000000012}}
+
+
+@pytest.mark.parametrize("lag_us", [150, 300, 1200])
+def test_a_field_that_comes_on_after_busy_drops_is_waited_for(lag_us: int) -> None:
+    """BUSY falls at the end of RF_ON before the field is up (the chip's TX_RFON comes later):
+    the driver polls for it instead of calling the antenna broken. A driver that reads
+    IRQ_STATUS once reports ANTENNA here for every lag."""
+    fake = FakePN5180(FakeClock(), {0xE004015000000001, 0xE004015000000002})
+    fake.rf_on_lag_us = lag_us
+    result = reader(fake).inventory()
+    assert result.uids == fake.tags and result.complete  # (the fake refuses frames sent early)
+
+
+def test_a_field_that_never_comes_on_is_given_up_after_2_ms() -> None:
+    fake = FakePN5180(FakeClock(), [1])
+    fake.rf_on_lag_us = 10**9  # never, as far as the driver is concerned
+    clock = fake.clock
+    r = reader(fake)
+    r.load_rf_config(pn5180.RF_CONFIG_ISO15693_TX, pn5180.RF_CONFIG_ISO15693_RX)
+    started = clock.us
+    with pytest.raises(ReaderFault) as err:
+        r.field_on()
+    assert err.value.code == "ANTENNA" and "2 ms" in err.value.detail
+    assert clock.us - started < 2000 + fake.LOAD_RF_CONFIG_US + fake.RF_ON_US + 1000
+
+
+def test_a_chip_that_stops_answering_mid_read_is_no_reader_not_overheat() -> None:
+    fake = FakePN5180(FakeClock(), [1, 2, 3])
+    fake.on_round = lambda: setattr(fake, "absent", True)
+    fake.tags = {0xE004015000000001 + 16 * n for n in range(3)}  # same slot: a round is needed
+    with pytest.raises(ReaderFault) as err:
+        reader(fake).inventory()
+    assert err.value.code == "NO_READER"

@@ -9,8 +9,11 @@ Modules:
     chipselect chip-select/BUSY decoding (74HC154 + 74HC4067) and RF antenna multiplexers
     leds       WS2812 location LEDs
     hub        the scan loop, snapshots, faults and host commands
+    focus      protocol 1.3: the read order around focused antennas, full or quick reads
+    power      the module-rail watch and the hard reset of hung readers through RST
+    slots      slot keeping for a scan schedule (SCHED, SYNC)
     wire       the line protocol to the Raspberry Pi (docs/protocol.md)
     board      builds the real objects from hub_config on a Pico or ESP32 (imports machine)
 """
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"

@@ -5,7 +5,7 @@ firmware (and this file) still imports under CPython for the tests.
 """
 
 from sekihub.chipselect import DecodedBus, NoMux, PinLines, RfMux
-from sekihub.drivers import Clock, Leds, Port
+from sekihub.drivers import Clock, Leds, ModuleLines, Port, RailSense
 from sekihub.hub import Antenna, Hub
 from sekihub.leds import NeoPixelLeds
 from sekihub.pn5180 import PN5180
@@ -70,6 +70,97 @@ class UsbSerialPort(Port):
         self.stdout.write(data)
 
 
+RESET_LOW_MS = 1  # the PN5180 needs RST low for 10 us at least
+BOOT_MS = 5  # ... and about 2.5 ms after it to boot
+
+
+class BoardModuleLines(ModuleLines):
+    """The readers' shared RST pin, the decoder's strobe and address pins, SPI and LED data.
+
+    ``hold_low`` turns the 74HC154 off (strobe high: no reader's NSS is driven low), and
+    takes the address lines (or a lone reader's own NSS), RST, SCK, MOSI and LED data low; SPI
+    is released, and set up again by ``release``."""
+
+    shared_reset = True
+
+    def __init__(self, clock, rst, strobe, low, led, spi, spi_pins, baud, nss=None):
+        self.clock = clock
+        self.rst = rst
+        self.strobe = strobe  # the decoder's enable, or None
+        self.low = low  # the decoder's address pins, or a lone reader's NSS
+        self.nss = nss  # a lone reader's NSS: high again on release
+        self.led = led
+        self.spi = spi
+        self.spi_pins = spi_pins  # (sck, mosi, miso) pin numbers
+        self.baud = baud
+
+    def pulse_reset(self):
+        self.rst.value(0)
+        self.clock.sleep_ms(RESET_LOW_MS)
+        self.rst.value(1)
+        self.clock.sleep_ms(BOOT_MS)
+
+    def hold_low(self):
+        from machine import Pin
+
+        if self.strobe is not None:
+            self.strobe.value(1)
+        for pin in self.low:
+            pin.value(0)
+        self.rst.value(0)
+        if self.led is not None:
+            self.led.value(0)
+        self.spi.deinit()
+        for n in self.spi_pins[:2]:
+            Pin(n, Pin.OUT, value=0)
+
+    def release(self):
+        from machine import Pin
+
+        sck, mosi, miso = self.spi_pins
+        self.spi.init(baudrate=self.baud, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi),
+                      miso=Pin(miso))
+        if self.nss is not None:
+            self.nss.value(1)
+        self.rst.value(1)
+        self.clock.sleep_ms(BOOT_MS)
+
+
+RAIL_DIVIDER_DEFAULT = 2.0  # 10 k over 10 k: 5 V at the rail reads 2.5 V at the pin
+ADC_VOLTS = 3.3  # the ADC's full scale (the Pico's 3.3 V reference; the ESP32 at 11 dB)
+
+
+class AdcRail(RailSense):
+    """The module rail through a divider on an ADC pin: the mean of a few samples."""
+
+    def __init__(self, adc, divider, samples=4):
+        self.adc = adc
+        self.divider = divider
+        self.samples = samples
+
+    def volts(self):
+        total = 0
+        for _ in range(self.samples):
+            if hasattr(self.adc, "read_uv"):  # the ESP32's calibrated reading
+                total += self.adc.read_uv() / 1000000
+            else:
+                total += self.adc.read_u16() * ADC_VOLTS / 65535
+        return total / self.samples * self.divider
+
+
+def rail_sense(cfg, pins):
+    """An AdcRail on ``PINS[...]["rail"]``, or the no-sense default when it is None."""
+    if pins.get("rail") is None:
+        return RailSense()
+    from machine import ADC, Pin
+
+    if cfg.BOARD == "esp32":
+        adc = ADC(Pin(pins["rail"]), atten=ADC.ATTN_11DB)
+    else:
+        adc = ADC(Pin(pins["rail"]))
+    return AdcRail(adc, getattr(cfg, "RAIL_DIVIDER", RAIL_DIVIDER_DEFAULT))
+
+
 def unique_hub_id():
     import machine
 
@@ -96,20 +187,25 @@ def build(cfg):
 
     pins = cfg.PINS[cfg.BOARD]
     clock = MachineClock()
-    spi = SPI(pins["spi_id"], baudrate=spi_baud(cfg), polarity=0, phase=0,
+    baud = spi_baud(cfg)
+    spi = SPI(pins["spi_id"], baudrate=baud, polarity=0, phase=0,
               sck=Pin(pins["sck"]), mosi=Pin(pins["mosi"]), miso=Pin(pins["miso"]))
     reset = Pin(pins["rst"], Pin.OUT, value=1)
-    reset.value(0)  # one pulse resets every reader on the shared RST line
-    clock.sleep_ms(1)
-    reset.value(1)
-    clock.sleep_ms(5)
 
+    nss = None
     if cfg.READERS == 1 and pins.get("nss") is not None:
-        lines = [PinLines(Pin(pins["nss"], Pin.OUT, value=1), Pin(pins["busy"], Pin.IN))]
+        nss = Pin(pins["nss"], Pin.OUT, value=1)
+        strobe, address = None, [nss]
+        lines = [PinLines(nss, Pin(pins["busy"], Pin.IN))]
     else:
-        bus = DecodedBus([Pin(n, Pin.OUT, value=0) for n in pins["address"]],
-                         Pin(pins["strobe"], Pin.OUT, value=1), Pin(pins["busy"], Pin.IN))
+        strobe = Pin(pins["strobe"], Pin.OUT, value=1)
+        address = [Pin(n, Pin.OUT, value=0) for n in pins["address"]]
+        bus = DecodedBus(address, strobe, Pin(pins["busy"], Pin.IN))
         lines = [bus.lines(i) for i in range(cfg.READERS)]
+    led_pin = Pin(pins["leds"], Pin.OUT, value=0) if pins.get("leds") is not None else None
+    modules = BoardModuleLines(clock, reset, strobe, address, led_pin, spi,
+                               (pins["sck"], pins["mosi"], pins["miso"]), baud, nss)
+    modules.pulse_reset()  # one pulse resets every reader on the shared RST line
     readers = [PN5180(spi, lines[i], clock, name=f"PN5180#{i}") for i in range(cfg.READERS)]
 
     if cfg.ANTENNAS is None:
@@ -120,16 +216,16 @@ def build(cfg):
                     for r, ch in cfg.ANTENNAS]
 
     leds = Leds(0)
-    if pins.get("leds") is not None:
+    if led_pin is not None:
         import neopixel
 
-        strip = neopixel.NeoPixel(Pin(pins["leds"], Pin.OUT), len(antennas))
+        strip = neopixel.NeoPixel(led_pin, len(antennas))
         leds = NeoPixelLeds(strip, len(antennas), cfg.LED_MAX_LEVEL)
 
     hub_id = cfg.HUB_ID or unique_hub_id()
     port = UsbSerialPort(getattr(cfg, "USB_CHECK_ROOM", True))
     return Hub(hub_id, antennas, port, clock, leds, rate_hz=cfg.RATE_HZ,
-               max_rate_hz=cfg.MAX_RATE_HZ)
+               max_rate_hz=cfg.MAX_RATE_HZ, modules=modules, rail=rail_sense(cfg, pins))
 
 
 def main(cfg):

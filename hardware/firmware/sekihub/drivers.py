@@ -46,11 +46,12 @@ class Reader:
         """A short text naming the chip and its firmware, read from the chip (self-test)."""
         return self.name
 
-    def inventory(self, poll=None):
+    def inventory(self, poll=None, quiet=()):
         """Switch the field on, list every tag in range, switch it off: an InventoryResult.
 
         ``poll``, if given, is called between inventory rounds so the hub can answer the host
-        while a tall stack is being read.
+        while a tall stack is being read. ``quiet`` (a quick read, protocol 1.3): UIDs told to
+        stay quiet first, so only the others are listed.
         """
         return InventoryResult(set())
 
@@ -61,6 +62,32 @@ class Reader:
 
     def rf_off(self):
         """Make sure the field is off (called after faults)."""
+
+
+class ModuleLines:
+    """The lines the hub shares with every reader module: one RST for all of them, and all
+    else it drives into them (the NSS decoder, SPI, LED data). The default does nothing and
+    cannot reset: a hub given it never tries a hard reset."""
+
+    shared_reset = False  # True: pulse_reset really resets every reader
+
+    def pulse_reset(self):
+        """RST low, then high: every reader restarts; returns once they have booted."""
+
+    def hold_low(self):
+        """The module rail is down: every output to the modules low (RST too), no reader
+        selected, SPI off, so no module is fed through its inputs."""
+
+    def release(self):
+        """The rail is back: SPI on, RST high, and the readers given time to boot."""
+
+
+class RailSense:
+    """The voltage of the 5 V rail that feeds the reader modules and LEDs."""
+
+    def volts(self):
+        """The rail's voltage now, or None when the board cannot tell (no sense pin)."""
+        return None
 
 
 class AntennaSelect:

@@ -5,11 +5,19 @@ CPython with fakes (tests/hardware). ``Hub.step()`` does one small piece of work
 ``Hub.run()`` loops over it forever. Nothing in it raises on bad input: every host line gets an
 ACK or a NAK (or, if not even its sequence number can be read, is counted and dropped), and a
 reader that misbehaves is reported with FAULT and retried once a second.
+
+A reader that hangs is brought back by a pulse on the readers' shared RST line, and while
+the modules' rail is down nothing is driven into them (``power.py``).
+
+From protocol 1.3 (after the host's first ``FOCUS``) the hub reads the focused antennas first
+and does quick reads (``focus.py``), each snapshot's last part saying the read's time and kind.
 """
 
 from sekihub import FIRMWARE_VERSION
-from sekihub.drivers import AntennaSelect, Leds, ReaderFault
+from sekihub.drivers import AntennaSelect, Leds, ModuleLines, RailSense, ReaderFault
+from sekihub.focus import FocusOrder, read_is_full
 from sekihub.iso15693 import uid_hex
+from sekihub.power import POWER_REPEAT_MS, RailWatch, ResetGate, power_words
 from sekihub.slots import SlotClock
 from sekihub.wire import (
     LED_MODES,
@@ -22,10 +30,12 @@ from sekihub.wire import (
     encode,
     is_token,
     parse_antenna,
+    parse_focus,
     parse_line,
     parse_rate,
     parse_schedule,
     parse_sync,
+    read_fields,
     snapshot_parts,
 )
 
@@ -52,13 +62,20 @@ class Antenna:
         self.collided_ms = None  # when an unbroken run of RF collisions began
         self.collisions = 0  # RF collisions that cost this antenna a scan, ever
         self.scan_ms = 0  # how long its last inventory took (the schedule's fit check)
+        self.full_ms = 0  # how long its last full read took
+        self.quick_run = 0  # quick reads since its last full one
+        self.found_new = False  # its last read found a tag the one before had not listed
+        self.worked = False  # it has read once: a reader that then stops answering is hung
 
 
 class Hub:
-    """The firmware's logic. ``port``, ``clock``, ``leds`` and the readers are drivers."""
+    """The firmware's logic. ``port``, ``clock``, ``leds``, the readers, ``modules`` (the lines
+    shared with the reader modules, RST among them) and ``rail`` (the modules' supply) are
+    drivers."""
 
     def __init__(self, hub_id, antennas, port, clock, leds=None, rate_hz=10,
-                 max_rate_hz=MAX_RATE_HZ, colours=None, firmware=FIRMWARE_VERSION):
+                 max_rate_hz=MAX_RATE_HZ, colours=None, firmware=FIRMWARE_VERSION,
+                 modules=None, rail=None):
         self.hub_id = hub_id
         self.antennas = antennas
         self.port = port
@@ -84,6 +101,16 @@ class Hub:
         self.schedule = None  # a SlotClock once the host sent SCHED (protocol 1.1, 1.2)
         self.scanning = False  # inside an inventory: a SYNC read now is stale
         self.syncs_late = 0  # SYNCs read too late to time slots by (acknowledged, not used)
+        self.focused = False  # a FOCUS came since the last HELLO: 1.3 reads (5.2)
+        self.focus = []  # the focused antennas, in the host's order
+        self.focus_full = set()  # those marked '!': always read in full
+        self.order = FocusOrder(len(antennas), clock)
+        self.modules = modules if modules is not None else ModuleLines()
+        self.rail = rail if rail is not None else RailSense()
+        self.rail_watch = RailWatch()
+        self.power_sent_ms = None
+        self.resets = ResetGate(clock)
+        self.hard_resets = 0
 
     # ------------------------------------------------------------------ sending
 
@@ -104,6 +131,8 @@ class Hub:
             self.dropped += 1
 
     def send_hello(self):
+        self.focused = False  # a host that has not sent FOCUS since expects 1.2 snapshots
+        self.set_focus([], set())
         self.send("HELLO", ("hub=" + self.hub_id, "fw=" + self.firmware,
                             "proto=" + PROTOCOL_VERSION, f"antennas={len(self.antennas)}",
                             f"rate={self.rate_hz}"))
@@ -114,14 +143,18 @@ class Hub:
         detail = clean_words(fault.detail)
         self.send("FAULT", [where, code] + (detail.split(" ") if detail else []))
 
-    def send_snapshot(self, index, uids):
+    def send_snapshot(self, index, uids, read_ms=None, full=True):
+        """The snapshot's parts; after FOCUS (1.3) the last one says ``ms=`` and ``read=``."""
         parts = snapshot_parts([uid_hex(u) for u in uids])
         if parts is None:
             fault = ReaderFault("OVERFLOW", f"{len(uids)} tags, more than a SNAP holds")
             self.send_fault(index, fault)
             return
         for n, field in enumerate(parts):
-            self.send("SNAP", (antenna_name(index), f"{n + 1}/{len(parts)}", field))
+            fields = [antenna_name(index), f"{n + 1}/{len(parts)}", field]
+            if self.focused and read_ms is not None and n + 1 == len(parts):
+                fields.extend(read_fields(read_ms, full))
+            self.send("SNAP", fields)
 
     # ------------------------------------------------------------------ main loop
 
@@ -129,19 +162,28 @@ class Hub:
         """Reset every reader (reporting faults) and announce the hub."""
         self.started = True
         self.send_hello()
+        if self.check_rail():
+            return  # the readers are set up once the rail is back
+        self.init_readers()
+        self.apply_leds(force=True)
+
+    def init_readers(self):
+        """Set every reader up (after power-up or RST); one that fails is marked faulted,
+        reported (FAULT) for each of its antennas on its next scan, and retried then."""
         done = []
         for ant in self.antennas:
             if ant.reader in done:
                 continue
             done.append(ant.reader)
+            fault = None
             try:
                 ant.reader.reset()
-            except Exception as exc:  # reported (FAULT) for each of its antennas on first scan
+            except Exception as exc:
                 fault = _as_fault(exc)
-                for other in self.antennas:
-                    if other.reader is ant.reader:
-                        other.fault = fault
-        self.apply_leds(force=True)
+            for other in self.antennas:
+                if other.reader is ant.reader and (fault is not None or other.fault is not None):
+                    other.fault = fault or other.fault
+                    other.retry_ms = None  # tried again at its next scan, not a second later
 
     def step(self):
         """One slice of work: host input, LEDs, at most one antenna scan, heartbeat."""
@@ -149,6 +191,16 @@ class Hub:
             self.start()
         self.check_connection()
         self.service_host()
+        if self.check_rail():
+            self.selftest_pending = False
+            self.selftest_todo = []
+        else:
+            self.work()
+        if self.last_sent_ms is None or self.since(self.last_sent_ms) >= BEAT_AFTER_MS:
+            self.send("BEAT")
+
+    def work(self):
+        """LEDs, then a self-test or at most one antenna scan."""
         self.apply_leds()
         if self.selftest_pending:
             self.selftest_pending = False
@@ -157,8 +209,30 @@ class Hub:
             self.run_selftest()
         elif self.scan_due():
             self.scan_next()
-        if self.last_sent_ms is None or self.since(self.last_sent_ms) >= BEAT_AFTER_MS:
-            self.send("BEAT")
+
+    def check_rail(self):
+        """Whether the module rail is down (see ``power.py``): on the way down every output
+        to the modules goes low; while down ``FAULT HUB POWER`` goes once a second (and a
+        SELFTEST fails every antenna); on the way up the readers are reset and set up again."""
+        volts = self.rail.volts()
+        change = self.rail_watch.update(volts)
+        if change == "down":
+            self.modules.hold_low()
+            self.power_sent_ms = None
+        elif change == "up":
+            self.modules.release()
+            self.modules.pulse_reset()
+            self.init_readers()
+            self.apply_leds(force=True)  # the LEDs lost their colours with their power
+        if not self.rail_watch.down:
+            return False
+        if self.power_sent_ms is None or self.since(self.power_sent_ms) >= POWER_REPEAT_MS:
+            self.power_sent_ms = self.now()
+            self.send_fault(None, ReaderFault("POWER", power_words(volts)))
+        if self.selftest_pending or self.selftest_todo:
+            for index in range(len(self.antennas)):
+                self.send_test(index, "FAIL", "POWER " + power_words(volts))
+        return True
 
     def run(self):
         while True:
@@ -181,19 +255,36 @@ class Hub:
     def scheduled(self):
         return self.schedule is not None and self.schedule.synced
 
+    def read_is_full(self, index):
+        """Whether antenna ``index``'s next read is full: always before FOCUS, else by 5.2."""
+        return not self.focused or read_is_full(self.antennas[index], index in self.focus_full)
+
+    def expected_ms(self):
+        """Each antenna's next read time as its last read of the same kind took (0: unknown)."""
+        return [(a.full_ms or a.scan_ms) if self.read_is_full(i) else a.scan_ms
+                for i, a in enumerate(self.antennas)]
+
     def scan_due(self):
         if self.scheduled():
-            return self.schedule.pick([a.scan_ms for a in self.antennas]) is not None
+            return self.schedule.pick(self.expected_ms()) is not None
+        if self.focus:
+            return self.order.pick(1000 // self.rate_hz) is not None
         if self.next_antenna > 0 or self.cycle_start_ms is None:
             return True
         return self.since(self.cycle_start_ms) >= 1000 // self.rate_hz
 
     def scan_next(self):
         if self.scheduled():
-            index = self.schedule.pick([a.scan_ms for a in self.antennas])
+            index = self.schedule.pick(self.expected_ms())
             if index is not None:
                 self.scan_antenna(index)
                 self.schedule.done(index)
+            return
+        if self.focus:
+            index = self.order.pick(1000 // self.rate_hz)
+            if index is not None:
+                self.order.take(index)
+                self.scan_antenna(index)
             return
         index = self.next_antenna
         if index == 0:
@@ -211,14 +302,18 @@ class Hub:
                 ant.retry_ms = self.now()
                 ant.reader.reset()
             ant.selector.select(ant.channel)
+            full = self.read_is_full(index)
+            quiet = () if full else sorted(ant.present)
             started = self.now()
             self.scanning = True
             try:
-                result = ant.reader.inventory(self.service_host)
+                result = ant.reader.inventory(self.service_host, quiet)
             finally:
                 self.service_host()  # whatever came in during the inventory is read as stale
                 self.scanning = False
             ant.scan_ms = self.since(started)
+            ant.worked = True
+            self.resets.read_ok(index)
         except Exception as exc:  # any driver failure becomes a FAULT
             fault = _as_fault(exc)
             if fault.code == "RF_COLLISION":
@@ -230,11 +325,20 @@ class Hub:
         ant.fault_sent_ms = None
         ant.retry_ms = None
         ant.collided_ms = None
-        seen = set(result.uids)
-        if not result.complete:
-            seen |= ant.present  # a partial read keeps what was there; it never drops a tag
-        ant.present = seen
-        self.send_snapshot(index, seen)
+        found = set(result.uids)
+        ant.found_new = bool(found - ant.present)
+        full = full and result.complete
+        if not full:
+            # a quick read lists the tags it told to stay quiet; a partial read keeps what was
+            # there (it never drops a tag): either way a listed tag may have left, read=quick
+            found |= ant.present
+        if full:
+            ant.quick_run = 0
+            ant.full_ms = ant.scan_ms
+        else:
+            ant.quick_run += 1
+        ant.present = found
+        self.send_snapshot(index, found, ant.scan_ms, full)
 
     def note_collision(self, index, fault):
         """Another reader's field kept this one off even after the driver's quick retries.
@@ -264,6 +368,19 @@ class Hub:
         if ant.fault_sent_ms is None or self.since(ant.fault_sent_ms) >= FAULT_REPEAT_MS:
             ant.fault_sent_ms = self.now()
             self.send_fault(index, fault)
+        if fault.code == "NO_READER" and ant.worked and self.modules.shared_reset \
+                and self.resets.allowed():
+            self.hard_reset(index, fault)
+
+    def hard_reset(self, index, fault):
+        """A reader that worked hangs (BUSY stuck, or no answer): pulse the shared RST, set
+        every reader up again, say so, scan on (``power.py``)."""
+        self.resets.used(index)
+        self.hard_resets += 1
+        self.modules.pulse_reset()
+        self.init_readers()
+        self.send_fault(None, ReaderFault(
+            "RESET", f"every reader reset through RST: {antenna_name(index)} {fault.detail}"))
 
     def run_selftest(self):
         """One TEST line per antenna: the chip answers (identity read from its EEPROM), its field
@@ -355,6 +472,7 @@ class Hub:
             count, lengths, guard, slots = parse_schedule(fields, len(self.antennas))
             old = self.schedule
             self.schedule = SlotClock(self.clock, count, lengths, guard, slots)
+            self.schedule.set_focus(self.focus)
             if old is not None and old.synced:  # a new table mid-run keeps the slot clock
                 self.schedule.follow(old)
             self.schedule.set_rate(self.rate_hz)
@@ -367,6 +485,11 @@ class Hub:
                 self.syncs_late += 1  # it waited an unknown part of an inventory in the buffer
             else:
                 self.schedule.sync(slot, offset)
+            self.send("ACK", ack)
+        elif kind == "FOCUS":
+            order, full = parse_focus(fields, len(self.antennas))
+            self.focused = True
+            self.set_focus(order, full)
             self.send("ACK", ack)
         elif kind == "LED":
             _arity(fields, 2)
@@ -385,6 +508,13 @@ class Hub:
             self.selftest_pending = True
         else:
             raise WireError("UNKNOWN_COMMAND")
+
+    def set_focus(self, order, full):
+        self.focus = order
+        self.focus_full = full
+        self.order.set(order)
+        if self.schedule is not None:
+            self.schedule.set_focus(order)
 
     # ------------------------------------------------------------------ LEDs
 

@@ -23,6 +23,11 @@ strong one without any collision flag. So every tag found is sent STAY QUIET, an
 rounds are done a last probe must hear nobody: only then is the read *complete*. If anyone
 still answers, the rounds start again (the quiet tags no longer answer, so the hidden ones
 now can).
+
+A **quick read** (protocol 1.3, docs/protocol.md 5.2) first sends STAY QUIET to every tag the
+antenna listed last time (``quiet``): those no longer answer, so the same inventory then finds
+only newcomers, and an unchanged stack costs one STAY QUIET per tag and a lone unanswered probe
+instead of its rounds.
 """
 
 from sekihub.drivers import InventoryResult
@@ -36,14 +41,17 @@ MAX_MASK_LEN = 60
 MAX_PROBES = 24  # probes after the first; each follows a quieted tag or a pass of rounds
 
 
-def run_inventory(chip, max_rounds=48, poll=None):
-    """Every UID in range as an InventoryResult.
+def run_inventory(chip, max_rounds=48, poll=None, quiet=()):
+    """Every UID in range as an InventoryResult (with ``quiet``: every UID in range but those).
 
     ``complete`` is True only when a final probe, with every found tag quiet, heard nobody and
     no slot stayed garbled; running out of rounds or probes leaves it False. A probe that
     hears exactly one tag cleanly needs no round: that tag is quieted and the probe repeated.
     ``poll`` (optional) is called between rounds: the hub answers host commands there.
+    ``quiet``: UIDs told to stay quiet first (a quick read); they are not in the result.
     """
+    for uid in quiet:
+        chip.stay_quiet(uid)
     uids = set()
     rounds = 0
     resolved = True

@@ -90,6 +90,7 @@ SOF_DEADLINE_US = 560
 ANSWER_US = 3927  # an INVENTORY answer on air: SOF 151, 12 bytes of 8 x 37.76 us, EOF 151
 RESPONSE_TIMEOUT_US = 6000  # from the SOF: the answer is in by 3.8 ms, or it never comes
 T2_US = 310  # ISO 15693-3 t2: after a tag's answer, wait this long before the next EOF
+RF_ON_TIMEOUT_US = 2000  # after RF_ON: the field is up (TX_RFON) within this, or it is a fault
 RF_RETRIES = 3  # an RF_ON refused because another field is on: try again at once, this often
 RF_RETRY_US = 700  # base pause before such a retry (plus up to as much again, from the clock)
 
@@ -195,6 +196,10 @@ class PN5180(Reader):
         The PN5180 refuses to switch its field on while it senses another reader's field
         (RF_ACTIVE_ERROR, its collision avoidance): that is retried at once, after a short
         pause, ``RF_RETRIES`` times before ``ReaderFault("RF_COLLISION")``.
+
+        BUSY can drop before the field is really on, so IRQ_STATUS is read until TX_RFON (or
+        RF_ACTIVE_ERROR) shows, for at most ``RF_ON_TIMEOUT_US``, as NXP's NFC library and
+        the reference PN5180 libraries wait for it; only then is a silent chip an antenna fault.
         """
         self.load_rf_config(RF_CONFIG_ISO15693_TX, RF_CONFIG_ISO15693_RX)
         irq = 0
@@ -205,12 +210,12 @@ class PN5180(Reader):
                 self.clock.sleep_us(RF_RETRY_US + (self.clock.ticks_us() % RF_RETRY_US))
             self.clear_irq()
             self.command(bytes((RF_ON, 0x00)))
-            irq = self.read_register(IRQ_STATUS)
-            self._check_faults(irq)
+            irq = self._wait_irq(IRQ_TX_RFON | IRQ_RF_ACTIVE_ERROR, RF_ON_TIMEOUT_US)
+            if irq is None:
+                raise ReaderFault("ANTENNA", f"{self.name} field did not come on within "
+                                  f"{RF_ON_TIMEOUT_US // 1000} ms")
             if irq & IRQ_TX_RFON and not irq & IRQ_RF_ACTIVE_ERROR:
                 break
-            if not irq & IRQ_RF_ACTIVE_ERROR:
-                raise ReaderFault("ANTENNA", f"{self.name} field did not come on (IRQ {irq:08x})")
         else:
             raise ReaderFault("RF_COLLISION",
                               f"{self.name} another field is on nearby (IRQ {irq:08x})")
@@ -224,10 +229,10 @@ class PN5180(Reader):
         finally:
             self._field_off_quietly()
 
-    def inventory(self, poll=None):
+    def inventory(self, poll=None, quiet=()):
         try:
             self.field_on()
-            return run_inventory(self, poll=poll)
+            return run_inventory(self, poll=poll, quiet=quiet)
         finally:
             self._field_off_quietly()
 
@@ -242,6 +247,8 @@ class PN5180(Reader):
     # ------------------------------------------------------------------ inventory primitives
 
     def _check_faults(self, irq):
+        if irq == 0xFFFFFFFF:  # MISO floating high: the chip stopped answering (reserved bits)
+            raise ReaderFault("NO_READER", self.name + " stopped answering on SPI")
         if irq & IRQ_TEMPSENS_ERROR:
             raise ReaderFault("OVERHEAT", f"{self.name} over temperature (IRQ {irq:08x})")
         if irq & IRQ_FAULTS:

@@ -13,6 +13,10 @@ still gets read, at the risk of the neighbour's collision check and quick retry)
 only reaches the slot in its second half (its clock was just set there) waits for the next.
 Antennas left over when the window closes go first the next time their slot comes round.
 
+From protocol 1.3 the host may focus some antennas (``FOCUS``, docs/protocol.md 5.2): inside
+each window the slot's focused antennas go first, in the order given, every time; the slot's
+other antennas follow in turn (round robin over cycles) while they fit.
+
 A new ``SCHED`` mid-run (the host resizing its slots for the stacks it sees) does not lose
 sync: the new table's cycle starts where the old clock's current cycle began, which is where
 the host re-bases its own slot clock when it changes the table (:meth:`SlotClock.follow`).
@@ -43,6 +47,7 @@ class SlotClock:
         self.queue = []
         self.started = 0  # antennas started in the current slot
         self.skip = 1  # scan in every skip-th cycle (the RATE ceiling)
+        self.focus = []  # focused antennas, in the host's order (1.3)
 
     @property
     def synced(self):
@@ -61,9 +66,19 @@ class SlotClock:
         self.sync_at = self.clock.ticks_ms()
         self.sync_pos = self.starts[slot] + offset_ms
 
+    def set_focus(self, focus):
+        """Read ``focus`` (antenna indices, in order) first in their slots, from now on: what is
+        left of the current window is reordered too."""
+        self.focus = list(focus)
+        self.queue = self._focused_first(self.queue)
+
+    def _focused_first(self, queue):
+        return [i for i in self.focus if i in queue] + [i for i in queue if i not in self.focus]
+
     def follow(self, old):
-        """Take over the timing of ``old`` (a synced SlotClock this one replaces): this
-        table's cycle starts where ``old``'s current cycle began."""
+        """Take over the timing (and the focus) of ``old`` (a synced SlotClock this one
+        replaces): this table's cycle starts where ``old``'s current cycle began."""
+        self.focus = list(old.focus)
         _, slot, into = old.position()
         self.sync_at = self.clock.ticks_ms()
         self.sync_pos = old.starts[slot] + into
@@ -95,7 +110,8 @@ class SlotClock:
         key = (cycle, slot)
         if key != self.current:
             self.current = key
-            self.queue = list(self.order[slot]) if cycle % self.skip == 0 else []
+            self.queue = (self._focused_first(self.order[slot]) if cycle % self.skip == 0
+                          else [])
             self.started = 0
         if into < self.guard_ms or not self.queue:
             return None
@@ -111,11 +127,12 @@ class SlotClock:
         return index
 
     def done(self, index):
-        """``index`` was scanned: it goes to the back of its slot's order."""
+        """``index`` was scanned: it goes to the back of its slot's order (a focused one keeps
+        its place: it goes first every time)."""
         if self.queue and self.queue[0] == index:
             self.queue.pop(0)
         order = self.order[self.slots[index]]
-        if index in order:
+        if index in order and index not in self.focus:
             order.remove(index)
             order.append(index)
         self.started += 1

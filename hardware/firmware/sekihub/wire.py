@@ -1,11 +1,11 @@
-"""The hub's side of the line protocol (docs/protocol.md, version 1.2).
+"""The hub's side of the line protocol (docs/protocol.md, version 1.3).
 
 Frames are ASCII lines ``TYPE SEQ FIELD ... *CRC\\n``; CRC is CRC-16/CCITT-FALSE of everything
 before the `` *``, four upper-case hex digits. Written for MicroPython: no ``re``, no
 dataclasses, only str and bytes methods.
 """
 
-PROTOCOL_VERSION = "1.2"
+PROTOCOL_VERSION = "1.3"
 MAX_LINE_BYTES = 512
 MAX_UIDS_PER_FRAME = 24
 MAX_PARTS = 8
@@ -15,6 +15,7 @@ LED_MODES = ("OFF", "ON", "BLINK", "FAST")
 MAX_SLOTS = 16
 MIN_SLOT_MS = 5
 MAX_SLOT_MS = 1000
+MAX_READ_MS = 60000  # the largest ms= a SNAP may carry (1.3)
 
 
 def crc16(data):
@@ -51,6 +52,11 @@ def clean_words(text, limit=160):
         o = ord(ch)
         out.append(ch if 0x21 <= o <= 0x7E and ch != "*" else " ")
     return " ".join("".join(out).split())
+
+
+def read_fields(read_ms, full):
+    """The 1.3 fields of a snapshot's last part: ``ms=N`` and ``read=full|quick``."""
+    return ["ms=" + str(max(0, min(MAX_READ_MS, read_ms))), "read=full" if full else "read=quick"]
 
 
 def snapshot_parts(uids):
@@ -178,6 +184,28 @@ def parse_sync(fields, count):
     if len(fields) != 2:
         raise WireError("BAD_FRAME")
     return _bounded(fields[0], 0, count - 1), _bounded(fields[1], 0, MAX_SLOT_MS - 1)
+
+
+def parse_focus(fields, antennas):
+    """``FOCUS`` fields -> ``(order, full)``: the focused antenna indices in the order given and
+    the set of those marked ``!`` (always read in full). ``-`` focuses none (docs/protocol.md
+    5.2). WireError BAD_FRAME for the wrong number of fields, BAD_ANTENNA for an antenna the hub
+    lacks (or a malformed name), BAD_VALUE for an antenna listed twice."""
+    if len(fields) != 1:
+        raise WireError("BAD_FRAME")
+    if fields[0] == "-":
+        return [], set()
+    order = []
+    full = set()
+    for item in fields[0].split(","):
+        marked = item.endswith("!")
+        index = parse_antenna(item[:-1] if marked else item, antennas)
+        if index in order:
+            raise WireError("BAD_VALUE")
+        order.append(index)
+        if marked:
+            full.add(index)
+    return order, full
 
 
 def is_token(text):
