@@ -44,6 +44,7 @@ PINS = {
         "leds": 15,  # WS2812 data in (through a 74AHCT125 to 5 V levels)
         "nss": None,  # single-reader builds: the reader's own NSS pin
         "rf_mux": (10, 11, 12, 13),  # only with ANTENNAS set
+        "rf_mux_inhibit": 14,  # the RF-mux decoder's INHIBIT (high: every relay open)
         "rail": 26,  # ADC0: the module rail through the divider
     },
     "esp32": {
@@ -55,6 +56,7 @@ PINS = {
         "leds": 16,
         "nss": None,
         "rf_mux": (21, 22, 32, 33),
+        "rf_mux_inhibit": 17,
         "rail": 35,  # ADC1 channel 7 (input only): the module rail through the divider
     },
 }

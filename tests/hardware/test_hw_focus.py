@@ -99,7 +99,7 @@ def test_quick_reads_requiet_the_listed_tags_and_every_fourth_read_is_full() -> 
     rig = Rig(n=1)
     chip = rig.chips[0]
     chip.tags = STACK
-    rig.send(p.Focus())
+    rig.send(p.Focus((0,)))
     rig.messages()
     assert [rig.read().full for _ in range(2)] == [True, True]  # after no tag, after newcomers
     kinds, times = [], []
@@ -121,7 +121,7 @@ def test_quick_reads_requiet_the_listed_tags_and_every_fourth_read_is_full() -> 
 def test_the_reported_time_is_the_reads_field_time_on_the_hubs_clock() -> None:
     rig = Rig(n=1)
     rig.chips[0].tags = STACK
-    rig.send(p.Focus())
+    rig.send(p.Focus((0,)))
     for _ in range(2):
         snap = rig.read()
         on, off = rig.chips[0].field_log[-1]
@@ -132,7 +132,7 @@ def test_a_newcomer_is_added_to_the_old_tags_and_the_next_read_is_full() -> None
     rig = Rig(n=1)
     chip = rig.chips[0]
     chip.tags = STACK
-    rig.send(p.Focus())
+    rig.send(p.Focus((0,)))
     rig.settled()
     newcomer = 0xE004015000009999
     chip.tags = STACK | {newcomer}
@@ -145,7 +145,7 @@ def test_a_lifted_block_stays_listed_by_quick_reads_until_the_full_one() -> None
     rig = Rig(n=1)
     chip = rig.chips[0]
     chip.tags = STACK
-    rig.send(p.Focus())
+    rig.send(p.Focus((0,)))
     rig.settled()
     while not rig.read().full:  # the next read is the first of three quick ones
         pass
@@ -245,3 +245,13 @@ def test_a_scheduled_hub_opens_each_window_with_its_focused_antenna_and_keeps_th
     assert len(windows) >= 6
     assert all(order[0] == 2 and order.count(2) == 1 for order in windows.values())
     assert {0, 1} <= {a for order in windows.values() for a in order}
+
+
+def test_with_an_empty_focus_every_read_is_full() -> None:
+    """Nothing in hand (``FOCUS -``): every read must see a block leave, so none is quick;
+    the reads still say their time and kind."""
+    rig = Rig(n=1)
+    rig.chips[0].tags = STACK
+    rig.send(p.Focus())
+    reads = [rig.read() for _ in range(6)]
+    assert all(s.full is True and s.read_ms is not None for s in reads)

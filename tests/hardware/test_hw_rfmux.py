@@ -96,3 +96,25 @@ def test_the_mux_costs_its_settle_time_per_antenna_and_no_more() -> None:
     readers_us = _cycle(hub, clock)
     settle = RfMux([], clock=None).settle_us * len(locations)
     assert abs(mux_us - readers_us - settle) < 0.05 * readers_us
+
+
+def test_the_rf_mux_breaks_before_it_makes_and_waits_for_reed_relays() -> None:
+    """INHIBIT high, 1 ms for the closed relay to open, the new address, INHIBIT low, 2 ms for
+    the new relay to close and stop bouncing (hardware/README.md, the RF-mux option)."""
+    log: list[tuple[str, int]] = []
+
+    class Line:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def value(self, level: int) -> None:
+            log.append((self.name, level))
+
+    class Clock:
+        def sleep_us(self, us: int) -> None:
+            log.append(("wait", us))
+
+    mux = RfMux([Line("A0"), Line("A1")], enable=Line("INHIBIT"), clock=Clock())
+    mux.select(2)
+    assert log == [("INHIBIT", 1), ("wait", 1000), ("A0", 0), ("A1", 1), ("INHIBIT", 0),
+                   ("wait", 2000)]

@@ -77,9 +77,10 @@ BOOT_MS = 5  # ... and about 2.5 ms after it to boot
 class BoardModuleLines(ModuleLines):
     """The readers' shared RST pin, the decoder's strobe and address pins, SPI and LED data.
 
-    ``hold_low`` turns the 74HC154 off (strobe high: no reader's NSS is driven low), and
-    takes the address lines (or a lone reader's own NSS), RST, SCK, MOSI and LED data low; SPI
-    is released, and set up again by ``release``."""
+    ``hold_low`` takes the decoder's strobe, the address lines (or a lone reader's own NSS),
+    RST, SCK, MOSI and LED data low; SPI is released, and set up again by ``release``. The
+    strobe goes low too: the decoder runs from the readers' 3.3 V, which is down with the rail,
+    and a high input would feed it through its protection diodes (hardware/README.md 4.3)."""
 
     shared_reset = True
 
@@ -104,7 +105,7 @@ class BoardModuleLines(ModuleLines):
         from machine import Pin
 
         if self.strobe is not None:
-            self.strobe.value(1)
+            self.strobe.value(0)
         for pin in self.low:
             pin.value(0)
         self.rst.value(0)
@@ -211,7 +212,10 @@ def build(cfg):
     if cfg.ANTENNAS is None:
         antennas = [Antenna(r) for r in readers]
     else:
-        mux = RfMux([Pin(n, Pin.OUT, value=0) for n in pins["rf_mux"]], clock=clock)
+        inhibit = pins.get("rf_mux_inhibit")
+        mux = RfMux([Pin(n, Pin.OUT, value=0) for n in pins["rf_mux"]],
+                    enable=None if inhibit is None else Pin(inhibit, Pin.OUT, value=1),
+                    clock=clock)
         antennas = [Antenna(readers[r], ch, mux if ch is not None else NoMux())
                     for r, ch in cfg.ANTENNAS]
 

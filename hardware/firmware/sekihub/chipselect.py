@@ -80,19 +80,28 @@ class NoMux(AntennaSelect):
 
 
 class RfMux(AntennaSelect):
-    """An RF multiplexer's address pins (e.g. relays or an analog switch per antenna)."""
+    """An RF multiplexer's address pins (relays or an analog switch per antenna) and, if wired,
+    its decoder's INHIBIT (``enable``: high opens every relay).
 
-    def __init__(self, address_pins, enable=None, clock=None, settle_us=200):
+    Break before make: INHIBIT high, ``break_us`` for the closed relay to open, the new
+    address, INHIBIT low, ``settle_us`` for the new one to close and stop bouncing. Reed relays
+    need about 1 ms to open and 2 ms to close and settle (hardware/README.md, the RF-mux
+    option); an analog switch far less."""
+
+    def __init__(self, address_pins, enable=None, clock=None, settle_us=2000, break_us=1000):
         self.address_pins = address_pins
         self.enable = enable
         self.clock = clock
         self.settle_us = settle_us
+        self.break_us = break_us
 
     def select(self, channel):
         if channel is None:
             return
         if self.enable is not None:
             self.enable.value(1)  # break before make
+            if self.clock is not None:
+                self.clock.sleep_us(self.break_us)
         for bit, pin in enumerate(self.address_pins):
             pin.value((channel >> bit) & 1)
         if self.enable is not None:

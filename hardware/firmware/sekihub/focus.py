@@ -16,9 +16,9 @@ QUICK_RUN_MAX = 3  # after this many quick reads in a row, a full one
 
 
 def read_is_full(ant, marked):
-    """Whether antenna ``ant``'s next read must be full (docs/protocol.md 5.2): its last read
-    listed no tag, it is focused with ``!`` (``marked``), its last read found a newcomer, or its
-    last three reads were quick."""
+    """Whether antenna ``ant``'s next read must be full (docs/protocol.md 5.2), while the focus
+    is not empty: its last read listed no tag, it is focused with ``!`` (``marked``), its last
+    read found a newcomer, or its last three reads were quick."""
     return not ant.present or marked or ant.found_new or ant.quick_run >= QUICK_RUN_MAX
 
 

@@ -256,8 +256,10 @@ class Hub:
         return self.schedule is not None and self.schedule.synced
 
     def read_is_full(self, index):
-        """Whether antenna ``index``'s next read is full: always before FOCUS, else by 5.2."""
-        return not self.focused or read_is_full(self.antennas[index], index in self.focus_full)
+        """Whether antenna ``index``'s next read is full: always before FOCUS and while the
+        focus is empty (nothing in hand: every read must see blocks leave), else by 5.2."""
+        return (not self.focused or not self.focus
+                or read_is_full(self.antennas[index], index in self.focus_full))
 
     def expected_ms(self):
         """Each antenna's next read time as its last read of the same kind took (0: unknown)."""
