@@ -11,9 +11,12 @@ docs/protocol.md section 5.1) and kept in step with ``SYNC``.
 
 The slot lengths follow the stacks the hubs read (:func:`needed_slot_ms`, :class:`SlotSizer`,
 :class:`SlotLengths`): each slot must hold the reads of the antennas every hub has in it, timed
-with the one per-read model of :mod:`firmware_bridge.airtime` (computed, not measured). From
-protocol 1.2 every slot has its own length (slot k as long as slot k's busiest hub needs); a
-1.1 hub takes one length for every slot, so while one is scheduled every hub gets the longest
+with the one per-read model of :mod:`firmware_bridge.airtime` (computed) until the hubs report
+how long their reads take (protocol 1.3, :func:`measured_read_times`). While the host has a
+focus (docs/protocol.md 5.2) a slot holds its focused antennas' reads, mostly quick, and a
+little background, so the antennas that matter come round often. From protocol 1.2 every
+slot has its own length (slot k as long as slot k's busiest hub needs); a 1.1 hub takes one
+length for every slot, so while one is scheduled every hub gets the longest
 (:meth:`ScanSchedule.uniform`): all hubs must agree where each slot begins.
 
 Everything here is pure: geometry, wiring and tag counts in, a :class:`ScanSchedule` and a slot
@@ -25,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import statistics
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -36,8 +40,9 @@ from firmware_bridge.wiring import AntennaKey
 from firmware_bridge.zones import active_table
 
 __all__ = ["NoLayout", "ReadTimes", "ScanSchedule", "SlotLengths", "SlotSizer", "Spot",
-           "antenna_spots", "clamp_period", "colour", "measured_read_times", "needed_period_ms",
-           "needed_slot_ms", "neighbour_pairs", "plan_schedule", "quick_read_ms", "read_ms"]
+           "antenna_spots", "clamp_period", "colour", "hub_speed", "measured_read_times",
+           "needed_period_ms", "needed_slot_ms", "neighbour_pairs", "plan_schedule",
+           "quick_read_ms", "read_ms"]
 
 NEIGHBOUR_MM = 10.0
 """Antennas closer than this edge to edge are neighbours (48 pairs on Sekigahara's layout, 21 of
@@ -272,11 +277,15 @@ MEASURED_MIN_READS = 8
 MEASURED_PERCENTILE = 0.9
 """The share of an antenna's recent reads (of one kind) its slot must hold: a high percentile,
 so that one read slowed by a retry or a busy USB port does not stretch the slot."""
+SPEED_BOUNDS = (0.5, 4.0)
+"""A hub's measured speed against the model (:func:`hub_speed`) is taken within these."""
+SPEED_MIN_ANTENNAS = 3
+"""... once this many of its antennas have timed reads."""
 BACKGROUND_MS = 10
 """While the host has a focus (docs/protocol.md 5.2): what a slot keeps, beyond its focused
 antennas' reads, for the hub's other antennas there (an empty one's read is 6-8 ms,
-computed). They are read when their last read fits, so a tall stack nobody may touch now
-waits for a slot of its hub without a focused antenna."""
+computed). The hub reads one of them only when its last read fits in what is left, so a stack
+there that nobody may touch now waits until the focus changes (a move's few seconds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +330,24 @@ def measured_read_times(
     return ReadTimes(float(full), float(quick))
 
 
+def hub_speed(
+    counts: Mapping[AntennaKey, int], measured: Mapping[AntennaKey, ReadTimes],
+    read: Callable[[int], float] = read_ms,
+) -> dict[str, float]:
+    """How much slower (> 1) or faster than the model each hub reads: the median over its
+    timed antennas of measured / modelled full read for the tags each holds now, kept within
+    :data:`SPEED_BOUNDS`; only for a hub with :data:`SPEED_MIN_ANTENNAS` timed (one slow
+    antenna, or a stack that changed since its reads were timed, is one of several)."""
+    ratios: dict[str, list[float]] = {}
+    for key, timed in measured.items():
+        model = read(counts.get(key, 0))
+        if model > 0:
+            ratios.setdefault(key.hub, []).append(timed.full_ms / model)
+    low, high = SPEED_BOUNDS
+    return {hub: min(high, max(low, statistics.median(r))) for hub, r in ratios.items()
+            if len(r) >= SPEED_MIN_ANTENNAS}
+
+
 def needed_slot_ms(
     tables: Mapping[str, Sequence[int]], counts: Mapping[AntennaKey, int], count: int,
     guard_ms: int = GUARD_MS, read: Callable[[int], float] = read_ms,
@@ -338,9 +365,13 @@ def needed_slot_ms(
     be as long as the longest of those over the hubs, rounded up by :func:`clamp_period` (a
     slot no hub has an antenna in gets its two guards, rounded up).
 
-    An antenna's read takes what its hub measured (``measured``, :func:`measured_read_times`)
-    where it has timed enough reads, else the model: ``read(n)`` for a full read of ``n`` tags,
-    ``quick(known, new)`` for a quick one (:mod:`firmware_bridge.airtime`, computed).
+    Read times come from the model, ``read(n)`` for a full read of ``n`` tags and
+    ``quick(known, new)`` for a quick one (:mod:`firmware_bridge.airtime`, computed), until the
+    hubs have timed their reads (``measured``, :func:`measured_read_times`). Then an antenna's
+    read takes what its hub measured; once the hub's speed is known (:func:`hub_speed`), at
+    least the model scaled to it, which is also what an antenna not timed yet takes: a stack
+    that just grew would otherwise be given the time of the smaller one it was, until enough of
+    its new reads were timed.
 
     Without a ``focus`` every read counts as full. While the host has one (docs/protocol.md
     5.2), a hub reads a slot's focused antennas first and its others only in what is left, so
@@ -356,12 +387,18 @@ def needed_slot_ms(
     """
     known = measured or {}
     focused = set(focus)
+    speed = hub_speed(counts, known, read)
 
     def times(key: AntennaKey) -> ReadTimes:
-        if key in known:
-            return known[key]
         n = counts.get(key, 0)
-        return ReadTimes(read(n), quick(n, 0) if n else read(n))
+        ratio = speed.get(key.hub, 1.0)
+        model = ReadTimes(read(n) * ratio, (quick(n, 0) if n else read(n)) * ratio)
+        timed = known.get(key)
+        if timed is None:
+            return model
+        if key.hub not in speed:
+            return timed
+        return ReadTimes(max(timed.full_ms, model.full_ms), max(timed.quick_ms, model.quick_ms))
 
     def focused_ms(key: AntennaKey) -> float:
         t = times(key)

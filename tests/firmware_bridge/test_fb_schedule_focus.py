@@ -16,6 +16,7 @@ from firmware_bridge.schedule import (
     ReadTimes,
     Spot,
     antenna_spots,
+    hub_speed,
     measured_read_times,
     needed_slot_ms,
     plan_schedule,
@@ -62,7 +63,22 @@ def test_measured_times_win_over_the_model_slower_or_faster() -> None:
                           measured={A: ReadTimes(150.0, 40.0)})
     fast = needed_slot_ms(tables, counts, 2, read=_full, quick=_quick,
                           measured={A: ReadTimes(20.0, 15.0), C: ReadTimes(12.0, 12.0)})
-    assert slow == (170, 40) and fast == (40, 20)
+    assert slow == (170, 40) and fast == (40, 20)  # one or two timed: no hub speed yet
+
+
+def test_a_hub_timed_slower_than_the_model_scales_a_stack_that_just_grew() -> None:
+    """Three antennas timed at twice the model: the hub reads at half the model's speed, so a
+    stack that grew from 0 to 6 tags since its reads were timed (7 ms) needs twice the model's
+    130 ms at once, not the 7 ms of its empty reads."""
+    d = AntennaKey("hub-1", 3)
+    counts = {A: 2, B: 1, C: 0, d: 6}
+    measured = {A: ReadTimes(100.0, 30.0), B: ReadTimes(60.0, 25.0), C: ReadTimes(20.0, 20.0),
+                d: ReadTimes(7.0, 7.0)}
+    assert hub_speed(counts, measured, _full) == {"hub-1": 2.0}  # 2.0, 2.0, 2.0, 0.05
+    assert hub_speed(counts, {A: measured[A], B: measured[B]}, _full) == {}
+    lengths = needed_slot_ms({"hub-1": (0, 0, 0, 1)}, counts, 2, read=_full, quick=_quick,
+                             measured=measured)
+    assert lengths == (190, 270)  # 100 + 60 + 20 + 4; 2 x 130 + 4
 
 
 # ------------------------------------------------------------------ focus
