@@ -172,8 +172,6 @@ class Bridge:
         self._adaptive = adaptive_slots
         self._sizer: SlotLengths | None = None
         self._slot_shrink_s = slot_shrink_s
-        self._focus: set[AntennaKey] = set()
-        self._focus_full: set[AntennaKey] = set()
         self._sized_focus: tuple[frozenset[AntennaKey], frozenset[AntennaKey]] = (
             frozenset(), frozenset())
         self._epoch = time.monotonic()

@@ -168,8 +168,8 @@ def test_the_bridge_sizes_slots_from_measured_reads_and_for_the_focus_at_once(
                                     p.ReadReport(400, True))
             bridge.wait_for(lambda br: _lengths(hub) == timed, WAIT_S)
             grown = max(_lengths(hub))
-            with bridge._lock:
-                bridge._focus = {AntennaKey("hub-1", 0)}
+            bridge.set_destinations([wiring[AntennaKey("hub-1", 0)]])
+            assert bridge.focus() == {AntennaKey("hub-1", 0)}
             bridge._resize_slots()
             bridge.wait_for(lambda br: _lengths(hub) != timed, WAIT_S)
             shrunk = max(_lengths(hub))
