@@ -412,11 +412,13 @@ class Bridge:
                       for a, s in h.antennas.items()}
             measured = self._measured_reads(hubs)
             focus, focus_full = frozenset(self._focus), frozenset(self._focus_full)
+            unfocused = {h.hub_id for h in hubs if h.hello.protocol < p.FOCUS_READS}
         needed: tuple[int, ...] | None = None
         if self._adaptive:
             try:
                 needed = needed_slot_ms(tables, counts, schedule.count, schedule.guard_ms,
-                                        focus=focus, focus_full=focus_full, measured=measured)
+                                        focus=focus, focus_full=focus_full, measured=measured,
+                                        unfocused_hubs=unfocused)
             except ValueError as exc:  # no read-time model installed: keep the slots as they are
                 log.warning("fixed scan slots: %s", exc)
                 self._adaptive = False

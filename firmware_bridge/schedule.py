@@ -355,6 +355,7 @@ def needed_slot_ms(
     focus: Collection[AntennaKey] = frozenset(),
     focus_full: Collection[AntennaKey] = frozenset(),
     measured: Mapping[AntennaKey, ReadTimes] | None = None,
+    unfocused_hubs: Collection[str] = frozenset(),
 ) -> tuple[int, ...]:
     """How long each of the ``count`` slots must be for every hub's reads, from the tag counts
     its antennas last saw (protocol 1.2: per-slot lengths).
@@ -383,7 +384,9 @@ def needed_slot_ms(
     :data:`FOCUS_STEP_MS` only: each ms is the focused antennas' revisit. A read that finds a
     block put down, a full read of an unfocused stack (every fourth) or of a focused one just
     after a newcomer may overrun its window: a neighbour's collision check and retry absorb it
-    (5.1), and the slot is not kept long for the rare read.
+    (5.1), and the slot is not kept long for the rare read. The ``unfocused_hubs`` (below
+    protocol 1.3: no FOCUS) read every antenna in full in turn, focus or not: their slots hold
+    that, as without a focus.
     """
     known = measured or {}
     focused = set(focus)
@@ -410,7 +413,7 @@ def needed_slot_ms(
         for antenna, slot in enumerate(slots):
             keys[slot].append(AntennaKey(hub, antenna))
         for slot, here in enumerate(keys):
-            if not focused:
+            if not focused or hub in unfocused_hubs:
                 need = sum(times(k).full_ms for k in here)
             elif mine := [k for k in here if k in focused]:
                 need = (sum(focused_ms(k) for k in mine)

@@ -99,6 +99,12 @@ def test_a_focused_slot_holds_its_focused_quick_reads_and_a_little_background() 
     # slot 1: C empty (a full read, 10) + D in full (50) + 4; both focused: no background
     assert focused == (30, 65)
     assert BACKGROUND_MS == 10
+    # a hub below protocol 1.3 takes no FOCUS: it still reads every antenna in full in turn
+    # (hub-2: its 5-stack 110 + 4, rounded to 5 ms)
+    assert needed_slot_ms(tables, counts, 2, guard_ms=2, read=_full, quick=_quick,
+                          focus={B, C, d}, focus_full={d}, unfocused_hubs={"hub-2"}) == (115, 65)
+    assert needed_slot_ms(tables, counts, 2, guard_ms=2, read=_full, quick=_quick,
+                          focus={B, C, d}, focus_full={d}, unfocused_hubs={"hub-1"}) == (245, 65)
 
 
 def test_crowded_position_focused_revisit_at_250_us_per_instruction() -> None:
