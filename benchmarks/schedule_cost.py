@@ -26,13 +26,26 @@ board (hubs run in parallel: the slowest hub), for three ways of running the hub
 
 A scheduled sweep counts from the start of slot 0 (the SYNC), with a cold hub: no antenna read
 yet, so each counts as half its slot until read (``sekihub.slots``), and a slot full of such
-antennas may leave some to the next cycle. Usage:
-``.venv/bin/python benchmarks/schedule_cost.py [--runs 5] [--positions empty,setup,crowded]``
+antennas may leave some to the next cycle.
+
+Then the **focused revisit** on the crowded position (protocol 1.3, docs/protocol.md 5.2): a
+block lifted from ``--focus-origins`` (one fewer on it), the origin and the places a road away
+lit (an approximation of the engine's lit destinations) as the focus. A hub reads a slot's
+focused antennas first in every window, so each comes round once a cycle: the revisit is the
+cycle, the sum of the per-slot lengths the host chooses. ``before`` sizes every slot for every
+stack's full read (the host before focus-aware sizing); ``after`` for the focused antennas'
+quick reads (in full for an empty one, and for the origin when ``origin_read=full``: the
+``!`` of a stack a hand may lift from) and a little background
+(``firmware_bridge.schedule.needed_slot_ms``). Computed from ``firmware_bridge/airtime.py`` at
+each ``--instr-us``, not run on the firmware. Usage:
+``.venv/bin/python benchmarks/schedule_cost.py [--runs 5] [--positions empty,setup,crowded]
+[--instr-us 120,250] [--focus-origins kyoto,osaka]``
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import sys
@@ -52,6 +65,7 @@ from sekihub.pn5180 import PN5180  # noqa: E402
 from companion.core.table import game_table  # noqa: E402
 from companion.games.sekigahara.components import Board, default_board  # noqa: E402
 from firmware_bridge import protocol as p  # noqa: E402
+from firmware_bridge.airtime import quick_read_ms, read_ms  # noqa: E402
 from firmware_bridge.schedule import (  # noqa: E402
     SLOT_MS,
     ScanSchedule,
@@ -110,6 +124,52 @@ def sweep_ms(counts: list[int], schedule: p.Schedule | None, args: argparse.Name
     return statistics.median(runs)
 
 
+def focused_revisit(board: Board, wiring: dict[AntennaKey, str], plan: ScanSchedule,
+                    origin: str, instr_us: float, origin_full: bool
+                    ) -> tuple[tuple[int, ...], tuple[int, ...], list[str]]:
+    """Per-slot lengths before and after focus-aware sizing on the crowded position with a
+    block lifted from ``origin`` and the places a road away lit; and those places."""
+    position = dict(SCENARIO)
+    position[origin] = max(0, position.get(origin, 0) - 1)  # the block in hand
+    lit = [z for z in board.neighbours(origin) if z in set(wiring.values())]
+    shares: dict[str, int] = {}
+    counts = {}
+    for key in sorted(wiring):
+        zone = wiring[key]
+        channel = shares[zone] = shares.get(zone, -1) + 1
+        channels = sum(1 for z in wiring.values() if z == zone)
+        counts[key] = placement_sheet.share(position.get(zone, 0), channel, channels)
+    sizes = {h: 1 + max(k.antenna for k in wiring if k.hub == h) for h in {k.hub for k in wiring}}
+    tables = {h: plan.for_hub(h, n).slots for h, n in sizes.items()}
+    focus = {k for k, z in wiring.items() if z == origin or z in lit}
+    full = {k for k, z in wiring.items() if z == origin} if origin_full else set()
+    read = functools.partial(read_ms, instr_us=instr_us)
+
+    def quick(known: int, new: int) -> float:
+        return quick_read_ms(known, new, instr_us)
+
+    before = needed_slot_ms(tables, counts, plan.count, plan.guard_ms, read, quick=quick)
+    after = needed_slot_ms(tables, counts, plan.count, plan.guard_ms, read, quick=quick,
+                           focus=focus, focus_full=full)
+    return before, after, lit
+
+
+def print_focus(board: Board, wiring: dict[AntennaKey, str], plan: ScanSchedule,
+                origins: list[str], instrs: list[float]) -> None:
+    print("focus position=crowded source=computed(time model, slot lengths) revisit = cycle: "
+          "a focused antenna is read once a cycle, first in its slot's window")
+    for origin in origins:
+        for instr_us in instrs:
+            for origin_full in (False, True):
+                before, after, lit = focused_revisit(board, wiring, plan, origin, instr_us,
+                                                     origin_full)
+                print(f"focus origin={origin} lit={','.join(lit)} instr_us={instr_us:g} "
+                      f"origin_read={'full' if origin_full else 'quick'} "
+                      f"before_revisit_ms={sum(before)} after_revisit_ms={sum(after)} "
+                      f"before_slot_ms={'/'.join(map(str, before))} "
+                      f"after_slot_ms={'/'.join(map(str, after))}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spi-hz", type=int, default=1_000_000)
@@ -120,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="sweeps per hub and way (median)")
     parser.add_argument("--positions", default="empty,setup,crowded")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--instr-us", default="120,250",
+                        help="the focused revisit at these us per SPI instruction (estimates)")
+    parser.add_argument("--focus-origins", default="kyoto,osaka",
+                        help="the focused revisit with a block lifted from each of these")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     per_slot_rng = random.Random(args.seed + 1)  # its own draws: the other columns stay as
@@ -135,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
           f"(estimate), noise {args.noise:g}; adaptive and per-slot lengths from "
           f"firmware_bridge/airtime.py; "
           f"{plan.count} slots, {len(plan.pairs)} neighbour pairs; median of {args.runs}")
-    for name in args.positions.split(","):
+    for name in filter(None, args.positions.split(",")):
         position = positions[name]
         members = {h: sorted((m for m in lay.marks if m.hub == h), key=lambda m: m.antenna)
                    for h in sorted(lay.hub_positions)}
@@ -164,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"board position={name} unscheduled_ms={board_ms['unscheduled']:.0f} "
               f"fixed_ms={board_ms['fixed']:.0f} adaptive_ms={board_ms['adaptive']:.0f} "
               f"per_slot_ms={board_ms['per_slot']:.0f}")
+    print_focus(board, wiring, plan, args.focus_origins.split(","),
+                [float(x) for x in args.instr_us.split(",")])
     return 0
 
 

@@ -32,9 +32,11 @@ from firmware_bridge.observation import HEARING_MM, BoardView, DebounceConfig, O
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.schedule import (
     SHRINK_AFTER_S,
+    ReadTimes,
     ScanSchedule,
     SlotLengths,
     antenna_spots,
+    measured_read_times,
     needed_slot_ms,
     neighbour_pairs,
     plan_schedule,
@@ -170,6 +172,8 @@ class Bridge:
         self._adaptive = adaptive_slots
         self._sizer: SlotLengths | None = None
         self._slot_shrink_s = slot_shrink_s
+        self._sized_focus: tuple[frozenset[AntennaKey], frozenset[AntennaKey]] = (
+            frozenset(), frozenset())
         self._epoch = time.monotonic()
         self._last_sync = 0.0
         self._stop = threading.Event()
@@ -391,7 +395,13 @@ class Bridge:
         (:func:`needed_slot_ms`, with hysteresis slot by slot) and, when the lengths in force
         change, send every scheduled hub its new SCHED (:meth:`_in_force`: per-slot lengths if
         every scheduled hub speaks 1.2, else the longest for every slot). Also run when the
-        slots are not adaptive: a 1.1 hub that left may let the others have per-slot lengths."""
+        slots are not adaptive: a 1.1 hub that left may let the others have per-slot lengths.
+
+        Each read takes the time its hub measured where it has timed enough (protocol 1.3),
+        else the model's. While the host has a focus (:attr:`_focus`, 5.2) a slot holds its
+        focused antennas' reads and a little for the rest; when the focus changes the slots
+        take the new lengths at once (a block lifted must not wait out the calm spell), then
+        keep the hysteresis. Call it after changing the focus to apply it now."""
         with self._lock:
             schedule = self._wanted
             hubs = self._scheduled_hubs()
@@ -400,10 +410,15 @@ class Bridge:
             tables = {h.hub_id: schedule.for_hub(h.hub_id, h.hello.antennas).slots for h in hubs}
             counts = {AntennaKey(h.hub_id, a): s.tags for h in hubs
                       for a, s in h.antennas.items()}
+            measured = self._measured_reads(hubs)
+            focus, focus_full = frozenset(self._focus), frozenset(self._focus_full)
+            unfocused = {h.hub_id for h in hubs if h.hello.protocol < p.FOCUS_READS}
         needed: tuple[int, ...] | None = None
         if self._adaptive:
             try:
-                needed = needed_slot_ms(tables, counts, schedule.count, schedule.guard_ms)
+                needed = needed_slot_ms(tables, counts, schedule.count, schedule.guard_ms,
+                                        focus=focus, focus_full=focus_full, measured=measured,
+                                        unfocused_hubs=unfocused)
             except ValueError as exc:  # no read-time model installed: keep the slots as they are
                 log.warning("fixed scan slots: %s", exc)
                 self._adaptive = False
@@ -412,11 +427,26 @@ class Bridge:
                 return  # replaced meanwhile: size it next time
             if needed is not None:
                 sizer = self._sizer or SlotLengths.start(schedule.slot_ms, self._slot_shrink_s)
+                if (focus, focus_full) != self._sized_focus:
+                    sizer = SlotLengths.start(needed, self._slot_shrink_s)
+                    self._sized_focus = (focus, focus_full)
                 self._sizer = sizer = sizer.update(needed, time.monotonic())
                 self._wanted = schedule.with_lengths(sizer.lengths)
             sends = self._in_force(self._scheduled_hubs())
         for link, command in sends:
             link.send(command)
+
+    @staticmethod
+    def _measured_reads(hubs: Iterable[HubStatus]) -> dict[AntennaKey, ReadTimes]:
+        """Under the lock: each antenna's read times as its hub measured them (1.3), where it
+        has timed enough reads (:func:`measured_read_times`)."""
+        out: dict[AntennaKey, ReadTimes] = {}
+        for h in hubs:
+            for a, s in h.antennas.items():
+                times = measured_read_times(tuple(s.read_ms), s.full_reads, s.quick_reads)
+                if times is not None:
+                    out[AntennaKey(h.hub_id, a)] = times
+        return out
 
     def _sync_all(self) -> None:
         with self._lock:

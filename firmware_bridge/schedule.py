@@ -11,9 +11,12 @@ docs/protocol.md section 5.1) and kept in step with ``SYNC``.
 
 The slot lengths follow the stacks the hubs read (:func:`needed_slot_ms`, :class:`SlotSizer`,
 :class:`SlotLengths`): each slot must hold the reads of the antennas every hub has in it, timed
-with the one per-read model of :mod:`firmware_bridge.airtime` (computed, not measured). From
-protocol 1.2 every slot has its own length (slot k as long as slot k's busiest hub needs); a
-1.1 hub takes one length for every slot, so while one is scheduled every hub gets the longest
+with the one per-read model of :mod:`firmware_bridge.airtime` (computed) until the hubs report
+how long their reads take (protocol 1.3, :func:`measured_read_times`). While the host has a
+focus (docs/protocol.md 5.2) a slot holds its focused antennas' reads, mostly quick, and a
+little background, so the antennas that matter come round often. From protocol 1.2 every
+slot has its own length (slot k as long as slot k's busiest hub needs); a 1.1 hub takes one
+length for every slot, so while one is scheduled every hub gets the longest
 (:meth:`ScanSchedule.uniform`): all hubs must agree where each slot begins.
 
 Everything here is pure: geometry, wiring and tag counts in, a :class:`ScanSchedule` and a slot
@@ -25,19 +28,21 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+import statistics
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.core.datafiles import DataFileError
 from companion.core.table import GameTable
 from firmware_bridge import protocol as p
-from firmware_bridge.airtime import read_ms
+from firmware_bridge.airtime import quick_read_ms, read_ms
 from firmware_bridge.wiring import AntennaKey
 from firmware_bridge.zones import active_table
 
-__all__ = ["NoLayout", "ScanSchedule", "SlotLengths", "SlotSizer", "Spot", "antenna_spots",
-           "clamp_period", "colour", "needed_period_ms", "needed_slot_ms", "neighbour_pairs",
-           "plan_schedule", "read_ms"]
+__all__ = ["NoLayout", "ReadTimes", "ScanSchedule", "SlotLengths", "SlotSizer", "Spot",
+           "antenna_spots", "clamp_period", "colour", "hub_speed", "measured_read_times",
+           "needed_period_ms", "needed_slot_ms", "neighbour_pairs", "plan_schedule",
+           "quick_read_ms", "read_ms"]
 
 NEIGHBOUR_MM = 10.0
 """Antennas closer than this edge to edge are neighbours (48 pairs on Sekigahara's layout, 21 of
@@ -50,6 +55,8 @@ GUARD_MS = 2
 
 PERIOD_STEP_MS = 10
 """Adaptive slot lengths are whole multiples of this (fewer re-sent SCHEDs)."""
+FOCUS_STEP_MS = 5
+"""... and of this while the host has a focus: a focused slot's every ms is revisit time."""
 SHRINK_AFTER_S = 10.0
 """A slot shrinks only after the stacks needed less for this long (hysteresis)."""
 
@@ -265,9 +272,90 @@ def clamp_period(ms: float, guard_ms: int = GUARD_MS, step_ms: int = PERIOD_STEP
     return max(p.MIN_SLOT_MS, 2 * guard_ms + 1, min(p.MAX_SLOT_MS, rounded))
 
 
+MEASURED_MIN_READS = 8
+"""Reads an antenna's hub must have timed before its measured times replace the model."""
+MEASURED_PERCENTILE = 0.9
+"""The share of an antenna's recent reads (of one kind) its slot must hold: a high percentile,
+so that one read slowed by a retry or a busy USB port does not stretch the slot."""
+SPEED_BOUNDS = (0.5, 4.0)
+"""A hub's measured speed against the model (:func:`hub_speed`) is taken within these."""
+SPEED_MIN_ANTENNAS = 3
+"""... once this many of its antennas have timed reads."""
+BACKGROUND_MS = 10
+"""While the host has a focus (docs/protocol.md 5.2): what a slot keeps, beyond its focused
+antennas' reads, for the hub's other antennas there (an empty one's read is 6-8 ms,
+computed). The hub reads one of them only when its last read fits in what is left, so a stack
+there that nobody may touch now waits until the focus changes (a move's few seconds)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadTimes:
+    """How long one antenna's reads take on its hub (ms): a full read, and a quick read that
+    finds nothing new (protocol 1.3: known tags re-quieted, only newcomers asked for)."""
+
+    full_ms: float
+    quick_ms: float
+
+
+def _percentile(ordered: Sequence[float], share: float) -> float:
+    """The nearest-rank ``share`` percentile of ``ordered`` (ascending, not empty)."""
+    rank = min(len(ordered), max(1, math.ceil(share * len(ordered) - 1e-9)))
+    return float(ordered[rank - 1])
+
+
+def measured_read_times(
+    reads_ms: Sequence[int], full_reads: int, quick_reads: int,
+    min_reads: int = MEASURED_MIN_READS, share: float = MEASURED_PERCENTILE,
+) -> ReadTimes | None:
+    """An antenna's read times from what its hub measured (protocol 1.3: the last reads'
+    ``ms=``, and how many of its reads were full and quick), or None while it has fewer than
+    ``min_reads``: then the model stands.
+
+    The hub does not say which of the recent times were quick, but a quick read never takes
+    longer than a full one of the same stack: of the ``reads_ms`` sorted, the fastest share
+    ``quick / (full + quick)`` are taken as the quick ones. Each kind's time is the ``share``
+    percentile of its own reads (an outlier, a retry or a stalled port, does not count), kept
+    under the protocol's longest slot. With no full read counted, both are the quick time; with
+    no quick one, both the full time.
+    """
+    if len(reads_ms) < min_reads:
+        return None
+    ordered = sorted(min(max(0, ms), p.MAX_SLOT_MS) for ms in reads_ms)
+    quick_share = quick_reads / max(1, full_reads + quick_reads)
+    if full_reads == 0 or quick_reads == 0:
+        quick = full = _percentile(ordered, share)
+    else:
+        quick = _percentile(ordered, share * quick_share)
+        full = _percentile(ordered, quick_share + share * (1.0 - quick_share))
+    return ReadTimes(float(full), float(quick))
+
+
+def hub_speed(
+    counts: Mapping[AntennaKey, int], measured: Mapping[AntennaKey, ReadTimes],
+    read: Callable[[int], float] = read_ms,
+) -> dict[str, float]:
+    """How much slower (> 1) or faster than the model each hub reads: the median over its
+    timed antennas of measured / modelled full read for the tags each holds now, kept within
+    :data:`SPEED_BOUNDS`; only for a hub with :data:`SPEED_MIN_ANTENNAS` timed (one slow
+    antenna, or a stack that changed since its reads were timed, is one of several)."""
+    ratios: dict[str, list[float]] = {}
+    for key, timed in measured.items():
+        model = read(counts.get(key, 0))
+        if model > 0:
+            ratios.setdefault(key.hub, []).append(timed.full_ms / model)
+    low, high = SPEED_BOUNDS
+    return {hub: min(high, max(low, statistics.median(r))) for hub, r in ratios.items()
+            if len(r) >= SPEED_MIN_ANTENNAS}
+
+
 def needed_slot_ms(
     tables: Mapping[str, Sequence[int]], counts: Mapping[AntennaKey, int], count: int,
     guard_ms: int = GUARD_MS, read: Callable[[int], float] = read_ms,
+    *, quick: Callable[[int, int], float] = quick_read_ms,
+    focus: Collection[AntennaKey] = frozenset(),
+    focus_full: Collection[AntennaKey] = frozenset(),
+    measured: Mapping[AntennaKey, ReadTimes] | None = None,
+    unfocused_hubs: Collection[str] = frozenset(),
 ) -> tuple[int, ...]:
     """How long each of the ``count`` slots must be for every hub's reads, from the tag counts
     its antennas last saw (protocol 1.2: per-slot lengths).
@@ -277,14 +365,64 @@ def needed_slot_ms(
     slot ``k`` on a hub needs the sum of their reads plus a guard at each end; slot ``k`` must
     be as long as the longest of those over the hubs, rounded up by :func:`clamp_period` (a
     slot no hub has an antenna in gets its two guards, rounded up).
+
+    Read times come from the model, ``read(n)`` for a full read of ``n`` tags and
+    ``quick(known, new)`` for a quick one (:mod:`firmware_bridge.airtime`, computed), until the
+    hubs have timed their reads (``measured``, :func:`measured_read_times`). Then an antenna's
+    read takes what its hub measured; once the hub's speed is known (:func:`hub_speed`), at
+    least the model scaled to it, which is also what an antenna not timed yet takes: a stack
+    that just grew would otherwise be given the time of the smaller one it was, until enough of
+    its new reads were timed.
+
+    Without a ``focus`` every read counts as full. While the host has one (docs/protocol.md
+    5.2), a hub reads a slot's focused antennas first and its others only in what is left, so
+    slot ``k`` on a hub that has focused antennas in it holds their reads and
+    :data:`BACKGROUND_MS` for the rest: a full read for those in ``focus_full`` (a stack a hand
+    may lift from) and for an empty one, else a quick read that finds nothing new. A hub with
+    no focused antenna in slot ``k`` starts one of its others there whatever its length, so
+    the slot holds the longest of their quick reads. Focused slots are rounded up to
+    :data:`FOCUS_STEP_MS` only: each ms is the focused antennas' revisit. A read that finds a
+    block put down, a full read of an unfocused stack (every fourth) or of a focused one just
+    after a newcomer may overrun its window: a neighbour's collision check and retry absorb it
+    (5.1), and the slot is not kept long for the rare read. The ``unfocused_hubs`` (below
+    protocol 1.3: no FOCUS) read every antenna in full in turn, focus or not: their slots hold
+    that, as without a focus.
     """
+    known = measured or {}
+    focused = set(focus)
+    speed = hub_speed(counts, known, read)
+
+    def times(key: AntennaKey) -> ReadTimes:
+        n = counts.get(key, 0)
+        ratio = speed.get(key.hub, 1.0)
+        model = ReadTimes(read(n) * ratio, (quick(n, 0) if n else read(n)) * ratio)
+        timed = known.get(key)
+        if timed is None:
+            return model
+        if key.hub not in speed:
+            return timed
+        return ReadTimes(max(timed.full_ms, model.full_ms), max(timed.quick_ms, model.quick_ms))
+
+    def focused_ms(key: AntennaKey) -> float:
+        t = times(key)
+        return t.full_ms if key in focus_full or not counts.get(key, 0) else t.quick_ms
+
     longest = [0.0] * count
     for hub, slots in tables.items():
-        need = [0.0] * count
+        keys: list[list[AntennaKey]] = [[] for _ in range(count)]
         for antenna, slot in enumerate(slots):
-            need[slot] += read(counts.get(AntennaKey(hub, antenna), 0))
-        longest = [max(a, b) for a, b in zip(longest, need, strict=True)]
-    return tuple(clamp_period(ms + 2 * guard_ms, guard_ms) for ms in longest)
+            keys[slot].append(AntennaKey(hub, antenna))
+        for slot, here in enumerate(keys):
+            if not focused or hub in unfocused_hubs:
+                need = sum(times(k).full_ms for k in here)
+            elif mine := [k for k in here if k in focused]:
+                need = (sum(focused_ms(k) for k in mine)
+                        + (BACKGROUND_MS if len(mine) < len(here) else 0))
+            else:
+                need = max((times(k).quick_ms for k in here), default=0.0)
+            longest[slot] = max(longest[slot], need)
+    step = FOCUS_STEP_MS if focused else PERIOD_STEP_MS
+    return tuple(clamp_period(ms + 2 * guard_ms, guard_ms, step) for ms in longest)
 
 
 def needed_period_ms(

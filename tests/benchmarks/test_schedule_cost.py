@@ -44,3 +44,33 @@ def test_schedule_cost_prints_computed_sweeps_per_hub_and_board() -> None:
         unscheduled, fixed, adaptive, per_slot = (int(board.group(i)) for i in (2, 3, 4, 5))
         assert 0 < unscheduled <= fixed and unscheduled <= adaptive
         assert unscheduled <= per_slot < adaptive
+
+
+def test_the_focused_revisit_on_the_crowded_position_is_a_quarter_second_at_250_us() -> None:
+    """Issue 17: with a block lifted and its destinations lit, slots sized for the focused
+    antennas' quick reads bring each round at most every 250 ms at 250 us per SPI instruction
+    (computed), where sizing for every stack's full read took over a second."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "schedule_cost.py"), "--positions", "",
+         "--instr-us", "120,250", "--focus-origins", "kyoto,osaka"],
+        capture_output=True, text=True, timeout=300, check=False, cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = [line for line in run.stdout.splitlines() if line.startswith("focus ")]
+    assert "source=computed(" in lines[0]
+    found = {}
+    for line in lines[1:]:
+        m = re.fullmatch(r"focus origin=(\w+) lit=([\w,]+) instr_us=(\d+) origin_read=(quick|full) "
+                         r"before_revisit_ms=(\d+) after_revisit_ms=(\d+) "
+                         r"before_slot_ms=([\d/]+) after_slot_ms=([\d/]+)", line)
+        assert m is not None, line
+        before, after = int(m.group(5)), int(m.group(6))
+        assert before == sum(int(n) for n in m.group(7).split("/"))
+        assert after == sum(int(n) for n in m.group(8).split("/"))
+        found[(m.group(1), int(m.group(3)), m.group(4))] = (before, after)
+    assert len(found) == 8
+    for (_, instr, kind), (before, after) in found.items():
+        assert after < before
+        assert kind == "full" or after <= 250
+        assert instr == 120 or before > 1000
+    assert found[("kyoto", 250, "full")][1] > found[("kyoto", 250, "quick")][1]
