@@ -199,7 +199,7 @@ BOX_W = 70.0
 COL_W = 190.0
 
 
-def _part_svg(part: Part, x: float, y: float) -> tuple[list[str], float]:
+def part_svg(part: Part, x: float, y: float) -> tuple[list[str], float]:
     rows = max(len(part.left), len(part.right), 1)
     h = rows * PIN_H + 6
     out = [f'<g class="part" data-ref="{escape(part.ref)}">',
@@ -235,7 +235,7 @@ def render() -> str:
     col_y = [30.0] * columns
     for i, part in enumerate(PARTS):
         col = min(range(columns), key=lambda c: col_y[c]) if i >= columns else i
-        svg, h = _part_svg(part, 45 + col * COL_W, col_y[col] + 10)
+        svg, h = part_svg(part, 45 + col * COL_W, col_y[col] + 10)
         body.extend(svg)
         col_y[col] += h + 24
     # the ribbon pinout
