@@ -7,10 +7,10 @@ joins. The SVG is drawn from it with net labels (pins with the same label are co
 box per part; ``hardware/hub-schematic.svg`` is its output (a test checks the committed file is
 exactly what this prints, and that the Pico's pins are those of firmware/hub_config.py).
 
-Pico GPIO numbers come from ``hub_config.PINS["pico"]`` (the rail sense ADC pin from
-``"rail_sense"``, GP26 until the firmware names it); the reader connector follows the
-PN5180 module's header (5V, 3V3, RST, NSS, MOSI, MISO, SCK, BUSY, GND, GPIO, IRQ, AUX, REQ on
-the common hobby module: check your module's silkscreen).
+Pico GPIO numbers come from ``hub_config.PINS["pico"]`` (the rail sense ADC pin is its
+``"rail"``, GP26, through R5/R6, whose ratio is ``hub_config.RAIL_DIVIDER``); the reader
+connector follows the PN5180 module's header (5V, 3V3, RST, NSS, MOSI, MISO, SCK, BUSY, GND,
+GPIO, IRQ, AUX, REQ on the common hobby module: check your module's silkscreen).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _gp(n: int) -> str:
     return f"GP{n}"
 
 
-RAIL_SENSE_GP = int(PICO.get("rail_sense", 26))
+RAIL_SENSE_GP = int(PICO.get("rail") or 26)
 """ADC0: the module rail through R5/R6 (5 V -> 2.5 V). The firmware holds every output low and
 reports ``FAULT HUB POWER`` while it reads the rail as down."""
 

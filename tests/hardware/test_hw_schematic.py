@@ -25,7 +25,9 @@ def test_the_picos_pins_are_those_of_hub_config() -> None:
     assert tuple(gpio[f"ADDR{i}"] for i in range(4)) == pins["address"]
     assert gpio["NSS_STROBE"] == pins["strobe"] and gpio["BUSY"] == pins["busy"]
     assert gpio["RST"] == pins["rst"] and gpio["LED_DATA_3V3"] == pins["leds"]
-    assert gpio["RAIL_SENSE"] == pins.get("rail_sense", 26) == 26  # ADC0
+    assert gpio["RAIL_SENSE"] == (pins.get("rail") or 26) == 26  # ADC0
+    divider = getattr(hub_config, "RAIL_DIVIDER", 2.0)  # R5 over R6: 10 k + 10 k
+    assert divider == 2.0
     assert len(set(gpio.values())) == len(gpio)
 
 
