@@ -23,7 +23,15 @@ from typing import TextIO
 from companion.core.paths import config_dir
 from companion.core.table import DEFAULT_GAME, table_names
 from firmware_bridge import protocol as p
-from firmware_bridge.bench import parse_heights, run_bench, verdict
+from firmware_bridge.bench import (
+    DEFAULT_READS,
+    fit_instr_us,
+    parse_heights,
+    reader_faults,
+    run_bench,
+    run_soak,
+    verdict,
+)
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.crosstalk import as_json, crosstalk_matrix, format_matrix
 from firmware_bridge.discovery import DEFAULT_USB_IDS, parse_usb_id, usb_devices_without_port
@@ -120,7 +128,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     bench.add_argument("--antenna", type=int, default=0, help="antenna number (default 0)")
     bench.add_argument("--heights", default="1-12", help="stack heights, e.g. 1-12 or 1,4,8,12")
     bench.add_argument("--posture", choices=["upright", "face-up", "both"], default="both")
-    bench.add_argument("--seconds", type=float, default=3.0, help="measuring time per height")
+    bench.add_argument("--reads", type=int, default=DEFAULT_READS,
+                       help=f"full reads per height (default {DEFAULT_READS}: enough to say "
+                       "'missed in at most 5 %%' with 95 %% confidence)")
+    bench.add_argument("--seconds", type=float, default=120.0,
+                       help="longest wait for those reads, per height (default 120)")
+    bench.add_argument("--neighbour", type=int, default=None,
+                       help="a neighbouring antenna on the same hub: count how often it hears "
+                       "the stack (Stage 1b)")
+    bench.add_argument("--soak", type=int, default=200,
+                       help="SPI soak test: identity reads after the bench (default 200, 0: none)")
     bench.set_defaults(handler=_guarded("hardware bench", cmd_bench))
     watch = actions.add_parser("watch", help="print moves and discrepancies as they happen")
     _bridge_options(watch)
@@ -386,6 +403,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     postures = list(Posture) if args.posture == "both" else [Posture(args.posture)]
     if not 0 < args.seconds <= 600:
         raise ValueError("--seconds must be more than 0 and at most 600")
+    if not 1 <= args.reads <= 10000 or not 0 <= args.soak <= 100000:
+        raise ValueError("--reads must be 1..10000 and --soak 0..100000")
     with _bridge(args, populate=False) as session:
         bridge = session.bridge
         _wait_for_hubs(bridge, 5)
@@ -398,11 +417,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
                              + ", ".join(f"{h.hub_id} ({h.hello.antennas} antennas)"
                                          for h in hubs.values()))
         key = AntennaKey(hub, args.antenna)
+        neighbour = None
+        if args.neighbour is not None:
+            if args.neighbour == args.antenna or not (
+                    0 <= args.neighbour < hubs[hub].hello.antennas):
+                raise ValueError(f"no neighbour antenna {args.neighbour} on hub {hub!r}")
+            neighbour = AntennaKey(hub, args.neighbour)
         build = _sim_builder(session.table, key) if session.table else _ask_builder(key)
         print(f"bench on {key}: {len(heights)} heights x {len(postures)} postures, "
-              f"{args.seconds:g} s each; keep other tagged blocks away from the antenna")
-        steps = run_bench(bridge, key, heights, postures, args.seconds, build, _say)
-    lines, ok = verdict(steps)
+              f"{args.reads} full reads each (at most {args.seconds:g} s); keep other tagged "
+              "blocks away from the antenna" + (f", {neighbour} beside it" if neighbour else ""))
+        faults = reader_faults(bridge, key)
+        steps = run_bench(bridge, key, heights, postures, args.seconds, build, _say,
+                          reads=args.reads, neighbour=neighbour)
+        lines, ok = verdict(steps)
+        instr_us = fit_instr_us(steps)
+        lines.append("read times: none reported (firmware before protocol 1.3, or it did not take "
+                     "FOCUS)" if instr_us is None
+                     else f"the read times fit about {instr_us:.0f} us per SPI instruction "
+                     "(firmware_bridge/airtime.py's model; this guide's figures assume 120)")
+        if args.soak:
+            print(f"SPI soak: {args.soak} self-tests, each an identity read over SPI")
+            soak = run_soak(bridge, key, args.soak, faults, _say)
+            lines += soak.lines(key)
+            ok = ok and soak.errors == 0 and soak.faults == 0
     for line in lines:
         print(line)
     if session.table is not None:

@@ -6,12 +6,13 @@ the console and the tests drive it against the simulator.
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_bridge.bridge import Bridge, HubStatus
+from firmware_bridge.bridge import AntennaStatus, Bridge, HubStatus
 from firmware_bridge.registry import TagRegistry, resolve_piece
 from firmware_bridge.wiring import AntennaKey, WiringBuilder, WiringMap
 from firmware_bridge.zones import REGISTRATION, active_table, zone_name
@@ -206,6 +207,31 @@ def _schedule_state(bridge: Bridge, hub: HubStatus) -> str:
     return "unscheduled (no scan schedule)" if bridge.schedule_problem() else "unscheduled"
 
 
+def _read_words(ant: AntennaStatus | None) -> str:
+    """", 45 ms a read (worst 80), 60 % full" for an antenna whose hub reports read times."""
+    if ant is None or not ant.read_ms:
+        return ""
+    text = (f", {statistics.median(ant.read_ms):.0f} ms a read "
+            f"(worst {max(ant.read_ms)})")
+    kinds = ant.full_reads + ant.quick_reads
+    return text + (f", {ant.full_reads / kinds:.0%} full" if kinds else "")
+
+
+def _hub_reads(hub: HubStatus) -> str:
+    """The hub's read times and completeness in one line (protocol 1.3: docs/protocol.md 4.2)."""
+    times = [ms for ant in hub.antennas.values() for ms in ant.read_ms]
+    if not times:
+        why = ("its firmware is older than protocol 1.3" if hub.hello.protocol < (1, 3)
+               else "none reported yet (a hub reports them once the companion focuses it)")
+        return f"read times: {why}"
+    full = sum(ant.full_reads for ant in hub.antennas.values())
+    quick = sum(ant.quick_reads for ant in hub.antennas.values())
+    share = (f"; {full / (full + quick):.0%} of {full + quick} reads full (a quick read asks "
+             "only for new tags)") if full + quick else ""
+    return (f"read times: median {statistics.median(times):.0f} ms, worst {max(times)} ms "
+            f"over the last {len(times)} reads{share}")
+
+
 def _hub_report(
     bridge: Bridge, hub: HubStatus, self_test: dict[AntennaKey, str] | None, since: float | None
 ) -> tuple[list[str], int]:
@@ -243,7 +269,9 @@ def _hub_report(
             flags.append(f"self-test {test}")
         problems += 1 if flags else 0
         note = "  <-- " + "; ".join(flags) if flags else ""
-        lines.append(f"  A{a:02d} {where:<28} {tags:3d} tags {rate:6.1f} reads/s{note}")
+        lines.append(f"  A{a:02d} {where:<28} {tags:3d} tags {rate:6.1f} reads/s"
+                     f"{_read_words(ant)}{note}")
+    lines.append("  " + _hub_reads(hub))
     s = hub.stats
     rejected = ", ".join(f"{r} {n}" for r, n in sorted(s.rejected.items())) or "none"
     lines.append(f"  frames {sum(s.frames.values())}, rejected: {rejected}; "

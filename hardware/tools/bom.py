@@ -28,6 +28,8 @@ class Item:
     ref: str
     each: float
     role: str = ""
+    net: tuple[str, ...] = ()
+    """The hub netlist's parts this line buys (hardware/tools/hub_schematic.py refs)."""
 
     @property
     def total(self) -> float:
@@ -58,13 +60,18 @@ class Bom:
     def count(self, role: str) -> int:
         return sum(s.count(role) for s in self.stages)
 
+    @property
+    def total(self) -> float:
+        return sum(s.total for s in self.stages)
+
 
 def load(path: Path = BOM_FILE) -> Bom:
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     stages = tuple(
         Stage(int(s["id"]), str(s["title"]), str(s["what"]),
               tuple(Item(int(i["qty"]), str(i["part"]).strip(), str(i.get("ref", "")),
-                         float(i["each"]), str(i.get("role", ""))) for i in s["items"]))
+                         float(i["each"]), str(i.get("role", "")),
+                         tuple(str(r) for r in i.get("net", ()))) for i in s["items"]))
         for s in raw["stages"])
     return Bom(str(raw["currency"]), str(raw["price_note"]), stages)
 

@@ -11,8 +11,9 @@ import pytest
 from fb_helpers import WAIT_S
 
 from companion.cli import main
+from firmware_bridge import protocol as p
 from firmware_bridge.bridge import Bridge
-from firmware_bridge.flows import build_wiring, register_tags
+from firmware_bridge.flows import build_wiring, check_report, register_tags
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.wiring import WiringMap
@@ -144,3 +145,25 @@ def test_simulate_script_errors_name_the_line(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert f"{script}:2: unknown command 'teleport'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_hardware_check_prints_the_read_times_and_full_reads_the_hubs_report(
+    table: SimulatedTable, bridge: Bridge
+) -> None:
+    """Protocol 1.3 hubs say each read's time and whether it was full (docs/protocol.md 4.2):
+    the check prints them per antenna and per hub, in plain words."""
+    hub = table.hubs["hub-1"]
+    before = check_report(bridge, None)[0]
+    assert any(line.startswith("  read times: none reported yet") for line in before)
+    for ms, full in ((40, True), (50, False), (60, False), (310, True)):
+        for part in p.snapshot_frames(3, [], read_ms=ms, full=full):
+            hub.send(part)
+    bridge.wait_for(lambda b: 310 in b.hubs()["hub-1"].antennas[3].read_ms, WAIT_S)
+    lines, _ = check_report(bridge, None)
+    a03 = next(line for line in lines if line.startswith("  A03 "))
+    assert a03.endswith("reads/s, 55 ms a read (worst 310), 50% full"), a03
+    summary = next(line for line in lines if line.startswith("  read times: median"))
+    assert summary == ("  read times: median 55 ms, worst 310 ms over the last 4 reads; 50% of "
+                       "4 reads full (a quick read asks only for new tags)")
+    hub2 = [line for line in lines if line.startswith("  read times:")][1]
+    assert hub2.startswith("  read times: none reported yet")
