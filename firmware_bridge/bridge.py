@@ -155,7 +155,9 @@ class Bridge:
         self._focus: set[AntennaKey] = set()
         """The antennas that matter now (protocol 1.3 FOCUS): the destinations and origins."""
         self._focus_full: set[AntennaKey] = set()
-        """Those of them always read in full: the origins of the blocks in hand."""
+        """Those of them always read in full: origins a lit destination could hear."""
+        self._hearing_zones: dict[str, set[str]] = {}
+        """Zone -> the zones whose antennas could hear its tags (observation.HEARING_MM)."""
         self._sent_focus: dict[str, p.Focus] = {}
         self._subscribers: list[Callable[[TrackEvent], None]] = []
         self._raw_listeners: list[Callable[[AntennaKey, frozenset[str], float], None]] = []
@@ -324,6 +326,11 @@ class Bridge:
         with self._lock:
             self._schedule = self._wanted = planned
             self.observer.set_hearing((pair.a, pair.b) for pair in hearing)
+            for pair in hearing:
+                za, zb = self._zone_of.get(pair.a), self._zone_of.get(pair.b)
+                if za is not None and zb is not None and za != zb:
+                    self._hearing_zones.setdefault(za, set()).add(zb)
+                    self._hearing_zones.setdefault(zb, set()).add(za)
             waiting = [h for h in self._hubs.values()
                        if h.connected and h.link is not None and not h.scheduled]
         for status in waiting:
@@ -700,15 +707,19 @@ class Bridge:
             self._refocus_locked()
         self._push_leds()
         self._push_focus()
+        self._resize_slots()  # the focus's slot lengths at once, not at the next second
 
     def _refocus_locked(self) -> None:
         """Under the lock: the antennas that matter now are those of the lit destinations and
-        of the origins of the blocks in hand (a block put back; read in full)."""
+        of the origins of the blocks in hand (a block put back), read in full where a lit
+        destination is a hearing neighbour of the origin."""
         zones = set(self._destinations)
         origins = {h.origin for h in self.tracker.in_hand.values()} if zones else set()
         self._focus = {k for k, z in self._zone_of.items() if z in zones or z in origins}
-        # an origin read in full sees the block gone, which a neighbouring destination needs
-        self._focus_full = {k for k in self._focus if self._zone_of[k] in origins}
+        # Only an origin a lit destination could hear needs its full read (the vanish rule
+        # between hearing neighbours waits for it); any other is released by the sighting.
+        heard_from = {o for o in origins if self._hearing_zones.get(o, set()) & zones}
+        self._focus_full = {k for k in self._focus if self._zone_of[k] in heard_from}
 
     def focus(self) -> frozenset[AntennaKey]:
         """The antennas the hubs are told to read first (protocol 1.3 FOCUS)."""

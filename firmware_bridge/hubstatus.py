@@ -42,6 +42,9 @@ _FAULTS = {
     "OVERHEAT": "is overheating: let it cool down",
     "BROWNOUT": "is short of power: check its power supply",
     "CONFIG": "has wrong settings: see the build guide",
+    "POWER": "has lost the power for its readers: check the 12 V adapter and its plug",
+    "RESET": "restarted its readers after one stopped answering: if it happens again, "
+             "check that reader's cable",
 }
 _READER_FAULTS = {
     "RF_COLLISION": "is drowned out by a neighbouring reader: see the hardware check",

@@ -182,3 +182,17 @@ def test_the_words_name_the_hub_its_places_and_the_game_s_pieces() -> None:
                                "report: spread the stack out.")
     finally:
         use_table(served)
+
+
+def test_a_power_fault_tells_players_to_check_the_adapter_not_the_usb_cable(
+        table: SimulatedTable, watched: tuple[Bridge, list[tuple[HubProblem, ...]]]) -> None:
+    """FAULT HUB POWER (the module rail is down: the hub holds its outputs low) and FAULT HUB
+    RESET (a hung reader was restarted) say what players can do about them."""
+    bridge, _seen = watched
+    table.hubs["hub-1"].send(Fault(None, "POWER", "module rail at 3.1 V: check the 12 V supply"))
+    bridge.wait_for(lambda b: kinds(b) == [("fault", "hub-1")], WAIT_S)
+    words = bridge.hub_problems()[0].words()
+    assert "12 V adapter" in words and "USB" not in words
+    table.hubs["hub-2"].send(Fault(None, "RESET", "A03 stopped answering"))
+    bridge.wait_for(lambda b: ("fault", "hub-2") in kinds(b), WAIT_S)
+    assert "restarted its readers" in bridge.hub_problems()[1].words()
