@@ -4,16 +4,22 @@ driven by the test (no thread, no real sleep)."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
+from firmware_bridge import cli as bridge_cli
 from firmware_bridge import protocol as p
 from firmware_bridge.airtime import quick_read_ms, read_ms
+from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.simulator import Read, VirtualHub
+from firmware_bridge.wiring import AntennaKey
+from ui import cli as ui_cli
 
 INSTR_US = 250.0
 
@@ -342,3 +348,42 @@ def test_a_sync_that_arrives_during_a_read_is_not_used(make: Make) -> None:
     for read in reads(d, after=0.7):  # now in the slots: A01 in 100..200 ms of each cycle
         into = (read.start - (670 - 110)) % 200
         assert (2 <= into < 98) if read.antenna == 0 else (102 <= into < 198)
+
+
+# ---------------------------------------------------------------------- the options
+
+
+def test_a_timed_table_takes_its_options_and_its_console_lists_the_reads(tmp_path: Path) -> None:
+    table = SimulatedTable.create(tmp_path, hubs=2, antennas=32, time_model=True, instr_us=120.0)
+    hub = table.hubs["hub-1"]
+    assert all(h.time_model and h.instr_us == 120.0 for h in table.hubs.values())
+    assert table.execute("reads hub-1") == "no read yet"
+    zone = table.wiring.table()[AntennaKey("hub-1", 0)]
+    assert table.wiring.antennas_of(zone) == [AntennaKey("hub-1", 0)]
+    table.put("I07", zone)
+    hub.start(thread=False)
+    try:
+        for now in (0.0, 0.05, 0.1):
+            hub.service(now)
+        listed = table.execute("reads hub-1 2").splitlines()
+    finally:
+        hub.stop()
+    first = hub.reads[0]
+    assert first.antenna == 0 and first.ms == pytest.approx(read_ms(1, 120.0))
+    assert len(listed) == 2
+    plain = SimulatedTable.create(tmp_path / "plain", hubs=2, antennas=32)
+    assert "--time-model" in plain.execute("reads hub-1")
+    shown = table.execute(f"reads hub-1 {len(hub.reads)}").splitlines()[0]
+    assert shown.endswith(f"full, 1 tag, {read_ms(1, 120.0):.0f} ms") and zone in shown
+
+
+@pytest.mark.parametrize("command", [["run"], ["simulate"]])
+def test_the_commands_take_time_model_and_instr_us(command: list[str]) -> None:
+    parser = argparse.ArgumentParser()
+    subparsers = parser.add_subparsers()
+    ui_cli.register(subparsers)
+    bridge_cli.register(subparsers)
+    args = parser.parse_args([*command, "--time-model", "--instr-us", "120"])
+    assert args.time_model is True and args.instr_us == 120.0
+    args = parser.parse_args(command)
+    assert args.time_model is False and args.instr_us == 250.0
