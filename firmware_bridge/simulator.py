@@ -22,7 +22,9 @@ on only inside its slot's window; a ``SYNC`` that arrives during a read is not u
 firmware) and, once focused, reads the focused antennas first and does quick reads by the rules
 of 5.2 (:mod:`firmware_bridge.simslots` keeps the order). A read lists the tags in the field
 when its field came on: a tag set down during a read is seen by the next one, and one lifted
-during a read is still listed by it (it had answered).
+during a read is still listed by it (it had answered). Not modelled: the time the hub takes
+between reads (sending the SNAP, the LEDs), RF collisions between neighbours, a ``SELFTEST``
+keeping to the slots (its ``TEST`` lines come at once).
 """
 
 from __future__ import annotations
