@@ -31,10 +31,11 @@ the screen shows "1 block in hand: legal destinations are lit", picks a random o
 legal destinations other than the origin, hovers (0.3 s plus a random part of one scan cycle of
 the schedule in force, so the put-down falls at a random phase of the scan) and puts it down there,
 then waits until the screen shows the engine's ruling. Then the next trial starts from the same
-position: the app follows a fresh table session on it (the move ruled is dropped with the old
-session), the hand puts the block back on its origin and the table settles (the settle rule's
-rest is skipped once the readers see it there: :meth:`~firmware_bridge.tablelink.TableLink.
-rest_over`; nothing of this reset is timed).
+position: the hand puts the block back on its origin, and once the readers see it there the app
+follows a fresh table session on the position (the move ruled, and whatever the old session made
+of the way back, are dropped with it); the settle rule's rest is skipped during this reset
+(:meth:`~firmware_bridge.tablelink.TableLink.rest_over`, as the demo does; nothing of the reset
+is timed).
 
 **The figures of the last line** (p50/p90: nearest-rank percentiles over the trials):
 
@@ -244,6 +245,15 @@ def rested(table_app: TableApp) -> bool:
     return settled(table_app) and table_app.control.settling == 0
 
 
+def back(table_app: TableApp, block: str, origin: str) -> bool:
+    """The readers see ``block`` on ``origin`` again and nothing in hand or resting (the old
+    session may take the way back as it likes: a fresh one follows)."""
+    table_app.control.rest_over()
+    bridge = table_app.control.bridge
+    return (bridge.placements().get(block) == origin and not bridge.holding()
+            and not bridge.settling())
+
+
 def pump_until(table_app: TableApp, done: Callable[[], bool], what: str,
                timeout: float = STEP_TIMEOUT_S) -> None:
     """Run the app's loop as ``App.run`` does until ``done()`` (bounded by ``timeout``)."""
@@ -252,7 +262,10 @@ def pump_until(table_app: TableApp, done: Callable[[], bool], what: str,
     while not done():
         left_ms = int((deadline - time.monotonic()) * 1000)
         if left_ms <= 0:
-            raise RuntimeError(f"timed out waiting for {what}")
+            snap = table_app.control.snapshot()
+            raise RuntimeError(f"timed out waiting for {what}; on screen: {texts(table_app)}; "
+                               f"questions {snap.questions}; discrepancies "
+                               f"{snap.discrepancies}; in hand {snap.in_hand}")
         app.pump(max(1, min(app._timeout_ms(), left_ms)))
 
 
@@ -492,8 +505,9 @@ def run_trials(table_app: TableApp, observer: Observer, state: State, trials: in
             skipped += 1
         else:
             done.append(trial)
-            follow_position(table_app, state, lay_out=False)  # the move ruled is dropped
-        sim.put(block, origin)  # and the hand puts the block back
+        sim.put(block, origin)  # the hand puts the block back, then the move is dropped
+        pump_until(table_app, partial(back, table_app, block, origin), "the block back", 60)
+        follow_position(table_app, state, lay_out=False)
         pump_until(table_app, lambda: rested(table_app), "the table to settle", 60)
         pump_for(table_app, rng.uniform(0, 1 / rate))
     return done, skipped
