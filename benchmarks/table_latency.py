@@ -7,14 +7,18 @@ the table session, the engine and the touchscreen (:class:`~ui.sekigahara.app.Ta
 dummy video driver). The main thread drives the app's loop itself, exactly as ``App.run`` does:
 ``app.pump(app._timeout_ms())``.
 
-**What is computed and what is measured.** With ``--time-model`` (the default; ``--plain`` for
-the old 10 complete scans a second) each simulated hub reads one antenna at a time, keeps the
-scan schedule the bridge sends (docs/protocol.md 5.1) and the focus (5.2), and each read lasts
-the time the **computed** air-time model gives (``firmware_bridge/airtime.py``: ``read_ms`` for
-a full read, ``quick_read_ms`` for a quick one, at ``--instr-us`` per SPI instruction, 250 by
-default: a pessimistic MicroPython). Everything else is **measured** here on this machine's
-clock: the hubs' frames as written, the bridge, the tracker's rules, the session, the engine, the
-UI's loop and redraws, the frames reaching the display.
+**What is computed and what is measured.** With ``--time-model`` (the default;
+``--no-time-model`` for the old 10 complete scans a second, reads taking no time) each
+simulated hub reads one antenna at a time, keeps the scan schedule the bridge sends
+(docs/protocol.md 5.1) and the focus (5.2), and each read lasts the time the **computed**
+air-time model gives (``firmware_bridge/airtime.py``: ``read_ms`` for a full read,
+``quick_read_ms`` for a quick one, at ``--instr-us`` per SPI instruction, 250 by default: a
+pessimistic MicroPython); between two reads a hub spends ``--gap-ms`` (2 by default,
+**estimated**) sending the SNAP, the only time a ``SYNC`` that comes while it reads back to back
+is used (as on the firmware): how many hubs keep the slots is printed. Everything else is
+**measured** here on this machine's clock: the hubs' frames as written, the bridge, the
+tracker's rules, the session, the engine, the UI's loop and redraws, the frames reaching the
+display.
 
 **The position** (``--position``). ``setup``: seeded random players (the engine's
 ``RandomPlayer``) play a real game through the set-up (5.2) to the Movement Phase of week 1 with
@@ -87,8 +91,8 @@ first_frame_s=V rss_mb=U
 putdown_to_ruled_ms_p50=D putdown_to_ruled_ms_p90=E
 
 Usage: ``SDL_VIDEODRIVER=dummy .venv/bin/python benchmarks/table_latency.py [--trials 30]
-[--position crowded|setup] [--time-model | --plain] [--instr-us 250] [--idle-seconds 10]
-[--rate 10] [--seed 1] [--first-frame-runs 3]``
+[--position crowded|setup] [--time-model | --no-time-model] [--instr-us 250] [--gap-ms 2]
+[--idle-seconds 10] [--rate 10] [--seed 1] [--first-frame-runs 3]``
 """
 
 from __future__ import annotations
@@ -131,6 +135,9 @@ IN_HAND = re.compile(r"^\d+ blocks? in hand")
 SETTLING = "Blocks set down: ruled once they rest"
 STEP_TIMEOUT_S = 30.0
 RULING_TIMEOUT_S = 60.0
+GAP_MS = 2.0
+"""ESTIMATED time a hub takes between two reads: a SNAP line's bitwise CRC in MicroPython and
+its USB write (a SYNC can only be used then while a hub reads back to back): measure it."""
 
 FIRST_FRAME_CHILD = """
 import os, sys, time
@@ -585,6 +592,9 @@ def main() -> int:
                         "complete scans --rate times a second)")
     parser.add_argument("--instr-us", type=float, default=250.0, metavar="US",
                         help="with --time-model: the hubs' cost per SPI instruction (default 250)")
+    parser.add_argument("--gap-ms", type=float, default=GAP_MS, metavar="MS",
+                        help="with --time-model: the hubs' time between two reads, sending the "
+                        f"SNAP (an estimate, default {GAP_MS:g})")
     parser.add_argument("--idle-seconds", type=float, default=10.0)
     parser.add_argument("--rate", type=int, default=10,
                         help="the hubs' scan rate (a ceiling with --time-model; default 10)")
@@ -593,8 +603,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.trials < 1 or args.first_frame_runs < 1 or args.idle_seconds <= 0:
         parser.error("--trials and --first-frame-runs must be positive, --idle-seconds > 0")
-    if not 1 <= args.instr_us <= 10_000:
-        parser.error("--instr-us is 1 to 10000")
+    if not 1 <= args.instr_us <= 10_000 or not 0 <= args.gap_ms <= 1000:
+        parser.error("--instr-us is 1 to 10000, --gap-ms 0 to 1000")
     debounce = DebounceConfig()
 
     # First the child processes: they measure start-up on a machine not busy with our app.
@@ -607,9 +617,10 @@ def main() -> int:
     state, seed = build_position(args.seed, args.position)
     if args.time_model:
         print(f"time model: each simulated read lasts what firmware_bridge/airtime.py computes "
-              f"at {args.instr_us:g} us per SPI instruction (COMPUTED); the hubs keep the "
-              f"bridge's scan slots and focus; every latency below is MEASURED end to end "
-              f"(hubs' frames, bridge, session, engine, screen) on this machine", flush=True)
+              f"at {args.instr_us:g} us per SPI instruction (COMPUTED), {args.gap_ms:g} ms "
+              f"between reads (ESTIMATED); the hubs follow the bridge's scan slots and focus; "
+              f"every latency below is MEASURED end to end (hubs' frames, bridge, session, "
+              f"engine, screen) on this machine", flush=True)
     else:
         print(f"no time model: every simulated hub reports every antenna {args.rate} times a "
               f"second, reads taking no time (NOT what a real hub does); latencies MEASURED",
@@ -627,6 +638,7 @@ def main() -> int:
             observer = Observer()
             for hub in sim.hubs.values():
                 hub.on_frame = observer
+                hub.gap_ms = args.gap_ms
             follow_position(table_app, state)
             pump_until(table_app, lambda: rested(table_app), "the position to be read", 120)
             pump_for(table_app, 0.5)

@@ -22,9 +22,10 @@ on only inside its slot's window; a ``SYNC`` that arrives during a read is not u
 firmware) and, once focused, reads the focused antennas first and does quick reads by the rules
 of 5.2 (:mod:`firmware_bridge.simslots` keeps the order). A read lists the tags in the field
 when its field came on: a tag set down during a read is seen by the next one, and one lifted
-during a read is still listed by it (it had answered). Not modelled: the time the hub takes
-between reads (sending the SNAP, the LEDs), RF collisions between neighbours, a ``SELFTEST``
-keeping to the slots (its ``TEST`` lines come at once).
+during a read is still listed by it (it had answered). The time the hub takes between reads
+(sending the SNAP, reading the host's lines: the only time a ``SYNC`` can be used while it reads
+back to back) is ``gap_ms``, an estimate, 0 unless given. Not modelled: RF collisions between
+neighbours, a ``SELFTEST`` keeping to the slots (its ``TEST`` lines come at once).
 """
 
 from __future__ import annotations
@@ -119,6 +120,7 @@ class VirtualHub:
         time_model: bool = False,
         instr_us: float = 250.0,
         clock: Callable[[], float] = time.monotonic,
+        gap_ms: float = 0.0,
     ) -> None:
         self.hub_id = hub_id
         self.antennas = antennas
@@ -150,6 +152,9 @@ class VirtualHub:
         self.time_model = time_model
         self.instr_us = instr_us
         self.clock = clock
+        self.gap_ms = gap_ms
+        """Time model: how long the hub takes between two reads (sending the SNAP, reading the
+        host's lines), not part of the air-time model; a SYNC that arrives then is used."""
         self.reads: deque[Read] = deque(maxlen=4096)
         """Time model: every read finished so far (for tests; cleared at will)."""
         self.syncs_late = 0
@@ -164,6 +169,8 @@ class VirtualHub:
         self.slots: SlotClock | None = None
         self._free = FreeRun(self.antennas, self.rate_hz)
         self._reading: Read | None = None
+        self._free_at = float("-inf")
+        """(hub ms) When the hub is done with the last read's SNAP (``gap_ms`` after it)."""
         self._listed: dict[int, set[str]] = {}
         self._quick_run: dict[int, int] = {}
         self._newcomer: dict[int, bool] = {}
@@ -509,7 +516,12 @@ class VirtualHub:
                     return read.end
                 self._reading = None
                 self._finish(read)
+                self._free_at = read.end + self.gap_ms
                 t = max(read.end, now - CATCH_UP_MS)
+            if self._free_at > t + TICK_MS:  # still sending the last SNAP
+                if self._free_at > now + TICK_MS:
+                    return self._free_at
+                t = self._free_at
             slots = self.slots if self.slots is not None and self.slots.synced else None
             index = slots.pick(t, self._last_ms) if slots else self._free.pick(t)
             if index is None:

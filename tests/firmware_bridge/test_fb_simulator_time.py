@@ -80,10 +80,12 @@ Make = Callable[..., Driven]
 def make() -> Iterator[Make]:
     made: list[Driven] = []
 
-    def build(antennas: int = 4, rate_hz: int = 10, time_model: bool = True) -> Driven:
+    def build(antennas: int = 4, rate_hz: int = 10, time_model: bool = True,
+              gap_ms: float = 0.0) -> Driven:
         driven = Driven()
         driven.hub = VirtualHub("hub-1", antennas, rate_hz, time_model=time_model,
-                                instr_us=INSTR_US, clock=driven.clock, on_frame=driven.observe)
+                                instr_us=INSTR_US, clock=driven.clock, on_frame=driven.observe,
+                                gap_ms=gap_ms)
         driven.hub.start(thread=False)
         assert driven.hub.path is not None
         driven.fd = os.open(driven.hub.path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
@@ -348,6 +350,24 @@ def test_a_sync_that_arrives_during_a_read_is_not_used(make: Make) -> None:
     for read in reads(d, after=0.7):  # now in the slots: A01 in 100..200 ms of each cycle
         into = (read.start - (670 - 110)) % 200
         assert (2 <= into < 98) if read.antenna == 0 else (102 <= into < 198)
+
+
+def test_between_reads_the_hub_sends_and_a_sync_then_is_used(make: Make) -> None:
+    d = make(antennas=2, rate_hz=10, gap_ms=3.0)
+    for k in range(8):
+        d.hub.place(0, uid(k))
+        d.hub.place(1, uid(20 + k))
+    d.run_until(1.0)
+    done = list(d.hub.reads)
+    assert len(done) > 3
+    assert all(b.start == pytest.approx(a.end + 3.0) for a, b in itertools.pairwise(done))
+    d.send(p.Schedule(2, 250, 2, (0, 1)), seq=1)
+    current = d.hub._reading
+    assert current is not None
+    d.run_until(current.end / 1000 + 0.0005)  # the read just ended: its SNAP is going out
+    assert d.hub._reading is None
+    d.send(p.Sync(0, 0), seq=2)
+    assert d.hub.syncs_late == 0 and d.hub.slots is not None and d.hub.slots.synced
 
 
 # ---------------------------------------------------------------------- the options
