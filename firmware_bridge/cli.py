@@ -89,6 +89,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sim.add_argument("--hubs", type=int, default=5, help="number of hubs (default 5)")
     sim.add_argument("--antennas", type=int, default=16, help="antennas per hub (default 16)")
     sim.add_argument("--rate", type=int, default=10, help="scans per second (default 10)")
+    sim.add_argument("--time-model", action="store_true",
+                     help="read one antenna at a time, each read as long as the computed "
+                     "air-time model says, in the host's scan slots (protocol 5.1, 5.2)")
+    sim.add_argument("--instr-us", type=float, default=250.0, metavar="US",
+                     help="with --time-model: the hub's cost per SPI instruction (default 250)")
     sim.add_argument("--dir", type=Path, help="where the stable port names, wiring.yaml and "
                      "tags.yaml go (default: a new temporary directory, removed at exit)")
     sim.add_argument("--script", type=Path, help="replay a file of 'SECONDS COMMAND' lines")
@@ -181,6 +186,8 @@ def _bridge_options(parser: argparse.ArgumentParser) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     if not 1 <= args.rate <= p.MAX_RATE_HZ:
         raise ValueError(f"--rate must be 1..{p.MAX_RATE_HZ}")
+    if not 1 <= args.instr_us <= 10_000:
+        raise ValueError("--instr-us must be 1..10000 (microseconds per SPI instruction)")
     with contextlib.ExitStack() as stack:
         if args.dir is None:  # each run its own: a second simulator never takes the first's links
             directory = Path(stack.enter_context(
@@ -206,7 +213,8 @@ def _simulate(args: argparse.Namespace, directory: Path, frame_log: TextIO | Non
                                 f"{','.join(message.uids) or '-'}\n")
 
     table = SimulatedTable.create(directory, args.hubs, args.antennas, args.rate, args.seed,
-                                  on_frame=log_frame if frame_log else None)
+                                  on_frame=log_frame if frame_log else None,
+                                  time_model=args.time_model, instr_us=args.instr_us)
     signal.signal(signal.SIGTERM, _raise_interrupt)
     with table:
         wiring, tags = table.write_config(directory)

@@ -46,6 +46,7 @@ HELP = """commands (zones are ids like gifu, mori_box, casualties; blocks are id
   silent HUB on|off      stop / resume sending anything
   unplug HUB / replug HUB
   rate HUB HZ            change the scan rate
+  reads HUB [N]          the hub's last N reads (with --time-model): zone, kind, tags, time
   leds                   show LEDs the host has lit
   sleep SECONDS          wait (for scripts)
   help, quit"""
@@ -109,14 +110,19 @@ class SimulatedTable:
         rate_hz: int = 10,
         seed: int | None = None,
         on_frame: FrameObserver | None = None,
+        time_model: bool = False,
+        instr_us: float = 250.0,
     ) -> SimulatedTable:
-        """Virtual hubs for the served game (:func:`firmware_bridge.zones.use_table`)."""
+        """Virtual hubs for the served game (:func:`firmware_bridge.zones.use_table`); with
+        ``time_model`` they keep the host's schedule and take the air-time model's time for
+        each read at ``instr_us`` per SPI instruction (:mod:`firmware_bridge.simulator`)."""
         table = active_table()
         link_dir.mkdir(parents=True, exist_ok=True)
         wiring = default_wiring(hubs, antennas)
         virtual = {
             hub: VirtualHub(hub, antennas, rate_hz, link_dir / hub,
-                            seed=None if seed is None else seed + n, on_frame=on_frame)
+                            seed=None if seed is None else seed + n, on_frame=on_frame,
+                            time_model=time_model, instr_us=instr_us)
             for n, hub in enumerate(wiring.hubs)
         }
         return cls(virtual, wiring, default_registry(table), table)
@@ -284,6 +290,19 @@ def _fault(table: SimulatedTable, a: list[str]) -> str:
     return ""
 
 
+def _reads(table: SimulatedTable, name: str, count: int) -> str:
+    hub = table.hub(name)
+    if not hub.time_model:
+        return f"{name} is not timed: start the simulator with --time-model"
+    zones = table.wiring.table()
+    lines = [f"{r.start / 1000:10.3f} s  "
+             f"{zones.get(AntennaKey(name, r.antenna), antenna_name(r.antenna))}: "
+             f"{'full' if r.full else 'quick'}, {len(r.uids)} tag{'s' * (len(r.uids) != 1)}, "
+             f"{r.ms:.0f} ms" + (f", fault {r.fault}" if r.fault else "")
+             for r in list(hub.reads)[-max(1, count):]]
+    return "\n".join(lines) or "no read yet"
+
+
 def _set(hub: VirtualHub, attribute: str, value: int) -> str:
     with hub._lock:
         setattr(hub.mischief, attribute, getattr(hub.mischief, attribute) + value)
@@ -293,7 +312,7 @@ def _set(hub: VirtualHub, attribute: str, value: int) -> str:
 COMMANDS = frozenset({
     "help", "put", "lift", "move", "stack", "show", "populate", "leds", "flicker", "crosstalk",
     "nocrosstalk", "noise", "corrupt", "truncate", "gap", "duplicate", "fault", "silent",
-    "unplug", "replug", "rate", "sleep",
+    "unplug", "replug", "rate", "reads", "sleep",
 })
 """The console's command words (what :meth:`SimulatedTable.execute` accepts)."""
 
@@ -341,6 +360,8 @@ def _run(table: SimulatedTable, cmd: str, a: list[str], sleep: Callable[[float],
             return f"{a[0]} is on {table.hub(a[0]).path}"
         case "rate":
             table.hub(a[0]).rate_hz = max(1, min(50, int(_float(a[1]))))
+        case "reads":
+            return _reads(table, a[0], int(_float(a[1])) if len(a) > 1 else 16)
         case "sleep":
             sleep(_float(a[0]))
         case _:

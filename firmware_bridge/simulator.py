@@ -1,11 +1,31 @@
 """A virtual reader hub that speaks the real protocol on a pseudo-terminal.
 
 The bridge opens :attr:`VirtualHub.path` (or the stable symlink :attr:`VirtualHub.link`, the way a
-udev rule gives real hubs a stable name) with pyserial exactly as it opens a USB hub. The hub
-scans ``rate_hz`` times a second and sends one ``SNAP`` per antenna, answers commands, and can be
-told to misbehave: flicker, cross-talk, garbage bytes, corrupted or truncated frames, sequence
-gaps, reader faults, silence, and being unplugged and plugged in again (a new pty, a new path,
-the symlink follows, sequence numbers restart at 0 as after a power cycle).
+udev rule gives real hubs a stable name) with pyserial exactly as it opens a USB hub. It answers
+commands, and can be told to misbehave: flicker, cross-talk, garbage bytes, corrupted or
+truncated frames, sequence gaps, reader faults, silence, and being unplugged and plugged in again
+(a new pty, a new path, the symlink follows, sequence numbers restart at 0 as after a power
+cycle). It announces protocol 1.3 and takes ``FOCUS`` (docs/protocol.md 5.2): once it has had
+one since its ``HELLO``, every snapshot's last part says the read's time and kind (``ms=``,
+``read=``).
+
+**Plain** (the default, fast for tests): every ``1/rate_hz`` s the hub sends one ``SNAP`` per
+antenna at once (the focused ones first), every read full, its ``ms=`` the time the air-time
+model gives for it; ``SCHED`` and ``SYNC`` are acknowledged and ignored.
+
+**Time model** (``time_model=True``, what the benchmarks use): the hub reads one antenna at a
+time, as a real hub drives one field at a time, each read lasting what the one computed model
+says (:func:`firmware_bridge.airtime.read_ms` for a full read, :func:`~firmware_bridge.airtime.
+quick_read_ms` for a quick one, at ``instr_us`` per SPI instruction), and sends its ``SNAP``
+when the read ends. It keeps the schedule the host sends (``SCHED``/``SYNC``, 5.1: a field is
+on only inside its slot's window; a ``SYNC`` that arrives during a read is not used, as on the
+firmware) and, once focused, reads the focused antennas first and does quick reads by the rules
+of 5.2 (:mod:`firmware_bridge.simslots` keeps the order). A read lists the tags in the field
+when its field came on: a tag set down during a read is seen by the next one, and one lifted
+during a read is still listed by it (it had answered). The time the hub takes between reads
+(sending the SNAP, reading the host's lines: the only time a ``SYNC`` can be used while it reads
+back to back) is ``gap_ms``, an estimate, 0 unless given. Not modelled: RF collisions between
+neighbours, a ``SELFTEST`` keeping to the slots (its ``TEST`` lines come at once).
 """
 
 from __future__ import annotations
@@ -19,16 +39,20 @@ import select
 import threading
 import time
 import tty
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge import protocol as p
+from firmware_bridge.airtime import quick_read_ms, read_ms
+from firmware_bridge.simslots import FreeRun, SlotClock
 
 log = logging.getLogger(__name__)
 
 FrameObserver = Callable[[str, int, p.Message, float], None]
-"""Called as (hub id, seq, message, monotonic time) after each frame the hub wrote."""
+"""Called as (hub id, seq, message, time on the hub's clock: monotonic unless a test gave another)
+after each frame the hub wrote."""
 
 
 @dataclass
@@ -52,8 +76,37 @@ class Mischief:
     silent: bool = False
 
 
+CATCH_UP_MS = 1000.0
+"""A time-model hub whose thread was kept from running this long (a loaded machine) starts its
+next read now rather than replay the reads it missed."""
+
+TICK_MS = 1e-6
+"""Times closer than this are one moment (the hub's times go through seconds and back)."""
+
+QUICK_RUN = 3
+"""A read is full after this many quick ones in a row (docs/protocol.md 5.2)."""
+
+
+@dataclass
+class Read:
+    """A time-model read in progress: the antenna, field on and off (hub ms), what it lists."""
+
+    antenna: int
+    start: float
+    end: float
+    uids: set[str]
+    full: bool
+    fault: str | None = None
+
+    @property
+    def ms(self) -> float:
+        return self.end - self.start
+
+
 class VirtualHub:
-    """One simulated hub on its own pseudo-terminal."""
+    """One simulated hub on its own pseudo-terminal. ``clock`` (monotonic seconds) is the
+    hub's clock: the time model's slots and reads run on it (tests inject one and drive
+    :meth:`service` themselves)."""
 
     def __init__(
         self,
@@ -64,6 +117,10 @@ class VirtualHub:
         firmware: str = "sim-1.0",
         seed: int | None = None,
         on_frame: FrameObserver | None = None,
+        time_model: bool = False,
+        instr_us: float = 250.0,
+        clock: Callable[[], float] = time.monotonic,
+        gap_ms: float = 0.0,
     ) -> None:
         self.hub_id = hub_id
         self.antennas = antennas
@@ -92,6 +149,32 @@ class VirtualHub:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
+        self.time_model = time_model
+        self.instr_us = instr_us
+        self.clock = clock
+        self.gap_ms = gap_ms
+        """Time model: how long the hub takes between two reads (sending the SNAP, reading the
+        host's lines), not part of the air-time model; a SYNC that arrives then is used."""
+        self.reads: deque[Read] = deque(maxlen=4096)
+        """Time model: every read finished so far (for tests; cleared at will)."""
+        self.syncs_late = 0
+        """SYNCs that arrived during a read and were not used (as on the firmware)."""
+        self._next_scan: float | None = None
+        self._reset_reading()
+
+    def _reset_reading(self) -> None:
+        """What a reset forgets: the schedule, the focus, the reads' history."""
+        self.focus: p.Focus | None = None
+        """The last FOCUS since HELLO (None: none yet, so no 1.3 reporting)."""
+        self.slots: SlotClock | None = None
+        self._free = FreeRun(self.antennas, self.rate_hz)
+        self._reading: Read | None = None
+        self._free_at = float("-inf")
+        """(hub ms) When the hub is done with the last read's SNAP (``gap_ms`` after it)."""
+        self._listed: dict[int, set[str]] = {}
+        self._quick_run: dict[int, int] = {}
+        self._newcomer: dict[int, bool] = {}
+        self._last_ms = [0.0] * self.antennas
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -108,10 +191,14 @@ class VirtualHub:
     def plugged(self) -> bool:
         return self._master is not None
 
-    def start(self) -> VirtualHub:
+    def start(self, thread: bool = True) -> VirtualHub:
+        """Plug the hub in and run it; ``thread`` False: plugged in, but driven by the caller's
+        :meth:`service` calls (tests with an injected clock)."""
         self._plug()
-        self._thread = threading.Thread(target=self._run, name=f"sim-{self.hub_id}", daemon=True)
-        self._thread.start()
+        if thread:
+            self._thread = threading.Thread(target=self._run, name=f"sim-{self.hub_id}",
+                                            daemon=True)
+            self._thread.start()
         return self
 
     def stop(self) -> None:
@@ -152,6 +239,7 @@ class VirtualHub:
         self.path = os.ttyname(slave)
         self._seq = 0
         self.leds.clear()
+        self._reset_reading()
         self._splitter = p.LineSplitter()
         if self.link is not None:
             tmp = self.link.with_name(f".{self.link.name}.tmp")
@@ -225,9 +313,9 @@ class VirtualHub:
     # ------------------------------------------------------------------ the hub's loop
 
     def _run(self) -> None:
-        next_scan = time.monotonic()
         while not self._stop.is_set():
-            timeout = max(0.0, next_scan - time.monotonic())
+            due = self.service()
+            timeout = max(0.0, due - self.clock())
             fds = [self._wake_r] + ([self._master] if self._master is not None else [])
             try:
                 ready, _, _ = select.select(fds, [], [], timeout)
@@ -238,10 +326,33 @@ class VirtualHub:
             master = self._master
             if master is not None and master in ready:
                 self._read_commands(master)
-            if time.monotonic() >= next_scan:
-                self._scan()
-                next_scan += 1.0 / self.rate_hz
-                next_scan = max(next_scan, time.monotonic() - 1.0 / self.rate_hz)
+
+    def service(self, now: float | None = None) -> float:
+        """Do what is due at ``now`` (default: the hub's clock): a plain hub's scan, a time-model
+        hub's reads that ended (their SNAPs) and the next read started. Returns when the next
+        thing is due, on the same clock. The hub's own thread calls it; a test driving a hub
+        started without one calls it with its own clock's times."""
+        now = self.clock() if now is None else now
+        if not self.time_model:
+            with self._lock:
+                return self._service_plain(now)
+        foreign = self._foreign_tags()
+        with self._lock:
+            return self._service_timed(now * 1000.0, foreign) / 1000.0
+
+    def _service_plain(self, now: float) -> float:
+        period = 1.0 / self.rate_hz
+        if self._next_scan is None:
+            self._next_scan = now
+        if now >= self._next_scan:
+            self._scan()
+            self._next_scan = max(self._next_scan + period, now - period)
+        return self._next_scan
+
+    def command(self, message: p.HostCommand, seq: int = 0) -> None:
+        """Take ``message`` as if the host had sent it (for tests driving a hub)."""
+        with self._lock:
+            self._command(p.encode(message, seq).rstrip(b"\n"))
 
     def _read_commands(self, master: int) -> None:
         try:
@@ -266,12 +377,19 @@ class VirtualHub:
         known: tuple[type, ...] = (p.Ping, p.Who, p.SetRate, p.SetLed, p.SelfTest)
         if self.protocol >= (1, 1):  # a 1.0 hub does not know the schedule's commands
             known += (p.Schedule, p.Sync)
+        if self.protocol >= (1, 3):
+            known += (p.Focus,)
         if not isinstance(msg, p.HostCommand) or not isinstance(msg, known):
             self._send(p.Nak(frame.seq, "UNKNOWN_COMMAND"))
             return
         self.commands_received.append(msg)
-        if isinstance(msg, p.SetLed) and msg.antenna is not None and msg.antenna >= self.antennas:
+        if ((isinstance(msg, p.SetLed) and msg.antenna is not None
+             and msg.antenna >= self.antennas)
+                or (isinstance(msg, p.Focus) and any(a >= self.antennas for a in msg.antennas))):
             self._send(p.Nak(frame.seq, "BAD_ANTENNA"))
+            return
+        if isinstance(msg, p.Sync) and (self.slots is None or msg.slot >= self.slots.count):
+            self._send(p.Nak(frame.seq, "BAD_VALUE"))  # no SCHED since the reset: nothing to time
             return
         if isinstance(msg, p.Schedule) and (
                 len(msg.slots) != self.antennas
@@ -286,6 +404,18 @@ class VirtualHub:
                 self._send(self._hello())
             case p.SetRate(hz):
                 self.rate_hz = hz
+                self._free.rate_hz = hz
+                if self.slots is not None:
+                    self.slots.set_rate(hz)
+            case p.Schedule():
+                self._schedule(msg)
+            case p.Sync(slot, offset):
+                self._sync(slot, offset)
+            case p.Focus(antennas):
+                self.focus = msg
+                self._free.refocus(antennas)
+                if self.slots is not None:
+                    self.slots.refocus(antennas)
             case p.SetLed(None, mode):
                 self.leds = {a: mode for a in range(self.antennas)}
             case p.SetLed(antenna, mode) if antenna is not None:
@@ -294,6 +424,25 @@ class VirtualHub:
                 for a in range(self.antennas):
                     fault = self.mischief.faults.get(a)
                     self._send(p.TestResult(a, fault is None, fault or ""))
+
+    def _schedule(self, schedule: p.Schedule) -> None:
+        """A new slot table; mid-run it keeps the current cycle's start (5.1)."""
+        old, now = self.slots, self.clock() * 1000.0
+        self.slots = SlotClock(schedule)
+        if old is not None and old.synced:
+            self.slots.follow(now, old)
+        self.slots.set_rate(self.rate_hz)
+        self.slots.refocus(self.focus.antennas if self.focus else ())
+
+    def _sync(self, slot: int, offset: int) -> None:
+        """Time the slots from now; not if a read is under way (the line waited in the buffer
+        for an unknown part of it, 5.1), as the firmware does."""
+        assert self.slots is not None
+        now = self.clock() * 1000.0
+        if self.time_model and self._reading is not None and self._reading.end > now:
+            self.syncs_late += 1
+            return
+        self.slots.sync(now, slot, offset)
 
     def _hello(self) -> p.Hello:
         return p.Hello(self.hub_id, self.firmware, self.protocol, self.antennas, self.rate_hz)
@@ -340,14 +489,100 @@ class VirtualHub:
             for neighbour, heard in foreign.items():
                 if self._random.random() < mischief.crosstalk_chance and neighbour in seen:
                     seen[neighbour] |= heard
-            for antenna in range(self.antennas):
+            focused = self.focus.antennas if self.focus else ()
+            for antenna in [*focused, *(a for a in range(self.antennas) if a not in focused)]:
                 if antenna in mischief.faults:
                     self._send(p.Fault(antenna, mischief.faults[antenna]))
                     continue
                 uids = [u for u in self._flickered(antenna, seen[antenna])
                         if self._random.random() < self._odds.get(u, 1.0)]
-                for part in p.snapshot_frames(antenna, uids):
+                ms = round(read_ms(len(uids), self.instr_us)) if self.focus else None
+                for part in p.snapshot_frames(antenna, uids, ms, True if self.focus else None):
                     self._send(part)
+
+    # ------------------------------------------------------------------ the time model
+
+    def _service_timed(self, now: float, foreign: dict[int, set[str]]) -> float:
+        """(hub ms) Finish the reads that ended by ``now``, each next one starting where the
+        last ended; start the one due now; return when the next thing is due."""
+        if self._master is None:  # unplugged: no power, no reads
+            self._reading = None
+            return now + 50.0
+        t = now
+        while True:
+            read = self._reading
+            if read is not None:
+                if read.end > now + TICK_MS:
+                    return read.end
+                self._reading = None
+                self._finish(read)
+                self._free_at = read.end + self.gap_ms
+                t = max(read.end, now - CATCH_UP_MS)
+            if self._free_at > t + TICK_MS:  # still sending the last SNAP
+                if self._free_at > now + TICK_MS:
+                    return self._free_at
+                t = self._free_at
+            slots = self.slots if self.slots is not None and self.slots.synced else None
+            index = slots.pick(t, self._last_ms) if slots else self._free.pick(t)
+            if index is None:
+                wake = slots.wake_at(t) if slots else self._free.wake_at(t)
+                if wake > now + TICK_MS:
+                    return wake
+                t = wake
+                continue
+            self._reading = read = self._begin(index, t, foreign)
+            if slots:
+                slots.done(index)
+            else:
+                self._free.done(index, read.ms)
+
+    def _begin(self, antenna: int, t: float, foreign: dict[int, set[str]]) -> Read:
+        """Switch ``antenna``'s field on at ``t``: what it will list, and for how long (the
+        air-time model), full or quick by the rules of docs/protocol.md 5.2."""
+        fault = self.mischief.faults.get(antenna)
+        if fault is not None:
+            return Read(antenna, t, t + read_ms(0, self.instr_us), set(), True, fault)
+        seen = self._seen(antenna, foreign)
+        listed = self._listed.get(antenna, set())
+        focus = self.focus
+        full = (focus is None or not listed or antenna in focus.full
+                or self._newcomer.get(antenna, False)
+                or self._quick_run.get(antenna, 0) >= QUICK_RUN)
+        if full:
+            uids, ms = seen, read_ms(len(seen), self.instr_us)
+        else:
+            new = seen - listed
+            uids, ms = listed | new, quick_read_ms(len(listed), len(new), self.instr_us)
+        self._newcomer[antenna] = bool(uids - listed)
+        self._quick_run[antenna] = 0 if full else self._quick_run.get(antenna, 0) + 1
+        self._listed[antenna] = uids
+        self._last_ms[antenna] = ms
+        return Read(antenna, t, t + ms, uids, full)
+
+    def _seen(self, antenna: int, foreign: dict[int, set[str]]) -> set[str]:
+        """The tags an inventory of ``antenna`` hears now: its own, a neighbour's through
+        cross-talk, less those flicker or a stack's read chance miss."""
+        mischief = self.mischief
+        seen = set(self._tags[antenna])
+        for source, neighbour in mischief.crosstalk.items():
+            if neighbour == antenna and self._random.random() < mischief.crosstalk_chance:
+                seen |= self._tags.get(source, set())
+        if antenna in foreign and self._random.random() < mischief.crosstalk_chance:
+            seen |= foreign[antenna]
+        return {u for u in self._flickered(antenna, seen)
+                if self._random.random() < self._odds.get(u, 1.0)}
+
+    def _finish(self, read: Read) -> None:
+        """The read's field goes off: its SNAP (or FAULT) goes out."""
+        self.reads.append(read)
+        if read.fault is not None:
+            self._send(p.Fault(read.antenna, read.fault))
+            return
+        report = self.focus is not None
+        for part in p.snapshot_frames(read.antenna, sorted(read.uids),
+                                      round(read.ms) if report else None,
+                                      read.full if report else None):
+            self._send(part)
 
     # ------------------------------------------------------------------ writing
 
@@ -378,7 +613,7 @@ class VirtualHub:
             mischief.duplicate_frames -= 1
             self._write(line)
         if self._write(line) and self.on_frame is not None:
-            self.on_frame(self.hub_id, seq, message, time.monotonic())
+            self.on_frame(self.hub_id, seq, message, self.clock())
 
     def _write(self, data: bytes) -> bool:
         master = self._master

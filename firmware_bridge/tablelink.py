@@ -114,15 +114,19 @@ def _port_problem(port: str) -> str | None:
 
 
 def open_readers(hubs: Sequence[str], config: Path, workdir: Path, rate_hz: int = 10,
-                 seed: int | None = 0, sim_hubs: int = 5) -> Readers:
+                 seed: int | None = 0, sim_hubs: int = 5, time_model: bool = False,
+                 instr_us: float = 250.0) -> Readers:
     """``["auto"]``: real hubs if any is plugged in, else the simulator; ``["sim"]``: the
     simulator (``sim_hubs`` virtual hubs for the served game, :func:`~firmware_bridge.zones.
-    use_table`); otherwise the serial ports given. Real hubs need the wiring map and tag
-    registry made by ``companion hardware wiring`` and ``register-tags`` (in ``config``):
-    :class:`ReadersUnavailable` if they or a port are missing (:func:`check_readers`)."""
+    use_table`; ``time_model``: reading at the air-time model's pace, ``instr_us`` per SPI
+    instruction, :mod:`firmware_bridge.simulator`); otherwise the serial ports given. Real
+    hubs need the wiring map and tag registry made by ``companion hardware wiring`` and
+    ``register-tags`` (in ``config``): :class:`ReadersUnavailable` if they or a port are
+    missing (:func:`check_readers`)."""
     ports = hub_port_choice(hubs)
     if not ports:
-        table = SimulatedTable.create(workdir / "hubs", hubs=sim_hubs, rate_hz=rate_hz, seed=seed)
+        table = SimulatedTable.create(workdir / "hubs", hubs=sim_hubs, rate_hz=rate_hz, seed=seed,
+                                      time_model=time_model, instr_us=instr_us)
         table.start()
         return Readers(table, table.ports, table.wiring, table.registry)
     check_readers(ports, config)

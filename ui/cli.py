@@ -101,6 +101,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--config", type=Path, default=None,
                         help="where the wiring map and tag registry are (real hubs)")
     parser.add_argument("--rate", type=int, default=10, help="simulated scans a second")
+    parser.add_argument("--time-model", action="store_true",
+                        help="simulated hubs read one antenna at a time, each read as long as "
+                        "the computed air-time model says, in the host's scan slots")
+    parser.add_argument("--instr-us", type=float, default=250.0, metavar="US",
+                        help="with --time-model: the hubs' cost per SPI instruction "
+                        "(default 250 us)")
     parser.add_argument("--headless", action="store_true",
                         help="no window (SDL's dummy video driver): for tests and docs")
     parser.add_argument("--demo", action="store_true",
@@ -133,6 +139,9 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     if args.demo and not args.headless:
         print("companion run: error: --demo runs with --headless", file=sys.stderr)
+        return 2
+    if not 1 <= args.instr_us <= 10_000:
+        print("companion run: error: --instr-us is 1 to 10000 microseconds", file=sys.stderr)
         return 2
     try:
         with one_app(args):

@@ -38,6 +38,10 @@ class TableOptions:
     kiosk: bool = False
     diagonal_in: float = 7.0
     rate_hz: int = 10
+    time_model: bool = False
+    """Simulated hubs read at the air-time model's pace and keep the schedule (benchmarks)."""
+    instr_us: float = 250.0
+    """With ``time_model``: the hubs' cost per SPI instruction (us)."""
     seed: int = 0
     """Seeds what the app shuffles (and the simulator)."""
     config: Path = field(default_factory=config_dir)

@@ -53,7 +53,8 @@ class TableApp(GameTableApp):
     def __init__(self, options: Options) -> None:
         self._serve(options, "sekigahara")  # the bridge serves this game in this process
         readers = open_readers(options.hubs, options.config, self.workdir, options.rate_hz,
-                               options.seed)
+                               options.seed, time_model=options.time_model,
+                               instr_us=options.instr_us)
         self.control = TableControl(readers, settle_s=options.settle_s)
         show_table = self._open_window("Sekigahara table companion",
                                        readers.simulated is not None)

@@ -20,7 +20,8 @@ def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
 
     options = Options(size=args.size, hubs=args.hubs, kiosk=args.kiosk,
                       diagonal_in=args.inches, rate_hz=args.rate, seed=args.seed,
-                      virtual_table=not args.headless, change_game=change_game)
+                      virtual_table=not args.headless, change_game=change_game,
+                      time_model=args.time_model, instr_us=args.instr_us)
     if args.config is not None:
         options.config = args.config
     options.db = args.db

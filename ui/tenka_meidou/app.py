@@ -48,7 +48,8 @@ class TenkaApp(GameTableApp):
     def __init__(self, options: TenkaOptions) -> None:
         self._serve(options, "tenka-meidou")
         readers = open_readers(options.hubs, options.config, self.workdir, options.rate_hz,
-                               options.seed, sim_hubs=SIM_HUBS)
+                               options.seed, sim_hubs=SIM_HUBS, time_model=options.time_model,
+                               instr_us=options.instr_us)
         self.control = TenkaControl(readers, seed=options.seed, settle_s=options.settle_s)
         simulated = readers.simulated
         show_table = self._open_window("Tenka Meidou table companion", simulated is not None)

@@ -12,7 +12,8 @@ def run(args: argparse.Namespace, change_game: bool = False) -> int | None:
     """The exit status, or None when the players asked for the game choice."""
     options = TenkaOptions(size=args.size, diagonal_in=args.inches, kiosk=args.kiosk,
                            seed=args.seed, virtual_table=not args.headless, hubs=args.hubs,
-                           rate_hz=args.rate, db=args.db, change_game=change_game)
+                           rate_hz=args.rate, db=args.db, change_game=change_game,
+                           time_model=args.time_model, instr_us=args.instr_us)
     if args.config is not None:
         options.config = args.config
     if args.demo:
