@@ -429,6 +429,8 @@ class Trial:
     shown_ms: float
     ruled_ms: float
     outcome: str
+    cycle_ms: float = float("nan")
+    """The scan schedule's cycle while the block was in hand (as the hand put it down)."""
 
 
 def cycle_s(table_app: TableApp, rate: int) -> float:
@@ -472,6 +474,11 @@ def run_trial(table_app: TableApp, observer: Observer, rng: random.Random, block
     app = table_app.app
     app.on_frame = on_frame
     observer.watch = watch
+    held_cycle_ms = cycle_s(table_app, rate) * 1000
+    held = table_app.control.bridge.schedule()
+    if os.environ.get("TABLE_LATENCY_SLOTS") and held is not None:
+        print("slots while held", held.slot_ms, sorted(table_app.control.bridge.focus()),
+              file=sys.stderr)
     put_at = time.monotonic()
     sim.put(block, destination)
     try:
@@ -487,7 +494,8 @@ def run_trial(table_app: TableApp, observer: Observer, rng: random.Random, block
     outcome = ("moved" if (state.moves_left, state.phase, state.active) != before
                else "asked" if control.snapshot().questions else "other")
     return Trial(lift, put, observer.revisits(matter, lift.shown_at, put_at),
-                 (marks["shown"] - put_at) * 1000, (marks["ruled"] - put_at) * 1000, outcome)
+                 (marks["shown"] - put_at) * 1000, (marks["ruled"] - put_at) * 1000, outcome,
+                 held_cycle_ms)
 
 
 def run_trials(table_app: TableApp, observer: Observer, state: State, trials: int,
@@ -731,6 +739,10 @@ def report(args: argparse.Namespace, trials: list[Trial], skipped: int,
           f"{outcomes['moved']} moved at once, {outcomes['asked']} with a question about the "
           f"move (which route), {outcomes['other']} otherwise; {skipped} lifts lit nothing but "
           f"their origin and were put back (not counted)")
+    cycles = [t.cycle_ms for t in trials]
+    if cycles:
+        print(f"scan cycle while a block is in hand (the slots sized for the focus): p50 "
+              f"{percentile(cycles, 50):.0f} ms, max {max(cycles):.0f} ms")
     if revisits:
         print(f"revisit of the antennas that matter while a block is in hand (its origin and "
               f"lit destinations), MEASURED with read times COMPUTED: p50 "
