@@ -475,10 +475,6 @@ def run_trial(table_app: TableApp, observer: Observer, rng: random.Random, block
     app.on_frame = on_frame
     observer.watch = watch
     held_cycle_ms = cycle_s(table_app, rate) * 1000
-    held = table_app.control.bridge.schedule()
-    if os.environ.get("TABLE_LATENCY_SLOTS") and held is not None:
-        print("slots while held", held.slot_ms, sorted(table_app.control.bridge.focus()),
-              file=sys.stderr)
     put_at = time.monotonic()
     sim.put(block, destination)
     try:

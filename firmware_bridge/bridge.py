@@ -23,6 +23,7 @@ from typing import TypeVar
 import serial
 
 from firmware_bridge import protocol as p
+from firmware_bridge.airtime import watch_read_ms
 from firmware_bridge.corrections import CorrectionLog
 from firmware_bridge.discovery import DEFAULT_USB_IDS, hub_ports
 from firmware_bridge.discrepancy import MoveRules, Reconciliation, reconcile
@@ -155,10 +156,10 @@ class Bridge:
         self._focus: set[AntennaKey] = set()
         """The antennas that matter now (protocol 1.3 FOCUS): the destinations and origins."""
         self._focus_full: set[AntennaKey] = set()
-        """Those of them always read in full: origins a lit destination could hear."""
-        self._hearing_zones: dict[str, set[str]] = {}
-        """Zone -> the zones whose antennas could hear its tags (observation.HEARING_MM)."""
+        """Those of them always read in full (``!``): none yet (FOCUS allows it)."""
         self._sent_focus: dict[str, p.Focus] = {}
+        self._want: tuple[str, ...] = ()
+        """The tags of the blocks in hand (a few): the hubs watch the focus for them."""
         self._subscribers: list[Callable[[TrackEvent], None]] = []
         self._raw_listeners: list[Callable[[AntennaKey, frozenset[str], float], None]] = []
         self._lock = threading.RLock()
@@ -326,11 +327,6 @@ class Bridge:
         with self._lock:
             self._schedule = self._wanted = planned
             self.observer.set_hearing((pair.a, pair.b) for pair in hearing)
-            for pair in hearing:
-                za, zb = self._zone_of.get(pair.a), self._zone_of.get(pair.b)
-                if za is not None and zb is not None and za != zb:
-                    self._hearing_zones.setdefault(za, set()).add(zb)
-                    self._hearing_zones.setdefault(zb, set()).add(za)
             waiting = [h for h in self._hubs.values()
                        if h.connected and h.link is not None and not h.scheduled]
         for status in waiting:
@@ -419,13 +415,15 @@ class Bridge:
                       for a, s in h.antennas.items()}
             measured = self._measured_reads(hubs)
             focus, focus_full = frozenset(self._focus), frozenset(self._focus_full)
+            want = self._want
             unfocused = {h.hub_id for h in hubs if h.hello.protocol < p.FOCUS_READS}
         needed: tuple[int, ...] | None = None
         if self._adaptive:
             try:
                 needed = needed_slot_ms(tables, counts, schedule.count, schedule.guard_ms,
                                         focus=focus, focus_full=focus_full, measured=measured,
-                                        unfocused_hubs=unfocused)
+                                        unfocused_hubs=unfocused, watch=len(want),
+                                        watch_read=watch_read_ms)
             except ValueError as exc:  # no read-time model installed: keep the slots as they are
                 log.warning("fixed scan slots: %s", exc)
                 self._adaptive = False
@@ -711,15 +709,16 @@ class Bridge:
 
     def _refocus_locked(self) -> None:
         """Under the lock: the antennas that matter now are those of the lit destinations and
-        of the origins of the blocks in hand (a block put back), read in full where a lit
-        destination is a hearing neighbour of the origin."""
+        of the origins of the blocks in hand (a block put back), watched for those blocks."""
         zones = set(self._destinations)
         origins = {h.origin for h in self.tracker.in_hand.values()} if zones else set()
         self._focus = {k for k, z in self._zone_of.items() if z in zones or z in origins}
-        # Only an origin a lit destination could hear needs its full read (the vanish rule
-        # between hearing neighbours waits for it); any other is released by the sighting.
-        heard_from = {o for o in origins if self._hearing_zones.get(o, set()) & zones}
-        self._focus_full = {k for k in self._focus if self._zone_of[k] in heard_from}
+        # No origin needs a full read: the focus is only set once the readers saw the blocks
+        # leave it (they are in hand), so no antenna still lists them when they land.
+        self._focus_full = set()
+        held = self.tracker.in_hand if zones else {}
+        uids = sorted(u for u, block in self.registry.tags.items() if block in held)
+        self._want = tuple(uids) if len(uids) <= p.MAX_WANTED else ()
 
     def focus(self) -> frozenset[AntennaKey]:
         """The antennas the hubs are told to read first (protocol 1.3 FOCUS)."""
@@ -738,7 +737,7 @@ class Bridge:
                               and k.antenna < status.hello.antennas)
                 full = frozenset(k.antenna for k in self._focus_full
                                  if k.hub == status.hub_id and k.antenna in mine)
-                command = p.Focus(tuple(mine), full)
+                command = p.Focus(tuple(mine), full, self._want if mine else ())
                 if self._sent_focus.get(status.hub_id) != command:
                     self._sent_focus[status.hub_id] = command
                     sends.append((status.link, command))

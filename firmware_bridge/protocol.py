@@ -43,6 +43,11 @@ FOCUS_READS = (1, 3)
 """The first protocol version whose hubs take ``FOCUS`` and then do quick reads and report
 each read's time and kind on its ``SNAP`` (sections 4.2, 5.2)."""
 MAX_READ_MS = 60000
+MAX_WANTED = 4
+"""The most tags a ``FOCUS`` asks the hubs to watch for (a stack of more is read quick)."""
+WANT_MASK_BITS = 24
+"""A watch for a tag asks with this many low bits of its UID: only that tag answers (two of
+96 blocks sharing 24 bits is a 1 in 60,000 chance; the answer carries the whole UID anyway)."""
 
 UID_PATTERN = re.compile(r"[0-9A-F]{16}")
 _TOKEN = re.compile(r"[!-)+-~]{1,64}")  # printable ASCII without space and '*'
@@ -267,16 +272,22 @@ class Focus:
     """Protocol 1.3: the antennas that matter now (the legal destinations lit for a block in
     hand, its origin; the stacks a hand may lift), read first in every slot window; the others
     read after them, in what the window leaves. Those in ``full`` are always read in full (a
-    stack a hand may lift from: only a full read sees a tag leave). Empty: no antenna is
-    preferred. Once a hub has had a ``FOCUS`` it does quick reads and reports every read's time
-    and kind (section 5.2)."""
+    stack a hand may lift from: only a full read sees a tag leave). ``want``: the tags of the
+    blocks in hand (at most :data:`MAX_WANTED`): a focused antenna is then *watched* for them
+    (a one-slot INVENTORY masked with each one's UID) instead of read quick. Empty: no antenna
+    is preferred. Once a hub has had a ``FOCUS`` it reports every read's time and kind
+    (section 5.2)."""
 
     antennas: tuple[int, ...] = ()
     full: frozenset[int] = frozenset()
+    want: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.full <= set(self.antennas):
             raise ValueError("an antenna read in full must be focused")
+        if len(self.want) > MAX_WANTED or any(UID_PATTERN.fullmatch(u) is None
+                                              for u in self.want):
+            raise ValueError(f"at most {MAX_WANTED} wanted tags, each a UID")
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,9 +362,10 @@ def _fields(message: Message) -> tuple[str, list[str]]:
                              ",".join(str(s) for s in slots)]
         case Sync(slot, offset_ms):
             return "SYNC", [str(slot), str(offset_ms)]
-        case Focus(antennas, full):
+        case Focus(antennas, full, want):
             return "FOCUS", [",".join(antenna_name(a) + ("!" if a in full else "")
-                                      for a in antennas) or "-"]
+                                      for a in antennas) or "-", *([",".join(want)] if want
+                                                                    else [])]
     raise TypeError(f"not a protocol message: {message!r}")
 
 
@@ -505,15 +517,21 @@ def _message(kind: str, f: list[str]) -> Message:
     if kind == "SCHED":
         return _schedule(f)
     if kind == "FOCUS":
-        _arity(kind, f, 1)
+        _arity(kind, f, 1, 2)
+        want = tuple(f[1].split(",")) if len(f) == 2 else ()
+        if len(want) > MAX_WANTED or len(set(want)) != len(want) or any(
+                UID_PATTERN.fullmatch(u) is None for u in want):
+            raise ProtocolError("bad_field", "FOCUS wants up to 4 distinct tag uids")
         if f[0] == "-":
+            if want:
+                raise ProtocolError("bad_field", "FOCUS wants tags but focuses no antenna")
             return Focus()
         items = f[0].split(",")
         antennas = tuple(_antenna(item.removesuffix("!")) for item in items)
         if len(items) > MAX_ANTENNAS or len(set(antennas)) != len(antennas):
             raise ProtocolError("bad_field", "FOCUS lists an antenna twice or too many")
         return Focus(antennas, frozenset(a for a, i in zip(antennas, items, strict=True)
-                                         if i.endswith("!")))
+                                         if i.endswith("!")), want)
     if kind == "SYNC":
         _arity(kind, f, 2)
         return Sync(_number(f[0], 0, MAX_SLOTS - 1, "slot"),

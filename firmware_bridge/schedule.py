@@ -281,6 +281,8 @@ SPEED_BOUNDS = (0.5, 4.0)
 """A hub's measured speed against the model (:func:`hub_speed`) is taken within these."""
 SPEED_MIN_ANTENNAS = 3
 """... once this many of its antennas have timed reads."""
+SNAP_MS = 2.0
+"""A hub's time between two focused reads, sending the first one's SNAP (estimated)."""
 BACKGROUND_MS = 10
 """While the host has a focus (docs/protocol.md 5.2): what a slot keeps, beyond its focused
 antennas' reads, for the hub's other antennas there (an empty one's read is 6-8 ms,
@@ -356,6 +358,8 @@ def needed_slot_ms(
     focus_full: Collection[AntennaKey] = frozenset(),
     measured: Mapping[AntennaKey, ReadTimes] | None = None,
     unfocused_hubs: Collection[str] = frozenset(),
+    watch: int = 0,
+    watch_read: Callable[[int], float] | None = None,
 ) -> tuple[int, ...]:
     """How long each of the ``count`` slots must be for every hub's reads, from the tag counts
     its antennas last saw (protocol 1.2: per-slot lengths).
@@ -378,9 +382,10 @@ def needed_slot_ms(
     5.2), a hub reads a slot's focused antennas first and its others only in what is left, so
     slot ``k`` on a hub that has focused antennas in it holds their reads and
     :data:`BACKGROUND_MS` for the rest: a full read for those in ``focus_full`` (a stack a hand
-    may lift from) and for an empty one, else a quick read that finds nothing new. A hub with
-    no focused antenna in slot ``k`` starts one of its others there whatever its length, so
-    the slot holds the longest of their quick reads. Focused slots are rounded up to
+    may lift from) and for an empty one, a watch read (``watch_read(watch)``) while the focus
+    names ``watch`` blocks in hand, else a quick read that finds nothing new. A hub with no
+    focused antenna in slot ``k`` gets :data:`BACKGROUND_MS`: while focused, a hub starts an
+    unfocused read only if it fits what is left of the window (5.2). Focused slots are rounded up to
     :data:`FOCUS_STEP_MS` only: each ms is the focused antennas' revisit. A read that finds a
     block put down, a full read of an unfocused stack (every fourth) or of a focused one just
     after a newcomer may overrun its window: a neighbour's collision check and retry absorb it
@@ -405,7 +410,11 @@ def needed_slot_ms(
 
     def focused_ms(key: AntennaKey) -> float:
         t = times(key)
-        return t.full_ms if key in focus_full or not counts.get(key, 0) else t.quick_ms
+        if key in focus_full or not counts.get(key, 0):
+            return t.full_ms
+        if watch and watch_read is not None:  # watched for the blocks in hand: their probes
+            return watch_read(watch) * speed.get(key.hub, 1.0)
+        return t.quick_ms
 
     longest = [0.0] * count
     for hub, slots in tables.items():
@@ -416,10 +425,10 @@ def needed_slot_ms(
             if not focused or hub in unfocused_hubs:
                 need = sum(times(k).full_ms for k in here)
             elif mine := [k for k in here if k in focused]:
-                need = (sum(focused_ms(k) for k in mine)
+                need = (sum(focused_ms(k) + SNAP_MS for k in mine)
                         + (BACKGROUND_MS if len(mine) < len(here) else 0))
-            else:
-                need = max((times(k).quick_ms for k in here), default=0.0)
+            else:  # only unfocused ones: each starts only if its last read fits (5.2)
+                need = BACKGROUND_MS if here else 0.0
             longest[slot] = max(longest[slot], need)
     step = FOCUS_STEP_MS if focused else PERIOD_STEP_MS
     return tuple(clamp_period(ms + 2 * guard_ms, guard_ms, step) for ms in longest)

@@ -111,12 +111,17 @@ class SlotClock:
         left = length - self.guard_ms - into
         if left <= 0:
             return None
-        index = self.queue[0]
-        fresh = not self.started and into < length / 2
-        need = scan_ms[index] or length / 2
-        if not fresh and need > left:
-            return None
-        return index
+        while self.queue:
+            index = self.queue[0]
+            first = index in self.focus or not self.focus
+            fresh = first and not self.started and into < length / 2
+            need = scan_ms[index] or length / 2
+            if fresh or need <= left:
+                return index
+            if first:
+                return None
+            self.queue.pop(0)  # focused: a background read that does not fit waits (5.2)
+        return None
 
     def wake_at(self, now: float) -> float:
         """When :meth:`pick` may next give an antenna, if it gave none at ``now``: this
@@ -127,13 +132,16 @@ class SlotClock:
         return now - into + self.lengths[slot] + self.guard_ms
 
     def done(self, index: int) -> None:
-        """``index`` was read: it goes to the back of its slot's order."""
+        """``index`` was read: it goes to the back of its slot's order, and a focused one to the
+        back of the focus (a window too short for every focused read serves them in turn)."""
         if self.queue and self.queue[0] == index:
             self.queue.pop(0)
         order = self.order[self.slots[index]]
         if index in order:
             order.remove(index)
             order.append(index)
+        if index in self.focus:
+            self.focus = (*(a for a in self.focus if a != index), index)
         self.started += 1
 
 

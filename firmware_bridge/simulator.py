@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge import protocol as p
-from firmware_bridge.airtime import quick_read_ms, read_ms
+from firmware_bridge.airtime import quick_read_ms, read_ms, watch_read_ms
 from firmware_bridge.simslots import FreeRun, SlotClock
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,10 @@ TICK_MS = 1e-6
 
 QUICK_RUN = 3
 """A read is full after this many quick ones in a row (docs/protocol.md 5.2)."""
+WATCH_GUESS_MS = 10.0
+"""What a first watch read is taken to need when judging whether it fits a window (one
+masked probe: about 8 ms at 250 us per SPI instruction, computed); the firmware's twin is
+``sekihub.hub.WATCH_GUESS_MS``."""
 
 
 @dataclass
@@ -175,6 +179,7 @@ class VirtualHub:
         self._quick_run: dict[int, int] = {}
         self._newcomer: dict[int, bool] = {}
         self._last_ms = [0.0] * self.antennas
+        self._kind_ms: dict[tuple[int, str], float] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -496,7 +501,7 @@ class VirtualHub:
                     continue
                 uids = [u for u in self._flickered(antenna, seen[antenna])
                         if self._random.random() < self._odds.get(u, 1.0)]
-                ms = round(read_ms(len(uids), self.instr_us)) if self.focus else None
+                ms = None  # untimed: its reads take no time, so it gives none (4.2)
                 for part in p.snapshot_frames(antenna, uids, ms, True if self.focus else None):
                     self._send(part)
 
@@ -523,7 +528,7 @@ class VirtualHub:
                     return self._free_at
                 t = self._free_at
             slots = self.slots if self.slots is not None and self.slots.synced else None
-            index = slots.pick(t, self._last_ms) if slots else self._free.pick(t)
+            index = slots.pick(t, self._expected_ms()) if slots else self._free.pick(t)
             if index is None:
                 wake = slots.wake_at(t) if slots else self._free.wake_at(t)
                 if wake > now + TICK_MS:
@@ -545,19 +550,55 @@ class VirtualHub:
         seen = self._seen(antenna, foreign)
         listed = self._listed.get(antenna, set())
         focus = self.focus
-        full = (focus is None or not listed or antenna in focus.full
-                or self._newcomer.get(antenna, False)
-                or self._quick_run.get(antenna, 0) >= QUICK_RUN)
+        kind = self._kind(antenna)
+        full, watched = kind == "full", kind == "watch"
         if full:
             uids, ms = seen, read_ms(len(seen), self.instr_us)
+        elif watched:
+            assert focus is not None
+            wanted = [u for u in focus.want if u not in listed]
+            found = seen & set(wanted)
+            uids = listed | found
+            ms = watch_read_ms(len(wanted), len(found), self.instr_us, len(listed))
         else:
             new = seen - listed
             uids, ms = listed | new, quick_read_ms(len(listed), len(new), self.instr_us)
         self._newcomer[antenna] = bool(uids - listed)
-        self._quick_run[antenna] = 0 if full else self._quick_run.get(antenna, 0) + 1
+        if not watched or full:
+            self._quick_run[antenna] = 0 if full else self._quick_run.get(antenna, 0) + 1
         self._listed[antenna] = uids
         self._last_ms[antenna] = ms
+        self._kind_ms[(antenna, kind)] = ms
         return Read(antenna, t, t + ms, uids, full)
+
+    def _kind(self, antenna: int) -> str:
+        """The kind of ``antenna``'s next read by the rules of docs/protocol.md 5.2: ``full``,
+        ``watch`` (the focus names blocks in hand) or ``quick``."""
+        focus = self.focus
+        listed = self._listed.get(antenna, set())
+        watched = (focus is not None and bool(focus.want) and antenna in focus.antennas
+                   and antenna not in focus.full)
+        if (focus is None or not focus.antennas or not listed
+                or self._newcomer.get(antenna, False)
+                or (not watched and (antenna in focus.full
+                                     or self._quick_run.get(antenna, 0) >= QUICK_RUN))):
+            return "full"
+        return "watch" if watched else "quick"
+
+    def _expected_ms(self) -> list[float]:
+        """Each antenna's next read as its last read of that kind took (as the firmware
+        judges whether it fits a window); a kind not read yet: its last read, or for a watch
+        a guess of one probe (``WATCH_GUESS_MS``)."""
+        out = []
+        for antenna in range(self.antennas):
+            kind = self._kind(antenna)
+            last = self._kind_ms.get((antenna, kind))
+            if last is None:  # a focused one's first quick read is tried, as on the firmware
+                focused = self.focus is not None and antenna in self.focus.antennas
+                last = (WATCH_GUESS_MS if kind == "watch" else 1.0 if focused and kind == "quick"
+                        else self._last_ms[antenna])
+            out.append(last)
+        return out
 
     def _seen(self, antenna: int, foreign: dict[int, set[str]]) -> set[str]:
         """The tags an inventory of ``antenna`` hears now: its own, a neighbour's through

@@ -87,7 +87,8 @@ def test_a_hub_timed_slower_than_the_model_scales_a_stack_that_just_grew() -> No
 def test_a_focused_slot_holds_its_focused_quick_reads_and_a_little_background() -> None:
     """hub-1: slot 0 a tall stack (A, 8 tags, not focused) and a focused stack (B, 3 tags);
     slot 1 an empty focused antenna (C) and a stack a hand may lift (D, 2 tags, '!');
-    hub-2: slot 0 nothing focused, a 5-stack (its quick read starts whatever the slot)."""
+    hub-2: slot 0 nothing focused, a 5-stack (read only if it fits: the slot keeps the
+    background allowance). Each focused read also sends its SNAP (SNAP_MS)."""
     d, e = AntennaKey("hub-1", 3), AntennaKey("hub-2", 0)
     tables = {"hub-1": (0, 0, 1, 1), "hub-2": (0,)}
     counts = {A: 8, B: 3, C: 0, d: 2, e: 5}
@@ -95,14 +96,14 @@ def test_a_focused_slot_holds_its_focused_quick_reads_and_a_little_background() 
     assert unfocused == (250, 70)  # every stack's full read: 170 + 70 + 4, 10 + 50 + 4
     focused = needed_slot_ms(tables, counts, 2, guard_ms=2, read=_full, quick=_quick,
                              focus={B, C, d}, focus_full={d})
-    # slot 0: B's quick read 16 + background 10 + 4 on hub-1; hub-2's quick read 20 + 4
-    # slot 1: C empty (a full read, 10) + D in full (50) + 4; both focused: no background
-    assert focused == (30, 65)
+    # slot 0: B's quick read 16 + 2 + background 10 + 4 on hub-1; hub-2: background 10 + 4
+    # slot 1: C empty (a full read, 10) + D in full (50) + 2 x 2 + 4; no background
+    assert focused == (35, 70)
     assert BACKGROUND_MS == 10
     # a hub below protocol 1.3 takes no FOCUS: it still reads every antenna in full in turn
     # (hub-2: its 5-stack 110 + 4, rounded to 5 ms)
     assert needed_slot_ms(tables, counts, 2, guard_ms=2, read=_full, quick=_quick,
-                          focus={B, C, d}, focus_full={d}, unfocused_hubs={"hub-2"}) == (115, 65)
+                          focus={B, C, d}, focus_full={d}, unfocused_hubs={"hub-2"}) == (115, 70)
     assert needed_slot_ms(tables, counts, 2, guard_ms=2, read=_full, quick=_quick,
                           focus={B, C, d}, focus_full={d}, unfocused_hubs={"hub-1"}) == (245, 65)
 

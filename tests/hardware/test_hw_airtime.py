@@ -4,12 +4,15 @@ not drift from hardware/firmware/sekihub."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from airtime import firmware_antenna_time
 from sekihub import inventory, pn5180
-from sekihub.inventory import run_inventory
+from sekihub.inventory import run_inventory, run_watch
 
 from firmware_bridge import airtime
+from firmware_bridge import protocol as p
 
 
 def test_the_driver_waits_are_the_firmwares() -> None:
@@ -76,3 +79,23 @@ def test_a_twin_that_skips_the_last_probe_would_be_caught() -> None:
 
     short = airtime.antenna_time(1, 120.0, trials=5, run=hasty)
     assert short != pytest.approx(firmware_antenna_time(1, 120.0, trials=5), abs=1e-9)
+
+
+@pytest.mark.parametrize(("stack", "wanted", "present"), [(0, 1, 0), (3, 1, 1), (14, 2, 1),
+                                                        (8, 4, 4)])
+def test_the_watch_read_model_probes_as_the_firmwares_watch(stack: int, wanted: int,
+                                                            present: int) -> None:
+    """watch_read_ms's model (protocol 1.3): the firmware's ``run_watch`` sends the same masked
+    probes on the same chip and finds the same tags, in the same time; the stack on the
+    antenna never answers, so a watch costs the same whatever its height."""
+    rng = random.Random(stack * 100 + wanted)
+    others = {0xE004010000000000 | rng.getrandbits(40) for _ in range(stack)}
+    want = [0xE004010000000000 | rng.getrandbits(40) for _ in range(wanted)]
+    twin_budget, firmware_budget = airtime.Budget(250.0), airtime.Budget(250.0)
+    tags = others | set(want[:present])
+    twin = airtime.watch(airtime.TimingChip(set(tags), twin_budget), want)
+    firmware = run_watch(airtime.TimingChip(set(tags), firmware_budget), want)
+    assert twin == firmware.uids == set(want[:present]) and firmware.complete
+    assert (twin_budget.air, twin_budget.hub) == (firmware_budget.air, firmware_budget.hub)
+    assert inventory.WANT_MASK_BITS == airtime.WANT_MASK_BITS == p.WANT_MASK_BITS
+    assert airtime.watch_read_ms(1, 0, 250.0, 14) < airtime.quick_read_ms(14, 0, 250.0) / 5

@@ -86,10 +86,12 @@ def test_an_antenna_the_hub_lacks_is_refused_and_changes_nothing() -> None:
 
 
 def test_the_hub_parses_what_the_host_encodes() -> None:
-    for focus in (p.Focus(), p.Focus((3, 7, 12), frozenset({7})), p.Focus((0,), frozenset({0}))):
+    for focus in (p.Focus(), p.Focus((3, 7, 12), frozenset({7})), p.Focus((0,), frozenset({0})),
+                  p.Focus((2, 5), want=("E004015000000003", "E0040150000000A7"))):
         _, kind, fields = wire.parse_line(p.encode(focus, 5))
-        order, full = wire.parse_focus(fields, 16)
+        order, full, want = wire.parse_focus(fields, 16)
         assert (kind, tuple(order), frozenset(full)) == ("FOCUS", focus.antennas, focus.full)
+        assert tuple(uid_hex(u) for u in want) == focus.want
     line = wire.encode("SNAP", 3, ["A03", "1/1", "-", *wire.read_fields(123, False)])
     assert p.decode_line(line).message == p.Snapshot(3, (), read_ms=123, full=False)
     assert wire.read_fields(99999, True) == ["ms=60000", "read=full"]
@@ -255,3 +257,54 @@ def test_with_an_empty_focus_every_read_is_full() -> None:
     rig.send(p.Focus())
     reads = [rig.read() for _ in range(6)]
     assert all(s.full is True and s.read_ms is not None for s in reads)
+
+
+def test_a_focused_antenna_is_watched_for_the_blocks_in_hand() -> None:
+    """With the blocks in hand named, a focused stack is asked only for them (one masked probe
+    each: the stack itself stays silent, no STAY QUIET, no round), whatever its height; the
+    block put down is found, and the next read is full (the settle rule's second look)."""
+    rig = Rig(n=1)
+    chip = rig.chips[0]
+    chip.tags = STACK
+    held = 0xE004015000005A5A
+    rig.send(p.Focus((0,), want=(uid_hex(held),)))
+    assert [rig.read().full for _ in range(2)] == [True, True]  # after no tag, after newcomers
+    before_quiet, before_rounds = chip.quieted, chip.rounds
+    watched = [rig.read() for _ in range(5)]
+    assert all(not s.full and s.uids == hexes(STACK) for s in watched)
+    assert (chip.quieted, chip.rounds) == (before_quiet, before_rounds)
+    assert max(s.read_ms or 0 for s in watched) <= 15  # one probe, not the stack's reads
+    chip.tags = STACK | {held}
+    found = rig.read()
+    assert (found.full, found.uids) == (False, hexes(STACK | {held}))
+    assert rig.read().full, "a block just put down: the next read is full"
+
+
+def test_focused_tall_stacks_are_watched_in_a_short_window_and_none_is_starved() -> None:
+    """Three tall stacks share one slot, read in full (about 100 ms each) before a block was
+    lifted; the host then focuses them, names the block in hand and gives the slot 40 ms. Each
+    is judged by its next read (a watch, one probe), not by its last full read, and a window
+    too short for all three serves them in turn: every one is read again and again."""
+    rig = Rig(n=4)
+    for k, chip in enumerate(rig.chips[:3]):
+        chip.tags = {0xE004015000000200 + 16 * k + j for j in range(6)}
+    rig.send(p.Schedule(2, 200, 2, (0, 0, 0, 1)))
+    rig.send(p.Sync(0, 0))
+    reads: dict[int, int] = {}
+    while rig.clock.us < 2_000_000:  # full reads of the stacks, as before any block is lifted
+        rig.hub.step()
+        rig.clock.advance_ms(1)
+        rig.messages()
+    held = 0xE004015000005A5A
+    rig.send(p.Focus((0, 1, 2), want=(uid_hex(held),)))
+    rig.send(p.Schedule(2, (20, 20), 2, (0, 0, 0, 1)))
+    rig.messages()
+    start = rig.clock.us
+    while rig.clock.us < start + 2_000_000:
+        rig.hub.step()
+        rig.clock.advance_ms(1)
+        for m in rig.messages():
+            if isinstance(m, p.Snapshot) and m.antenna < 3 and m.full is False:
+                reads[m.antenna] = reads.get(m.antenna, 0) + 1
+    assert set(reads) == {0, 1, 2}, reads
+    assert min(reads.values()) >= 10, reads

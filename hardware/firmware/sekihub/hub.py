@@ -43,6 +43,7 @@ BEAT_AFTER_MS = 1000
 FAULT_REPEAT_MS = 1000
 BLINK_HALF_PERIOD_MS = 250  # BLINK: 2 Hz
 FAST_HALF_PERIOD_MS = 62  # FAST: 8 Hz
+WATCH_GUESS_MS = 10  # a first watch read (one masked probe, about 8 ms at 250 us/instr)
 SELFTEST_MS = 12  # one antenna's self-test (reset, identity, field on, a probe), estimated
 
 DEFAULT_COLOURS = {"ON": (0, 255, 0), "BLINK": (255, 160, 0), "FAST": (255, 0, 0)}
@@ -63,6 +64,8 @@ class Antenna:
         self.collisions = 0  # RF collisions that cost this antenna a scan, ever
         self.scan_ms = 0  # how long its last inventory took (the schedule's fit check)
         self.full_ms = 0  # how long its last full read took
+        self.quick_ms = 0  # ... its last quick read
+        self.watch_ms = 0  # ... its last watch read
         self.quick_run = 0  # quick reads since its last full one
         self.found_new = False  # its last read found a tag the one before had not listed
         self.worked = False  # it has read once: a reader that then stops answering is hung
@@ -104,6 +107,7 @@ class Hub:
         self.focused = False  # a FOCUS came since the last HELLO: 1.3 reads (5.2)
         self.focus = []  # the focused antennas, in the host's order
         self.focus_full = set()  # those marked '!': always read in full
+        self.want = []  # UIDs of the blocks in hand: focused antennas are watched for them
         self.order = FocusOrder(len(antennas), clock)
         self.modules = modules if modules is not None else ModuleLines()
         self.rail = rail if rail is not None else RailSense()
@@ -258,13 +262,31 @@ class Hub:
     def read_is_full(self, index):
         """Whether antenna ``index``'s next read is full: always before FOCUS and while the
         focus is empty (nothing in hand: every read must see blocks leave), else by 5.2."""
-        return (not self.focused or not self.focus
-                or read_is_full(self.antennas[index], index in self.focus_full))
+        ant = self.antennas[index]
+        if not self.focused or not self.focus:
+            return True
+        if self.watches(index):  # watched: full only when empty or after a newcomer
+            return not ant.present or ant.found_new
+        return read_is_full(ant, index in self.focus_full)
+
+    def watches(self, index):
+        """Whether antenna ``index``'s next read (not a full one) is a watch read: the focus
+        names the blocks in hand and this is one of its antennas (docs/protocol.md 5.2)."""
+        return bool(self.want) and index in self.focus and index not in self.focus_full
 
     def expected_ms(self):
-        """Each antenna's next read time as its last read of the same kind took (0: unknown)."""
-        return [(a.full_ms or a.scan_ms) if self.read_is_full(i) else a.scan_ms
-                for i, a in enumerate(self.antennas)]
+        """Each antenna's next read time as its last read of the same kind took (0: unknown):
+        a stack read in full before the focus must not be judged by that read when it is
+        next only watched, or it would never fit its window."""
+        out = []
+        for i, a in enumerate(self.antennas):
+            if self.read_is_full(i):
+                out.append(a.full_ms or a.scan_ms)
+            elif self.watches(i):
+                out.append(a.watch_ms or WATCH_GUESS_MS)
+            else:  # a focused one's first quick read is tried: its time is then known
+                out.append(a.quick_ms or (1 if i in self.focus else a.scan_ms))
+        return out
 
     def scan_due(self):
         if self.scheduled():
@@ -305,11 +327,15 @@ class Hub:
                 ant.reader.reset()
             ant.selector.select(ant.channel)
             full = self.read_is_full(index)
+            watched = not full and self.watches(index)
             quiet = () if full else sorted(ant.present)
             started = self.now()
             self.scanning = True
             try:
-                result = ant.reader.inventory(self.service_host, quiet)
+                if watched:
+                    result = ant.reader.watch([u for u in self.want if u not in ant.present])
+                else:
+                    result = ant.reader.inventory(self.service_host, quiet)
             finally:
                 self.service_host()  # whatever came in during the inventory is read as stale
                 self.scanning = False
@@ -328,7 +354,7 @@ class Hub:
         ant.retry_ms = None
         ant.collided_ms = None
         found = set(result.uids)
-        ant.found_new = bool(found - ant.present)
+        ant.found_new = bool(found - ant.present) or (watched and not result.complete)
         full = full and result.complete
         if not full:
             # a quick read lists the tags it told to stay quiet; a partial read keeps what was
@@ -337,8 +363,11 @@ class Hub:
         if full:
             ant.quick_run = 0
             ant.full_ms = ant.scan_ms
+        elif watched:  # a watch read does not count towards the every-fourth full one
+            ant.watch_ms = ant.scan_ms
         else:
             ant.quick_run += 1
+            ant.quick_ms = ant.scan_ms
         ant.present = found
         self.send_snapshot(index, found, ant.scan_ms, full)
 
@@ -489,9 +518,9 @@ class Hub:
                 self.schedule.sync(slot, offset)
             self.send("ACK", ack)
         elif kind == "FOCUS":
-            order, full = parse_focus(fields, len(self.antennas))
+            order, full, want = parse_focus(fields, len(self.antennas))
             self.focused = True
-            self.set_focus(order, full)
+            self.set_focus(order, full, want)
             self.send("ACK", ack)
         elif kind == "LED":
             _arity(fields, 2)
@@ -511,9 +540,10 @@ class Hub:
         else:
             raise WireError("UNKNOWN_COMMAND")
 
-    def set_focus(self, order, full):
+    def set_focus(self, order, full, want=()):
         self.focus = order
         self.focus_full = full
+        self.want = list(want)
         self.order.set(order)
         if self.schedule is not None:
             self.schedule.set_focus(order)

@@ -105,3 +105,24 @@ def _rounds(chip, uids, budget, poll):
                 else:
                     ok = False
     return used, ok
+
+
+WANT_MASK_BITS = 24  # a watch asks with this many low UID bits (protocol.WANT_MASK_BITS)
+
+
+def run_watch(chip, wanted):
+    """A watch read (protocol 1.3, docs/protocol.md 5.2): for each wanted UID a one-slot
+    INVENTORY masked with its low ``WANT_MASK_BITS`` bits, which only that tag (or one sharing
+    those bits) answers; everything else on the antenna stays silent. The tags that answered;
+    ``complete`` is False when a probe came back garbled (something is there that needs a full
+    read). The chip primitive is ``probe_for(mask_value, mask_len)``."""
+    found = set()
+    clean = True
+    mask = (1 << WANT_MASK_BITS) - 1
+    for uid in wanted:
+        kind, heard = chip.probe_for(uid & mask, WANT_MASK_BITS)
+        if kind == TAG and heard is not None:
+            found.add(heard)
+        elif kind != EMPTY:
+            clean = False
+    return InventoryResult(found, clean)

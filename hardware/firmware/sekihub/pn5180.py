@@ -29,7 +29,7 @@ Nothing here imports ``machine``.
 """
 
 from sekihub.drivers import Reader, ReaderFault
-from sekihub.inventory import EMPTY, GARBLED, TAG, run_inventory
+from sekihub.inventory import EMPTY, GARBLED, TAG, run_inventory, run_watch
 from sekihub.iso15693 import inventory_request, parse_inventory_response, stay_quiet_request
 
 # Instructions (host interface command bytes)
@@ -236,6 +236,14 @@ class PN5180(Reader):
         finally:
             self._field_off_quietly()
 
+    def watch(self, wanted, poll=None):
+        """A watch read: field on, a masked probe for each wanted UID, field off."""
+        try:
+            self.field_on()
+            return run_watch(self, wanted)
+        finally:
+            self._field_off_quietly()
+
     def _field_off_quietly(self):
         """RF_OFF after an inventory; if that fails too, the first fault is the one to report."""
         try:
@@ -313,6 +321,11 @@ class PN5180(Reader):
 
     def probe(self):
         self._transmit(inventory_request(one_slot=True))
+        return self._await_slot()
+
+    def probe_for(self, mask_value, mask_len):
+        """A one-slot INVENTORY that only tags whose low UID bits match the mask answer."""
+        self._transmit(inventory_request(mask_value, mask_len, one_slot=True))
         return self._await_slot()
 
     def inventory_round(self, mask_value, mask_len):

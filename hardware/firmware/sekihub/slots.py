@@ -12,6 +12,10 @@ a slot starts regardless while the slot is in its first half (a stack taller tha
 still gets read, at the risk of the neighbour's collision check and quick retry); a hub that
 only reaches the slot in its second half (its clock was just set there) waits for the next.
 Antennas left over when the window closes go first the next time their slot comes round.
+While the host has a focus (protocol 1.3) the slots are sized for the focused antennas'
+reads: an unfocused antenna starts only if its last read fits in what is left of the window
+(no first-read exception), else the next one is tried; a tall unfocused stack may thus wait
+until the focus is over.
 
 From protocol 1.3 the host may focus some antennas (``FOCUS``, docs/protocol.md 5.2): inside
 each window the slot's focused antennas go first, in the order given, every time; the slot's
@@ -119,20 +123,31 @@ class SlotClock:
         left = length - self.guard_ms - into
         if left <= 0:
             return None
-        index = self.queue[0]
-        fresh = not self.started and into < length // 2
-        need = scan_ms[index] or length // 2  # never read yet: assume half a slot
-        if not fresh and need > left:
-            return None
-        return index
+        while self.queue:
+            index = self.queue[0]
+            first = index in self.focus or not self.focus
+            fresh = first and not self.started and into < length // 2
+            need = scan_ms[index] or length // 2  # never read yet: assume half a slot
+            if fresh or need <= left:
+                return index
+            if first:
+                return None
+            # focused (1.3): a background read longer than what is left waits for a later
+            # window, and the slot's next one may fit; the slot is sized for the focus
+            self.queue.pop(0)
+        return None
 
     def done(self, index):
-        """``index`` was scanned: it goes to the back of its slot's order (a focused one keeps
-        its place: it goes first every time)."""
+        """``index`` was scanned: it goes to the back of its slot's order, and a focused one to
+        the back of the focus: focused ones still go first, but a window too short for all of
+        them serves them in turn instead of starving the last."""
         if self.queue and self.queue[0] == index:
             self.queue.pop(0)
         order = self.order[self.slots[index]]
-        if index in order and index not in self.focus:
+        if index in order:
             order.remove(index)
             order.append(index)
+        if index in self.focus:
+            self.focus.remove(index)
+            self.focus.append(index)
         self.started += 1

@@ -186,15 +186,33 @@ def parse_sync(fields, count):
     return _bounded(fields[0], 0, count - 1), _bounded(fields[1], 0, MAX_SLOT_MS - 1)
 
 
+MAX_WANTED = 4  # tags a FOCUS may ask to watch for
+
+
 def parse_focus(fields, antennas):
-    """``FOCUS`` fields -> ``(order, full)``: the focused antenna indices in the order given and
-    the set of those marked ``!`` (always read in full). ``-`` focuses none (docs/protocol.md
-    5.2). WireError BAD_FRAME for the wrong number of fields, BAD_ANTENNA for an antenna the hub
-    lacks (or a malformed name), BAD_VALUE for an antenna listed twice."""
-    if len(fields) != 1:
+    """``FOCUS`` fields -> ``(order, full, want)``: the focused antenna indices in the order
+    given, the set of those marked ``!`` (always read in full) and the UIDs (ints) of the tags
+    to watch for (the blocks in hand, at most ``MAX_WANTED``). ``-`` focuses none
+    (docs/protocol.md 5.2). WireError BAD_FRAME for the wrong number of fields, BAD_ANTENNA for
+    an antenna the hub lacks (or a malformed name), BAD_VALUE for an antenna listed twice or a
+    bad or surplus UID."""
+    if not 1 <= len(fields) <= 2:
         raise WireError("BAD_FRAME")
+    want = []
+    if len(fields) == 2:
+        for text in fields[1].split(","):
+            if len(text) != 16 or any(ch not in "0123456789ABCDEF" for ch in text):
+                raise WireError("BAD_VALUE")
+            uid = int(text, 16)
+            if uid in want:
+                raise WireError("BAD_VALUE")
+            want.append(uid)
+        if len(want) > MAX_WANTED:
+            raise WireError("BAD_VALUE")
     if fields[0] == "-":
-        return [], set()
+        if want:
+            raise WireError("BAD_VALUE")
+        return [], set(), []
     order = []
     full = set()
     for item in fields[0].split(","):
@@ -205,7 +223,7 @@ def parse_focus(fields, antennas):
         order.append(index)
         if marked:
             full.add(index)
-    return order, full
+    return order, full, want
 
 
 def is_token(text):
