@@ -18,7 +18,7 @@ import pytest
 
 from firmware_bridge.observation import Observer
 from firmware_bridge.registry import TagRegistry
-from firmware_bridge.tracking import StackMoved, Tracker
+from firmware_bridge.tracking import StackMoved, Tracker, TrackEvent
 from firmware_bridge.wiring import AntennaKey, WiringMap
 
 ZONES = ("gifu", "kiso", "kuwana", "osaka")
@@ -122,12 +122,10 @@ def test_without_the_settle_rule_the_rate_decides() -> None:
     assert ("gifu", "kiso", ("I01",)) in _run(hand, 20.0, settle_s=0.0)
 
 
-def test_a_landing_settles_on_a_later_full_read_that_still_lists_it() -> None:
-    """Consecutive complete reads agree: the read that confirmed the landing does not count,
-    a later one that lists it does once the rest is over; a later one that misses it
-    unchecks it again (the hand took it back up)."""
+def _lift_off_gifu_onto_kiso(tracker: Tracker) -> list[TrackEvent]:
+    """I01 stands on Gifu (two scans), is lifted (three misses) and lands on Kiso, confirmed at
+    0.6 s; the tracker's events of that last update."""
     observer = Observer(WIRING)
-    tracker = Tracker(REGISTRY, settle_s=0.3)
     gifu, kiso = AntennaKey("h", 0), AntennaKey("h", 1)
     tag = frozenset({"E004015000000001"})
     for t in (0.0, 0.1):
@@ -138,7 +136,15 @@ def test_a_landing_settles_on_a_later_full_read_that_still_lists_it() -> None:
     tracker.update(observer.view(), 0.4)
     for t in (0.5, 0.6):
         observer.snapshot(kiso, tag, t)
-    tracker.update(observer.view(), 0.6)
+    return tracker.update(observer.view(), 0.6)
+
+
+def test_a_landing_settles_on_a_later_full_read_that_still_lists_it() -> None:
+    """Consecutive complete reads agree: the read that confirmed the landing does not count,
+    a later one that lists it does once the rest is over; a later one that misses it
+    unchecks it again (the hand took it back up)."""
+    tracker = Tracker(REGISTRY, settle_s=0.3)
+    _lift_off_gifu_onto_kiso(tracker)
     assert tracker.read_in_full("kiso", ["I01"], 0.6) == [], "the confirming read itself"
     assert tracker.read_in_full("kiso", ["I01"], 0.7) == [], "rested 0.1 s only"
     assert tracker.tick(0.85) == []
@@ -149,19 +155,8 @@ def test_a_landing_settles_on_a_later_full_read_that_still_lists_it() -> None:
 
 
 def test_a_landing_no_full_read_looked_at_is_ruled_after_the_fixed_second() -> None:
-    observer = Observer(WIRING)
     tracker = Tracker(REGISTRY, settle_s=0.3, unread_settle_s=1.0)
-    gifu, kiso = AntennaKey("h", 0), AntennaKey("h", 1)
-    tag = frozenset({"E004015000000001"})
-    for t in (0.0, 0.1):
-        observer.snapshot(gifu, tag, t)
-    tracker.update(observer.view(), 0.1)
-    for t in (0.2, 0.3, 0.4):
-        observer.snapshot(gifu, frozenset(), t)
-    tracker.update(observer.view(), 0.4)
-    for t in (0.5, 0.6):
-        observer.snapshot(kiso, tag, t)
-    assert not [e for e in tracker.update(observer.view(), 0.6) if isinstance(e, StackMoved)]
+    assert not [e for e in _lift_off_gifu_onto_kiso(tracker) if isinstance(e, StackMoved)]
     assert tracker.unsettled() == {"I01": "kiso"}
     assert tracker.tick(1.5) == []
     assert tracker.tick(1.6) == [StackMoved("gifu", "kiso", ("I01",), 1.6)]
