@@ -56,11 +56,8 @@ for sub in ("", "benchmarks", "hardware/firmware", "hardware/tools", "tests/hard
     sys.path.insert(0, str(ROOT / sub))
 
 import placement_sheet  # noqa: E402
-from hub_sweep import _chip, _tags, hub_cycle_ms  # noqa: E402
-from hw_fakes import FakeClock, FakePort  # noqa: E402
+from hub_sweep import _hub, hub_cycle_ms  # noqa: E402
 from scan_budget import SCENARIO  # noqa: E402
-from sekihub.hub import Antenna, Hub  # noqa: E402
-from sekihub.pn5180 import PN5180  # noqa: E402
 
 from companion.core.table import game_table  # noqa: E402
 from companion.games.sekigahara.components import Board, default_board  # noqa: E402
@@ -92,12 +89,7 @@ def setup_position(board: Board) -> dict[str, int]:
 def scheduled_sweep_ms(counts: list[int], schedule: p.Schedule, args: argparse.Namespace,
                        rng: random.Random) -> float:
     """Time from slot 0's start until a scheduled hub has read every antenna once."""
-    clock = FakeClock()
-    chips = [_chip(clock, _tags(rng, n), rng, args) for n in counts]
-    antennas = [Antenna(PN5180(c, c, clock, name=f"PN5180#{i}")) for i, c in enumerate(chips)]
-    port = FakePort()
-    hub = Hub("hub-x", antennas, port, clock, rate_hz=50)
-    hub.start()
+    hub, clock, port = _hub(counts, args, rng)
     port.inbox += p.encode(schedule, 1) + p.encode(p.Sync(0, 0), 2)
     hub.service_host()
     start = clock.us

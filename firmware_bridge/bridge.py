@@ -155,8 +155,6 @@ class Bridge:
         """Zones lit as the legal destinations of the blocks in hand (:meth:`set_destinations`)."""
         self._focus: set[AntennaKey] = set()
         """The antennas that matter now (protocol 1.3 FOCUS): the destinations and origins."""
-        self._focus_full: set[AntennaKey] = set()
-        """Those of them always read in full (``!``): none yet (FOCUS allows it)."""
         self._sent_focus: dict[str, p.Focus] = {}
         self._want: tuple[str, ...] = ()
         """The tags of the blocks in hand (a few): the hubs watch the focus for them."""
@@ -175,8 +173,7 @@ class Bridge:
         self._adaptive = adaptive_slots
         self._sizer: SlotLengths | None = None
         self._slot_shrink_s = slot_shrink_s
-        self._sized_focus: tuple[frozenset[AntennaKey], frozenset[AntennaKey]] = (
-            frozenset(), frozenset())
+        self._sized_focus: frozenset[AntennaKey] = frozenset()
         self._epoch = time.monotonic()
         self._last_sync = 0.0
         self._stop = threading.Event()
@@ -316,8 +313,8 @@ class Bridge:
         self._auto_schedule = False
         try:
             spots = antenna_spots()
-            planned = plan_schedule(self.wiring.table(), spots)
-            hearing = neighbour_pairs(self.wiring.table(), spots, HEARING_MM)
+            planned = plan_schedule(self._zone_of, spots)
+            hearing = neighbour_pairs(self._zone_of, spots, HEARING_MM)
         except Exception as exc:  # a broken layout must not stop the hubs being read
             with self._lock:
                 self._no_schedule = str(exc) or type(exc).__name__
@@ -414,14 +411,14 @@ class Bridge:
             counts = {AntennaKey(h.hub_id, a): s.tags for h in hubs
                       for a, s in h.antennas.items()}
             measured = self._measured_reads(hubs)
-            focus, focus_full = frozenset(self._focus), frozenset(self._focus_full)
+            focus = frozenset(self._focus)
             want = self._want
             unfocused = {h.hub_id for h in hubs if h.hello.protocol < p.FOCUS_READS}
         needed: tuple[int, ...] | None = None
         if self._adaptive:
             try:
                 needed = needed_slot_ms(tables, counts, schedule.count, schedule.guard_ms,
-                                        focus=focus, focus_full=focus_full, measured=measured,
+                                        focus=focus, measured=measured,
                                         unfocused_hubs=unfocused, watch=len(want),
                                         watch_read=watch_read_ms)
             except ValueError as exc:  # no read-time model installed: keep the slots as they are
@@ -432,9 +429,9 @@ class Bridge:
                 return  # replaced meanwhile: size it next time
             if needed is not None:
                 sizer = self._sizer or SlotLengths.start(schedule.slot_ms, self._slot_shrink_s)
-                if (focus, focus_full) != self._sized_focus:
+                if focus != self._sized_focus:
                     sizer = SlotLengths.start(needed, self._slot_shrink_s)
-                    self._sized_focus = (focus, focus_full)
+                    self._sized_focus = focus
                 self._sizer = sizer = sizer.update(needed, time.monotonic())
                 self._wanted = schedule.with_lengths(sizer.lengths)
             sends = self._in_force(self._scheduled_hubs())
@@ -499,7 +496,7 @@ class Bridge:
                 self._refocus_locked()
             listeners = list(self._raw_listeners)
         for listener in listeners:
-            listener(AntennaKey(hub_id, antenna), uids, at)
+            listener(key, uids, at)
         if events:
             self._publish(events)
             self._push_focus()
@@ -712,10 +709,9 @@ class Bridge:
         of the origins of the blocks in hand (a block put back), watched for those blocks."""
         zones = set(self._destinations)
         origins = {h.origin for h in self.tracker.in_hand.values()} if zones else set()
-        self._focus = {k for k, z in self._zone_of.items() if z in zones or z in origins}
-        # No origin needs a full read: the focus is only set once the readers saw the blocks
+        # No origin is read in full ('!'): the focus is only set once the readers saw the blocks
         # leave it (they are in hand), so no antenna still lists them when they land.
-        self._focus_full = set()
+        self._focus = {k for k, z in self._zone_of.items() if z in zones or z in origins}
         held = self.tracker.in_hand if zones else {}
         uids = sorted(u for u, block in self.registry.tags.items() if block in held)
         self._want = tuple(uids) if len(uids) <= p.MAX_WANTED else ()
@@ -735,9 +731,7 @@ class Bridge:
                     continue
                 mine = sorted(k.antenna for k in self._focus if k.hub == status.hub_id
                               and k.antenna < status.hello.antennas)
-                full = frozenset(k.antenna for k in self._focus_full
-                                 if k.hub == status.hub_id and k.antenna in mine)
-                command = p.Focus(tuple(mine), full, self._want if mine else ())
+                command = p.Focus(tuple(mine), want=self._want if mine else ())
                 if self._sent_focus.get(status.hub_id) != command:
                     self._sent_focus[status.hub_id] = command
                     sends.append((status.link, command))
@@ -749,7 +743,7 @@ class Bridge:
         with self._lock:
             lit = {**self._leds, **{z: p.LedMode.ON for z in self._destinations
                                     if z not in self._leds}}
-            for key, zone in self.wiring.table().items():
+            for key, zone in self._zone_of.items():
                 status = self._hubs.get(key.hub)
                 if status is None or status.link is None or not status.connected:
                     continue

@@ -134,11 +134,12 @@ class Observer:
                    for other, filt in self._filters.items())
 
     def _near_sighting(self, key: AntennaKey, uid: str) -> bool:
-        """Whether an antenna that could hear ``uid`` from where ``key`` is lists or has
-        sighted it."""
-        for other, filt in self._filters.items():
-            if other != key and (uid in filt.confirmed or filt.streak.get(uid)) \
-                    and self._may_hear(key, other):
+        """Whether a hearing neighbour of ``key`` lists or has sighted ``uid`` (the layout is
+        known: :meth:`set_hearing`)."""
+        assert self._hearing is not None
+        for other in self._hearing.get(key, ()):
+            filt = self._filters.get(other)
+            if filt is not None and (uid in filt.confirmed or filt.streak.get(uid)):
                 return True
         return False
 
@@ -171,9 +172,9 @@ class Observer:
                 changed = True  # a new sighting may hold up a tag confirmed next door
             if misses:
                 misses.pop(uid, None)
-            first_hearing = (reported and uid in heard and self._hearing is not None
-                             and not self._near_sighting(key, uid))
-            if (n >= appear or first_hearing) and uid not in confirmed:
+            if uid not in confirmed and (n >= appear or (
+                    reported and uid in heard and self._hearing is not None
+                    and not self._near_sighting(key, uid))):
                 confirmed.add(uid)
                 filt.since[uid] = at
                 changed = True

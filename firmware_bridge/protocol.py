@@ -285,9 +285,9 @@ class Focus:
     def __post_init__(self) -> None:
         if not self.full <= set(self.antennas):
             raise ValueError("an antenna read in full must be focused")
-        if len(self.want) > MAX_WANTED or any(UID_PATTERN.fullmatch(u) is None
-                                              for u in self.want):
-            raise ValueError(f"at most {MAX_WANTED} wanted tags, each a UID")
+        if len(self.want) > MAX_WANTED or len(set(self.want)) != len(self.want) or any(
+                UID_PATTERN.fullmatch(u) is None for u in self.want):
+            raise ValueError(f"FOCUS wants up to {MAX_WANTED} distinct tag uids")
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,9 +519,6 @@ def _message(kind: str, f: list[str]) -> Message:
     if kind == "FOCUS":
         _arity(kind, f, 1, 2)
         want = tuple(f[1].split(",")) if len(f) == 2 else ()
-        if len(want) > MAX_WANTED or len(set(want)) != len(want) or any(
-                UID_PATTERN.fullmatch(u) is None for u in want):
-            raise ProtocolError("bad_field", "FOCUS wants up to 4 distinct tag uids")
         if f[0] == "-":
             if want:
                 raise ProtocolError("bad_field", "FOCUS wants tags but focuses no antenna")
@@ -530,8 +527,11 @@ def _message(kind: str, f: list[str]) -> Message:
         antennas = tuple(_antenna(item.removesuffix("!")) for item in items)
         if len(items) > MAX_ANTENNAS or len(set(antennas)) != len(antennas):
             raise ProtocolError("bad_field", "FOCUS lists an antenna twice or too many")
-        return Focus(antennas, frozenset(a for a, i in zip(antennas, items, strict=True)
-                                         if i.endswith("!")), want)
+        try:  # the wanted tags are checked where a Focus is made, for every maker
+            return Focus(antennas, frozenset(a for a, i in zip(antennas, items, strict=True)
+                                             if i.endswith("!")), want)
+        except ValueError as exc:
+            raise ProtocolError("bad_field", str(exc)) from None
     if kind == "SYNC":
         _arity(kind, f, 2)
         return Sync(_number(f[0], 0, MAX_SLOTS - 1, "slot"),

@@ -385,11 +385,11 @@ def needed_slot_ms(
     may lift from) and for an empty one, a watch read (``watch_read(watch)``) while the focus
     names ``watch`` blocks in hand, else a quick read that finds nothing new. A hub with no
     focused antenna in slot ``k`` gets :data:`BACKGROUND_MS`: while focused, a hub starts an
-    unfocused read only if it fits what is left of the window (5.2). Focused slots are rounded up to
-    :data:`FOCUS_STEP_MS` only: each ms is the focused antennas' revisit. A read that finds a
-    block put down, a full read of an unfocused stack (every fourth) or of a focused one just
-    after a newcomer may overrun its window: a neighbour's collision check and retry absorb it
-    (5.1), and the slot is not kept long for the rare read. The ``unfocused_hubs`` (below
+    unfocused read only if it fits what is left of the window (5.2). Every focused read also
+    costs :data:`SNAP_MS`. Focused slots are rounded up to :data:`FOCUS_STEP_MS` only: each ms
+    is the focused antennas' revisit. A focused read that finds a block put down, or the full
+    read just after it, may overrun its window: a neighbour's collision check and retry absorb
+    it (5.1), and the slot is not kept long for the rare read. The ``unfocused_hubs`` (below
     protocol 1.3: no FOCUS) read every antenna in full in turn, focus or not: their slots hold
     that, as without a focus.
     """

@@ -10,13 +10,14 @@ one since its ``HELLO``, every snapshot's last part says the read's time and kin
 ``read=``).
 
 **Plain** (the default, fast for tests): every ``1/rate_hz`` s the hub sends one ``SNAP`` per
-antenna at once (the focused ones first), every read full, its ``ms=`` the time the air-time
-model gives for it; ``SCHED`` and ``SYNC`` are acknowledged and ignored.
+antenna at once (the focused ones first), every read full and untimed (``read=full`` without
+``ms=``: it takes no time); ``SCHED`` and ``SYNC`` are acknowledged and ignored.
 
 **Time model** (``time_model=True``, what the benchmarks use): the hub reads one antenna at a
 time, as a real hub drives one field at a time, each read lasting what the one computed model
 says (:func:`firmware_bridge.airtime.read_ms` for a full read, :func:`~firmware_bridge.airtime.
-quick_read_ms` for a quick one, at ``instr_us`` per SPI instruction), and sends its ``SNAP``
+quick_read_ms` for a quick one, :func:`~firmware_bridge.airtime.watch_read_ms` for a watch, at
+``instr_us`` per SPI instruction), and sends its ``SNAP``
 when the read ends. It keeps the schedule the host sends (``SCHED``/``SYNC``, 5.1: a field is
 on only inside its slot's window; a ``SYNC`` that arrives during a read is not used, as on the
 firmware) and, once focused, reads the focused antennas first and does quick reads by the rules
@@ -501,8 +502,9 @@ class VirtualHub:
                     continue
                 uids = [u for u in self._flickered(antenna, seen[antenna])
                         if self._random.random() < self._odds.get(u, 1.0)]
-                ms = None  # untimed: its reads take no time, so it gives none (4.2)
-                for part in p.snapshot_frames(antenna, uids, ms, True if self.focus else None):
+                # untimed: its reads take no time, so it says only their kind (4.2)
+                for part in p.snapshot_frames(antenna, uids, None,
+                                              True if self.focus else None):
                     self._send(part)
 
     # ------------------------------------------------------------------ the time model
@@ -564,7 +566,7 @@ class VirtualHub:
             new = seen - listed
             uids, ms = listed | new, quick_read_ms(len(listed), len(new), self.instr_us)
         self._newcomer[antenna] = bool(uids - listed)
-        if not watched or full:
+        if not watched:  # a watch read does not count towards the fourth-read rule
             self._quick_run[antenna] = 0 if full else self._quick_run.get(antenna, 0) + 1
         self._listed[antenna] = uids
         self._last_ms[antenna] = ms
@@ -572,18 +574,17 @@ class VirtualHub:
         return Read(antenna, t, t + ms, uids, full)
 
     def _kind(self, antenna: int) -> str:
-        """The kind of ``antenna``'s next read by the rules of docs/protocol.md 5.2: ``full``,
-        ``watch`` (the focus names blocks in hand) or ``quick``."""
+        """The kind of ``antenna``'s next read by the rules of docs/protocol.md 5.2 (the twin
+        of ``sekihub.focus.read_kind``): ``full``, ``watch`` (the focus names blocks in hand)
+        or ``quick``."""
         focus = self.focus
-        listed = self._listed.get(antenna, set())
-        watched = (focus is not None and bool(focus.want) and antenna in focus.antennas
-                   and antenna not in focus.full)
-        if (focus is None or not focus.antennas or not listed
-                or self._newcomer.get(antenna, False)
-                or (not watched and (antenna in focus.full
-                                     or self._quick_run.get(antenna, 0) >= QUICK_RUN))):
+        if (focus is None or not focus.antennas or not self._listed.get(antenna)
+                or self._newcomer.get(antenna, False)):
             return "full"
-        return "watch" if watched else "quick"
+        if focus.want and antenna in focus.antennas and antenna not in focus.full:
+            return "watch"
+        full = antenna in focus.full or self._quick_run.get(antenna, 0) >= QUICK_RUN
+        return "full" if full else "quick"
 
     def _expected_ms(self) -> list[float]:
         """Each antenna's next read as its last read of that kind took (as the firmware

@@ -90,7 +90,6 @@ class TableSession:
         self.discrepancies: tuple[Discrepancy, ...] = ()
         self._questions: dict[tuple[str, str, tuple[str, ...]], OpenQuestion] = {}
         self._next_id = 1
-        self._shown: dict[str, LedMode] = {}
         self._said: set[str] = set()
         """Lines standing now (a hold, a discrepancy): logged when they appear, again if they
         come back after clearing."""
@@ -220,10 +219,10 @@ class TableSession:
             self._note("discrepancy", d.public(), standing)
 
     def _lights(self) -> dict[str, LedMode]:
-        modes = dict(self._shown)
-        for place in self.rules.flashing():
-            modes[place] = LedMode.FAST
-        return modes
+        """The battle sites FAST; the legal destinations are the bridge's own overlay
+        (:meth:`~firmware_bridge.bridge.Bridge.set_destinations`), under these and the
+        discrepancies' BLINK."""
+        return {place: LedMode.FAST for place in self.rules.flashing()}
 
     def _note(self, kind: str, text: str, standing: set[str] | None = None) -> None:
         """Log a line; one that stands (``standing``: those of the last refresh) only once."""
@@ -288,14 +287,11 @@ class TableSession:
         """Light the legal destinations of these blocks (7.3) until :meth:`clear_destinations`."""
         with self._lock:
             found = self.rules.destinations(origin, block_ids)
-            self._shown = {zone: LedMode.ON for zone in found}
         self.bridge.set_destinations(found)  # lit and read first while the hand is full
         self.refresh()
         return found
 
     def clear_destinations(self) -> None:
-        with self._lock:
-            self._shown = {}
         self.bridge.set_destinations(())
         self.refresh()
 

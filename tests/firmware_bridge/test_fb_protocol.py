@@ -213,7 +213,9 @@ def test_protocol_1_3_focus_and_read_reports_round_trip() -> None:
     assert p.ReadReport.of(plain) is None
     for bad in (b"SNAP 4 A01 1/1 - ms=x", b"SNAP 4 A01 1/1 - read=half",
                 b"SNAP 4 A01 1/1 - ms=1 ms=2", b"FOCUS 4 A01,A01",
-                b"FOCUS 4 A01,A01!", b"FOCUS 4 B7"):
+                b"FOCUS 4 A01,A01!", b"FOCUS 4 B7", b"FOCUS 4 A01 E0040150000000ZZ",
+                b"FOCUS 4 A01 E004015000000001,E004015000000001", b"FOCUS 4 - E004015000000001",
+                b"FOCUS 4 A01 " + b",".join(b"E00401500000000%d" % n for n in range(5))):
         line = bad + b" *%04X\n" % p.crc16(bad)
         with pytest.raises(p.ProtocolError):
             p.decode_line(line)

@@ -6,8 +6,8 @@ hand, its origin, the stacks a hand may lift from). Without a schedule the hub r
 focused antenna, then the others in turn for up to ``OTHERS_MS`` (at least one), then the
 focused ones again. With a schedule, ``slots.SlotClock`` puts them first in their windows.
 
-A quick read tells the tags listed last time to stay quiet and looks only for newcomers; the
-four rules of ``read_is_full`` say when a read must be full instead.
+A quick read tells the tags listed last time to stay quiet and looks only for newcomers; a
+watch read asks only for the blocks in hand; ``read_kind`` says which kind each read is.
 """
 
 OTHERS_MS = 60  # the others' share of a round, after the focused antennas
@@ -15,11 +15,22 @@ ROUND_MIN_MS = 20  # focused rounds start at most 50 times a second (protocol MA
 QUICK_RUN_MAX = 3  # after this many quick reads in a row, a full one
 
 
-def read_is_full(ant, marked):
-    """Whether antenna ``ant``'s next read must be full (docs/protocol.md 5.2), while the focus
-    is not empty: its last read listed no tag, it is focused with ``!`` (``marked``), its last
-    read found a newcomer, or its last three reads were quick."""
-    return not ant.present or marked or ant.found_new or ant.quick_run >= QUICK_RUN_MAX
+FULL, WATCH, QUICK = "full", "watch", "quick"
+
+
+def read_kind(ant, focus_on, focused, marked, watching):
+    """The kind of antenna ``ant``'s next read (docs/protocol.md 5.2). ``focus_on``: a FOCUS
+    naming antennas is in force (else, nothing in hand: every read is full); ``focused``: this
+    antenna is one of them, ``marked`` with ``!``; ``watching``: the focus names blocks in hand.
+
+    Full when the last read listed no tag or found a newcomer; a watched antenna (focused, not
+    marked, blocks named) is otherwise watched; any other is full when marked or after three
+    quick reads in a row, else quick."""
+    if not focus_on or not ant.present or ant.found_new:
+        return FULL
+    if focused and watching and not marked:
+        return WATCH
+    return FULL if marked or ant.quick_run >= QUICK_RUN_MAX else QUICK
 
 
 class FocusOrder:

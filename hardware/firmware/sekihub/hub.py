@@ -15,7 +15,7 @@ and does quick reads (``focus.py``), each snapshot's last part saying the read's
 
 from sekihub import FIRMWARE_VERSION
 from sekihub.drivers import AntennaSelect, Leds, ModuleLines, RailSense, ReaderFault
-from sekihub.focus import FocusOrder, read_is_full
+from sekihub.focus import FULL, WATCH, FocusOrder, read_kind
 from sekihub.iso15693 import uid_hex
 from sekihub.power import POWER_REPEAT_MS, RailWatch, ResetGate, power_words
 from sekihub.slots import SlotClock
@@ -259,20 +259,12 @@ class Hub:
     def scheduled(self):
         return self.schedule is not None and self.schedule.synced
 
-    def read_is_full(self, index):
-        """Whether antenna ``index``'s next read is full: always before FOCUS and while the
-        focus is empty (nothing in hand: every read must see blocks leave), else by 5.2."""
-        ant = self.antennas[index]
-        if not self.focused or not self.focus:
-            return True
-        if self.watches(index):  # watched: full only when empty or after a newcomer
-            return not ant.present or ant.found_new
-        return read_is_full(ant, index in self.focus_full)
-
-    def watches(self, index):
-        """Whether antenna ``index``'s next read (not a full one) is a watch read: the focus
-        names the blocks in hand and this is one of its antennas (docs/protocol.md 5.2)."""
-        return bool(self.want) and index in self.focus and index not in self.focus_full
+    def read_kind(self, index):
+        """Antenna ``index``'s next read: ``FULL`` always before FOCUS and while the focus is
+        empty (nothing in hand: every read must see blocks leave), else by 5.2 (``read_kind``
+        of focus.py)."""
+        return read_kind(self.antennas[index], self.focused and bool(self.focus),
+                         index in self.focus, index in self.focus_full, bool(self.want))
 
     def expected_ms(self):
         """Each antenna's next read time as its last read of the same kind took (0: unknown):
@@ -280,9 +272,10 @@ class Hub:
         next only watched, or it would never fit its window."""
         out = []
         for i, a in enumerate(self.antennas):
-            if self.read_is_full(i):
+            kind = self.read_kind(i)
+            if kind == FULL:
                 out.append(a.full_ms or a.scan_ms)
-            elif self.watches(i):
+            elif kind == WATCH:
                 out.append(a.watch_ms or WATCH_GUESS_MS)
             else:  # a focused one's first quick read is tried: its time is then known
                 out.append(a.quick_ms or (1 if i in self.focus else a.scan_ms))
@@ -326,8 +319,8 @@ class Hub:
                 ant.retry_ms = self.now()
                 ant.reader.reset()
             ant.selector.select(ant.channel)
-            full = self.read_is_full(index)
-            watched = not full and self.watches(index)
+            kind = self.read_kind(index)
+            full, watched = kind == FULL, kind == WATCH
             quiet = () if full else sorted(ant.present)
             started = self.now()
             self.scanning = True
