@@ -42,7 +42,7 @@ from firmware_bridge.schedule import (
     neighbour_pairs,
     plan_schedule,
 )
-from firmware_bridge.tracking import Tracker, TrackEvent
+from firmware_bridge.tracking import StackMoved, Tracker, TrackEvent
 from firmware_bridge.waiting import wait_until
 from firmware_bridge.wiring import AntennaKey, WiringMap
 
@@ -156,6 +156,9 @@ class Bridge:
         self._focus: set[AntennaKey] = set()
         """The antennas that matter now (protocol 1.3 FOCUS): the destinations and origins."""
         self._sent_focus: dict[str, p.Focus] = {}
+        self._unpublished: dict[str, int] = {}
+        """Blocks of moves ruled by the tracker whose events are still on their way to the
+        subscribers (how many such events each): :meth:`telling`."""
         self._want: tuple[str, ...] = ()
         """The tags of the blocks in hand (a few): the hubs watch the focus for them."""
         self._subscribers: list[Callable[[TrackEvent], None]] = []
@@ -227,7 +230,7 @@ class Bridge:
         """Judge the time now: blocks held too long given up, settled landings reported (the
         supervisor does it every 0.1 s; a clock moved on is judged at once by calling it)."""
         with self._lock:
-            events = self.tracker.tick(self.piece_clock())
+            events = self._delivering(self.tracker.tick(self.piece_clock()))
             if events:
                 self._changed.notify_all()
         self._publish(events)
@@ -237,7 +240,7 @@ class Bridge:
         been held ``missing_after_s`` (a machine's hand that put them where no antenna reads:
         :meth:`firmware_bridge.tablelink.TableLink.rest_over`)."""
         with self._lock:
-            events = self.tracker.give_up(blocks, self.piece_clock())
+            events = self._delivering(self.tracker.give_up(blocks, self.piece_clock()))
             if events:
                 self._changed.notify_all()
         self._publish(events)
@@ -493,6 +496,7 @@ class Bridge:
                     events += settled
                     self._changed.notify_all()
             if events:
+                self._delivering(events)
                 self._refocus_locked()
             listeners = list(self._raw_listeners)
         for listener in listeners:
@@ -551,13 +555,34 @@ class Bridge:
         """Call ``callback`` with every tracking event, from a bridge thread."""
         self._subscribers.append(callback)
 
-    def _publish(self, events: list[TrackEvent]) -> None:
+    def _delivering(self, events: list[TrackEvent]) -> list[TrackEvent]:
+        """Under the lock: ``events`` are about to be published; until :meth:`_publish` has
+        told every subscriber, the blocks of their moves are still being told (:meth:`telling`:
+        a caller that sees the tracker settled must not act before the rules were told)."""
         for event in events:
-            for callback in self._subscribers:
-                try:
-                    callback(event)
-                except Exception:
-                    log.exception("event subscriber failed on %s", event)
+            if isinstance(event, StackMoved):
+                for block in event.block_ids:
+                    self._unpublished[block] = self._unpublished.get(block, 0) + 1
+        return events
+
+    def _publish(self, events: list[TrackEvent]) -> None:
+        try:
+            for event in events:
+                for callback in self._subscribers:
+                    try:
+                        callback(event)
+                    except Exception:
+                        log.exception("event subscriber failed on %s", event)
+        finally:
+            with self._lock:
+                for event in events:
+                    if isinstance(event, StackMoved):
+                        for block in event.block_ids:
+                            left = self._unpublished.get(block, 0) - 1
+                            if left > 0:
+                                self._unpublished[block] = left
+                            else:
+                                self._unpublished.pop(block, None)
 
     def hub_problems(self) -> tuple[HubProblem, ...]:
         """What is wrong with the hubs now (:func:`~firmware_bridge.hubstatus.find_problems`)."""
@@ -671,7 +696,8 @@ class Bridge:
         covered tag); the placements take it into account at once."""
         with self._lock:
             self.corrections.declare(self.tracker, block_id, zone, note)
-            events = self.tracker.update(self.observer.view(), self.piece_clock())
+            events = self._delivering(self.tracker.update(self.observer.view(),
+                                                          self.piece_clock()))
             self._changed.notify_all()
         self._publish(events)
 
@@ -685,6 +711,13 @@ class Bridge:
         stand: a hand may still pick them up again (the settle rule, :mod:`.tracking`)."""
         with self._lock:
             return self.tracker.unsettled()
+
+    def telling(self) -> bool:
+        """Whether moves the tracker has ruled are still on their way to the subscribers (the
+        table session): a hand that sees the table settled must wait for this too before it
+        acts on what the rules were told (a tap on Done)."""
+        with self._lock:
+            return bool(self._unpublished)
 
     # ------------------------------------------------------------------ commands
 

@@ -250,3 +250,17 @@ def test_the_bridge_sets_the_scan_rate_and_reports_hub_faults(table: SimulatedTa
         bridge.wait_for(lambda b: b.hubs()["hub-1"].fault == "OVERHEAT 85 C", WAIT_S)
         lines, problems = check_report(bridge, None)
         assert "  hub fault: OVERHEAT 85 C" in lines and problems >= 1
+
+
+def test_a_ruled_move_is_being_told_until_every_subscriber_has_it() -> None:
+    """A hand that sees the table settled must not act (tap Done) before the table session was
+    told the moves: ``telling`` holds from the moment the tracker rules them until the last
+    subscriber returned, in whatever thread they are published."""
+    wiring = WiringMap(hubs={"h": {"A00": "gifu"}})
+    bridge = Bridge([], wiring=wiring, registry=TagRegistry(tags={"E004015000000001": "I01"}))
+    seen: list[tuple[str, bool]] = []
+    bridge.subscribe(lambda e: seen.append((type(e).__name__, bridge.telling())))
+    assert not bridge.telling()
+    bridge.declare("I01", "gifu", "a dead tag")
+    assert ("StackMoved", True) in seen
+    assert not bridge.telling()

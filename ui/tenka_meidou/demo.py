@@ -80,9 +80,10 @@ class TenkaDemo:
         self.app.pump()
 
     def read(self) -> bool:
-        """The readers (through the bridge) see every pawn where the virtual table has it."""
+        """The readers (through the bridge) see every pawn where the virtual table has it, and
+        the table session has been told every move they ruled (a tap on Done reads it)."""
         bridge = self.control.link.bridge
-        return (not bridge.holding() and not bridge.settling()
+        return (not bridge.holding() and not bridge.settling() and not bridge.telling()
                 and bridge.placements() == self.virtual.on_table())
 
     def settled(self) -> None:
