@@ -104,8 +104,8 @@ def test_the_bridge_resizes_the_slots_for_the_stacks_and_resends_sched(tmp_path:
             assert grown.period_ms > needed_period_ms(tables, {}) > SLOT_MS
             assert grown.slots == plan.for_hub("hub-1", 32).slots  # only the length changed
             assert bridge.schedule() is not None and bridge.schedule().period_ms == expected
-            other = _schedules(table.hubs["hub-2"].commands_received)
-            assert other[-1].period_ms == expected  # every scheduled hub gets it
+            other = table.hubs["hub-2"]  # every scheduled hub gets it (its link may lag)
+            bridge.wait_for(lambda br: _period(other.commands_received) == expected, WAIT_S)
             after = hub.commands_received[hub.commands_received.index(grown) + 1:]
             bridge.wait_for(lambda br: any(isinstance(c, p.Sync) for c in after), WAIT_S)
             for block in ("I01", "I02", "I03", "I04", "I05", "I06"):
