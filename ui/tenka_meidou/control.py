@@ -46,7 +46,7 @@ from companion.games.tenka_meidou.rulebook import default_rules
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import RESERVE, PawnMove, State
 from companion.games.tenka_meidou.table import UNSEEN, TenkaSessionRules
-from companion.games.tenka_meidou.views import Table, public_view
+from companion.games.tenka_meidou.views import Table, player_view, public_view
 from firmware_bridge.tablelink import Readers, TableLink
 from ui.tenka_meidou.words import (
     card_name,
@@ -312,8 +312,7 @@ class TenkaControl:
 
     def daimyo_offer(self, colour: Colour) -> tuple[Daimyo, ...]:
         """The cards ``colour`` may choose from: only for the chooser's own eyes (section 9)."""
-        state = self.game.state
-        return state.daimyo_offer if state.daimyo_chooser() == colour else ()
+        return player_view(self.game.state, colour).payload.daimyo_offer
 
     def daimyo_card(self, colour: Colour) -> Daimyo | None:
         """``colour``'s own Daimyo card: only for its owner's eyes, on their turn (9)."""

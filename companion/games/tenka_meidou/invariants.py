@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.tenka_meidou.components import Board, Components
+from companion.games.tenka_meidou.components import Board, Components, Daimyo
 from companion.games.tenka_meidou.state import Phase, State
 from companion.games.tenka_meidou.views import public_view
 
@@ -33,12 +33,14 @@ def violations(state: State, board: Board, components: Components) -> list[str]:
     if len(set(swords)) != len(swords) or not set(swords) <= set(
             components.table(len(state.players)).swords):
         found.append(f"swords {swords} are not distinct swords of this player count (3.4)")
-    if state.phase is not Phase.DAIMYO:
-        table = public_view(state).payload
-        text = table.model_dump_json()
-        for colour, card in state.daimyo.items():
-            if colour not in state.daimyo_used and (table.daimyo[colour] or card.value in text):
-                found.append(f"the public view shows {colour}'s face-down Daimyo (9)")
+    table = public_view(state).payload
+    text = table.model_dump_json()
+    for colour, card in state.daimyo.items():
+        if colour not in state.daimyo_used and (table.daimyo[colour] or card.value in text):
+            found.append(f"the public view shows {colour}'s face-down Daimyo (9)")
+    turned_up = {state.daimyo[c] for c in state.daimyo_used}
+    if any(card.value in text for card in Daimyo if card not in turned_up):
+        found.append("the public view names a Daimyo card not turned up (9)")
     if state.phase is Phase.OVER:
         found += _war_violations(state, components)
     return found

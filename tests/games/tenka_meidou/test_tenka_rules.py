@@ -164,6 +164,32 @@ def test_9_views_hide_the_face_down_daimyo_until_it_is_used() -> None:
     assert rejected(g, PlayDaimyo(colour=B, moves=())).rule in {"10", "9"}
 
 
+def test_9_the_public_view_of_the_daimyo_choice_says_who_chose_never_what() -> None:
+    """Section 9: each player takes a card from the face-up offer and lays it "delante
+    bocabajo" (face down in front of them). Two choices that differ only in who took which card
+    must look the same in the public view at every step: neither the cards chosen nor what is
+    left of the offer (which would tell them apart) is shown. The offer as dealt is face up, so
+    the set-up event keeps it; the chooser alone sees what is left to choose from."""
+    picks = {"a": (Daimyo.UESUGI_KENSHIN, Daimyo.ODA_NOBUNAGA, Daimyo.TAKEDA_SHINGEN),
+             "b": (Daimyo.ODA_NOBUNAGA, Daimyo.TAKEDA_SHINGEN, Daimyo.UESUGI_KENSHIN)}
+    seen: dict[str, list[str]] = {"a": [], "b": []}
+    for world, cards in picks.items():
+        g = game(start((R, B, Y), advanced=True))
+        for colour, card in zip((Y, B, R), cards, strict=True):
+            assert player_view(g.state, colour).payload.daimyo_offer == g.state.daimyo_offer
+            others = [c for c in (R, B, Y) if c != colour]
+            assert all(player_view(g.state, c).payload.daimyo_offer == () for c in others)
+            g.submit(ChooseDaimyo(colour=colour, card=card))
+            public = public_view(g.state).payload
+            assert public.daimyo_offer == () and set(public.daimyo.values()) == {None}
+            seen[world].append(public.model_dump_json())
+        g.submit(Deploy(colour=R, rolls=((1, 1, 5),), single=5))
+        seen[world].append(public_view(g.state).payload.model_dump_json())
+        dealt = public_event(g.events[0])["daimyo_offer"]
+        assert dealt == [c.value for c in start((R, B, Y), advanced=True).daimyo_offer]
+    assert len(seen["a"]) == 4 and seen["a"] == seen["b"]
+
+
 def test_events_are_the_source_of_truth_replay_rebuilds_the_game() -> None:
     g = game(start(), Deploy(colour=R, rolls=((3, 4, 5),), single=4))
     assert replay(RULES, g.events) == g.state
@@ -176,3 +202,4 @@ def test_5_a_command_in_another_players_name_is_refused_whatever_the_position() 
     assert refused.message == f"{B} cannot act for {R}"
     assert isinstance(g.submit(Deploy(colour=R, rolls=((3, 4, 5),), single=4), by=str(R)),
                       Accepted)
+
