@@ -1,7 +1,7 @@
 """Short summaries of Tenka Meidou's rules, so a tap on a ruling's section can say what it is.
 
 ``data/rules.yaml`` holds, for each section (``5.II.1``: section 5, phase II, action 1) and each
-clarification (``TM1``-``TM9``), its heading and one to three sentences in the project's own
+clarification (``TM1``-``TM10``), its heading and one to three sentences in the project's own
 words; the printed rulebook stays the authority. :func:`cite` falls back to the nearest parent
 section (``5.II.3`` -> ``5.II`` -> ``5``).
 """
@@ -19,7 +19,7 @@ from companion.core.datafiles import (
 
 RULE_NUMBER = re.compile(r"[1-9][0-9]*(?:\.(?:I|II))?(?:\.[1-9])?|TM[1-9][0-9]*")
 """A section (``5``, ``5.I``, ``5.II.3``, ``3.2``) or a clarification (``TM2``)."""
-CITED = re.compile(r"\((?:rule |section )?([1-9][0-9]*(?:\.(?:I|II))?(?:\.[1-9])?|TM[1-9])\)")
+CITED = re.compile(r"\((?:rule |section )?([1-9][0-9]*(?:\.(?:I|II))?(?:\.[1-9])?|TM[1-9][0-9]*)\)")
 """A section cited at the end of a ruling: ``(5.I.1)``, ``(rule 7)``."""
 
 

@@ -3,7 +3,9 @@
 Each check takes the state before the card, the player, the card's moves (normalised) and the
 board, and raises :class:`RuleViolation` citing section 7 if the moves are not exactly one legal
 full effect of the card. Cards speak of *soldier* pawns only: a Daimyo pawn never moves by a
-tactic card and never makes a zone one "where you have soldier pawns" (section 9).
+tactic card and never makes a zone one "where you have soldier pawns" (section 9, clarification
+TM10: a zone holding only your Daimyo is no destination for *Apoyo* or *Ninja*, no origin for
+*Exilio*, no destination for *Prisionero*).
 """
 
 from __future__ import annotations
@@ -61,8 +63,11 @@ def _adjacent(card: Tactic, board: Board, m: PawnMove, kind: Border | None = Non
 
 
 def _holds(card: Tactic, state: State, colour: Colour, zone: str) -> None:
+    """``zone`` is one "where you have soldier pawns": soldiers, the Daimyo not counted (TM10)."""
     if state.on_board(zone, colour) == 0:
-        raise _fail(card, f"{colour} has no soldier pawns in {zone}")
+        alone = (": a Daimyo pawn is not a soldier pawn (clarification TM10)"
+                 if state.daimyo_at.get(colour) == zone else "")
+        raise _fail(card, f"{colour} has no soldier pawns in {zone}{alone}")
 
 
 def explorar(state: State, colour: Colour, moves: tuple[PawnMove, ...], board: Board) -> None:

@@ -12,6 +12,7 @@ from companion.games.tenka_meidou.components import Daimyo, Tactic
 from companion.games.tenka_meidou.events import PlayDaimyo, PlayTactic
 from companion.games.tenka_meidou.rules import FACE_DOWN_REFUSAL, TenkaRules
 from companion.games.tenka_meidou.state import PawnMove, State
+from companion.games.tenka_meidou.war import fight_war
 
 RULES = TenkaRules()
 BASE = RULES.apply(RULES.initial_state(), RULES.start(RULES.initial_state(), start(
@@ -138,6 +139,42 @@ def test_7_retirada_two_of_yours_back_to_the_reserve_from_one_zone_or_two() -> N
                   ).reserve[R] == 11
     assert tactic(Tactic.RETIRADA, mv(R, "kyoto", "reserve", 2)).soldiers["kyoto"][R] == 1
     assert "exactly 2" in refused(Tactic.RETIRADA, mv(R, "oko", "reserve"))
+
+
+def test_tm10_a_zone_holding_only_your_daimyo_is_not_one_where_you_have_soldier_pawns() -> None:
+    """Clarification TM10. Apoyo: "en cualquier zona donde tengas peones de Soldado"; Ninja: "a
+    cualquier zona donde tengas peones de Soldado"; section 9: "siempre que una carta [...] haga
+    referencia específicamente a «peón de Soldado», nunca se aplica a los peones de Daimio".
+
+    Red's Daimyo stands alone on Yoshida-Kōriyama (castle 4), beside 1 blue soldier; red has
+    soldiers in Kyoto 3, Okō 1, Shuri 1, Kiyosu 2 and 9 in reserve."""
+    alone = TABLE.model_copy(update={
+        "daimyo_at": {R: "yoshida_koriyama"},
+        "soldiers": {**TABLE.soldiers, "yoshida_koriyama": {B: 1}}})
+    for card, move in ((Tactic.APOYO, mv(R, "reserve", "yoshida_koriyama")),
+                       (Tactic.NINJA, mv(R, "kyoto", "yoshida_koriyama")),
+                       (Tactic.EXILIO, mv(B, "yoshida_koriyama", "kyoto")),
+                       (Tactic.PRISIONERO, mv(B, "oko", "yoshida_koriyama"))):
+        why = refused(card, move, state=alone)
+        assert why == (f"{card.value}: red has no soldier pawns in yoshida_koriyama: a Daimyo "
+                       "pawn is not a soldier pawn (clarification TM10)"), card
+    # The same cards into zones holding red soldiers: Kyoto 3 + 1 = 4, reserve 9 - 1 = 8;
+    # Ninja from Shuri leaves Shuri empty and makes Kyoto 4.
+    support = tactic(Tactic.APOYO, mv(R, "reserve", "kyoto"), state=alone)
+    assert (support.soldiers["kyoto"][R], support.reserve[R]) == (4, 8)
+    ninja = tactic(Tactic.NINJA, mv(R, "shuri", "kyoto"), state=alone)
+    assert (ninja.soldiers["kyoto"][R], ninja.soldiers["shuri"]) == (4, {})
+    # Beside its soldiers the Daimyo changes nothing: Kiyosu (Daimyo and 2 red) takes Apoyo.
+    assert tactic(Tactic.APOYO, mv(R, "reserve", "kiyosu")).soldiers["kiyosu"][R] == 3
+    # The War is not a card (TM1): red wins Okō (1-1, sword 3 beats 2) and reinforces
+    # Yoshida-Kōriyama, where only its Daimyo stands: power 2 + 2 = 4 against blue's 1.
+    war = fight_war(players=(R, B, Y), swords={R: 3, B: 2, Y: 1}, castles=alone.castles,
+                    soldiers=alone.soldiers, daimyo_at=alone.daimyo_at, board=RULES.board,
+                    components=RULES.components)
+    oko, yoshida = (next(z for z in war.zones if z.zone == n) for n in ("oko",
+                                                                          "yoshida_koriyama"))
+    assert oko.winner == R and oko.reinforcements == {"kyoto": 2, "yoshida_koriyama": 2}
+    assert (yoshida.winner, yoshida.power) == (R, {R: 4, B: 1})
 
 
 def test_9_tactic_cards_never_move_a_daimyo() -> None:
