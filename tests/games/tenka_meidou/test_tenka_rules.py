@@ -18,6 +18,7 @@ from companion.games.tenka_meidou.events import (
     TenkaEvent,
     WarFought,
 )
+from companion.games.tenka_meidou.rulebook import cited, default_rules
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase, State
 from companion.games.tenka_meidou.views import player_view, public_event, public_view
@@ -203,3 +204,9 @@ def test_5_a_command_in_another_players_name_is_refused_whatever_the_position() 
     assert isinstance(g.submit(Deploy(colour=R, rolls=((3, 4, 5),), single=4), by=str(R)),
                       Accepted)
 
+
+def test_tm9_and_tm10_have_summaries_and_a_two_digit_clarification_is_cited() -> None:
+    assert "36" in default_rules().cite("TM9")
+    assert default_rules().cite("TM10").startswith("TM10 A Daimyo alone and the cards:")
+    assert cited("no soldier pawns there (TM10)") == "TM10"
+    assert cited("the Daimyo must go too (TM2)") == "TM2"
