@@ -185,8 +185,20 @@ def _classify(exc: sqlite3.Error, path: Path) -> StoreError:
     if "CORRUPT" in name or "NOTADB" in name or "malformed" in text or "not a database" in text:
         return StoreError(f"the game database {path} is damaged", "corrupt")
     if "CANTOPEN" in name or "unable to open" in text:
+        if _read_only_place(path):
+            return StoreError(f"the game database {path} is on a read-only disk: it can be "
+                              "listed and checked, not written", "readonly")
         return StoreError(f"cannot open the game database {path}", "io")
     return StoreError(f"the game database {path} failed: {exc}", "io")
+
+
+def _read_only_place(path: Path) -> bool:
+    """Whether ``path``'s directory is on read-only media (or not writable by this user)."""
+    try:
+        return bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) or not os.access(
+            path.parent, os.W_OK)
+    except OSError:
+        return False
 
 
 class Store:
