@@ -441,6 +441,22 @@ class Store:
             return Entry(seq, kind, at, data, previous, digest)
 
 
+def _migrate(db: sqlite3.Connection, path: Path, migrations: Sequence[Migration]) -> None:
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    target = len(migrations)
+    _check_version(db, path, version, target)
+    while version < target:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            migrations[version](db)
+            db.execute(f"PRAGMA user_version = {version + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        version += 1
+
+
 def _header(game: str, header: Mapping[str, Any] | None, uid: str | None,
             created: str | None) -> dict[str, Any]:
     full = {**dict(header or {}), "game": game, "uid": uid or uuid.uuid4().hex,
@@ -652,22 +668,6 @@ def _check_version(db: sqlite3.Connection, path: Path, version: int, target: int
         )
     if version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
         raise StoreError(f"{path} is not a game database of the companion", "corrupt")
-
-
-def _migrate(db: sqlite3.Connection, path: Path, migrations: Sequence[Migration]) -> None:
-    version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    target = len(migrations)
-    _check_version(db, path, version, target)
-    while version < target:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            migrations[version](db)
-            db.execute(f"PRAGMA user_version = {version + 1}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        version += 1
 
 
 class CorrectionRecorder(Protocol):
