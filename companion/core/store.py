@@ -232,7 +232,7 @@ class Store:
             where.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create {where.parent}: {exc.strerror}", "io") from None
-        _private(where)
+        _create_private(where)
         db: sqlite3.Connection | None = None
         try:
             db = sqlite3.connect(where, timeout=timeout, isolation_level=None,
@@ -255,6 +255,7 @@ class Store:
             if db is not None:
                 db.close()
             raise
+        _tighten(where)
         return cls(db, where)
 
     def close(self) -> None:
@@ -580,10 +581,9 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     return value
 
 
-def _private(where: Path) -> None:
-    """The database file made readable by its owner alone (``0600``; SQLite gives its ``-wal``
-    and ``-shm`` files the database's mode), created so when it is new. Tightening an existing
-    file is best effort: a file on read-only media is refused later, by SQLite, as read-only."""
+def _create_private(where: Path) -> None:
+    """A new database file created readable by its owner alone (``0600``; SQLite gives its
+    ``-wal`` and ``-shm`` files the database's mode)."""
     try:
         os.close(os.open(where, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except FileExistsError:
@@ -592,11 +592,18 @@ def _private(where: Path) -> None:
         reason = "readonly" if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else "io"
         raise StoreError(f"cannot create the game database {where}: {exc.strerror}",
                          reason) from None
+
+
+def _tighten(where: Path) -> None:
+    """An older database (SQLite's default ``0644``) made ``0600`` with its ``-wal`` and
+    ``-shm`` files, once it proved to be a game database: only regular files this user owns,
+    best effort (a read-only disk keeps its modes)."""
     for name in (where.name, where.name + "-wal", where.name + "-shm"):
         try:
-            mode = stat.S_IMODE(os.stat(where.with_name(name)).st_mode)
-            if mode & 0o077:
-                os.chmod(where.with_name(name), mode & 0o700)
+            found = os.stat(where.with_name(name))
+            if (stat.S_ISREG(found.st_mode) and found.st_uid == os.geteuid()
+                    and found.st_mode & 0o077):
+                os.chmod(where.with_name(name), stat.S_IMODE(found.st_mode) & 0o700)
         except OSError:
             pass
 

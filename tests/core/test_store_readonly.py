@@ -177,6 +177,15 @@ def test_the_data_directory_is_0700_and_the_database_and_pin_0600(
         older.chmod(0o644)
         Store.open(older).close()
         assert mode(older) == 0o600
+        # another program's file given as --db by mistake is refused and keeps its mode
+        other = tmp_path / "other.sqlite"
+        db = sqlite3.connect(other)
+        db.execute("CREATE TABLE t (x)")
+        db.close()
+        other.chmod(0o644)
+        with pytest.raises(StoreError, match="not a game database"):
+            Store.open(other)
+        assert mode(other) == 0o644
     finally:
         os.umask(old)
 
