@@ -71,6 +71,8 @@ MAX_TEXT = 1_000_000
 """The longest stored header or entry body read back, in characters (a real one: about 1,000)."""
 MAX_GAME_TEXT = 32_000_000
 """The most characters of entries one stored game may hold (a whole real game: about 200,000)."""
+MAX_ENTRIES = 100_000
+"""The most entries one stored game may hold (a whole real game: about 200)."""
 MAX_DEPTH = 64
 """The deepest nesting of a stored header or body read back (a real entry nests 5 deep)."""
 MAX_FIELD = 1_000
@@ -367,12 +369,12 @@ class Store:
                              (game_id,)).fetchone()
             if row is None:
                 raise StoreError(f"there is no game {game_id} in {self.path}", "missing")
-            size = db.execute("SELECT total(length(body)) FROM entries WHERE game_id = ?",
-                              (game_id,)).fetchone()[0]
-            if size > MAX_GAME_TEXT:
-                raise StoreError(f"stored game {game_id} holds more than {MAX_GAME_TEXT:,} "
-                                 "characters of entries: not a game the companion wrote",
-                                 "corrupt")
+            count, size = db.execute("SELECT count(*), total(length(body)) FROM entries "
+                                     "WHERE game_id = ?", (game_id,)).fetchone()
+            if count > MAX_ENTRIES or size > MAX_GAME_TEXT:
+                raise StoreError(f"stored game {game_id} holds more than {MAX_ENTRIES:,} "
+                                 f"entries or {MAX_GAME_TEXT:,} characters of them: not a "
+                                 "game the companion wrote", "corrupt")
             rows = db.execute(
                 f"SELECT seq, {_field_sql('kind')}, {_field_sql('at')}, "
                 f"{_field_sql('body', MAX_TEXT)}, {_field_sql('prev')}, {_field_sql('hash')} "

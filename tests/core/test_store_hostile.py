@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.core import store as store_module
 from companion.core.chain import canonical_json
 from companion.core.store import MAX_DEPTH, MAX_TEXT, Store, StoreError, bounded_json
 from companion.games.sekigahara import records
@@ -149,3 +150,17 @@ def test_a_database_built_without_column_types_is_type_checked_too(tmp_path: Pat
             store.load(2)
         with pytest.raises(StoreError, match=r"^a stored game's number is text, not a whole"):
             store.list_games()
+
+
+def test_a_game_too_big_to_be_real_is_refused_before_it_is_loaded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = hostile_db(tmp_path / "g.sqlite", many=("body", GOOD_BODY))
+    monkeypatch.setattr(store_module, "MAX_ENTRIES", 16)
+    with Store.open(tmp_path / "g.sqlite", readonly=True) as store:
+        with pytest.raises(StoreError, match=f"stored game {ids['many']} holds more than 16 "):
+            store.load(ids["many"])
+        monkeypatch.setattr(store_module, "MAX_ENTRIES", 17)
+        assert len(store.load(ids["many"]).entries) == 17
+        monkeypatch.setattr(store_module, "MAX_GAME_TEXT", 17 * len(GOOD_BODY) - 1)
+        with pytest.raises(StoreError, match="characters of them: not a game the companion"):
+            store.load(ids["many"])
