@@ -547,8 +547,12 @@ def _entry(game_id: int, row: Sequence[Any]) -> Entry:
     return entry
 
 
+class _NotJson(ValueError):
+    """NaN or Infinity in a stored JSON text."""
+
+
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+    raise _NotJson(f"{name} is not a JSON number")
 
 
 def bounded_json(text: str, *, depth: int = MAX_DEPTH) -> Any:
@@ -559,8 +563,12 @@ def bounded_json(text: str, *, depth: int = MAX_DEPTH) -> Any:
         value = json.loads(text, parse_constant=_refuse_constant)
     except RecursionError:
         raise ValueError(f"nested more than {depth} deep") from None
-    except ValueError as exc:
-        raise ValueError(f"not valid JSON ({str(exc)[:80]})") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg}, character {exc.pos})") from None
+    except _NotJson as exc:
+        raise ValueError(f"not valid JSON ({exc})") from None
+    except ValueError:  # Python's own limit on the digits of a number
+        raise ValueError("not valid JSON (a number too long to read)") from None
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, level = stack.pop()

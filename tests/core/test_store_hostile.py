@@ -48,8 +48,11 @@ DAMAGE: dict[str, tuple[tuple[str, object], str]] = {
     "deep_object": (("body", '{"a":' * 5000 + "1" + "}" * 5000), "entry 17: body is nested"),
     "array": (("body", "[1, 2]"), "entry 17: body is not a JSON object"),
     "blob_body": (("body", b"\x00\xff"), "entry 17: body is a blob, not text"),
-    "huge_int": (("body", '{"a": ' + "9" * 5000 + "}"), "entry 17: body is not valid JSON"),
-    "nan": (("body", '{"a": NaN}'), "entry 17: body is not valid JSON"),
+    "huge_int": (("body", '{"a": ' + "9" * 5000 + "}"),
+                 "entry 17: body is not valid JSON (a number too long to read)"),
+    "nan": (("body", '{"a": NaN}'), "entry 17: body is not valid JSON (NaN is not a JSON"),
+    "cut": (("body", '{"a": [1, 2'), "entry 17: body is not valid JSON (Expecting ',' "
+                                     "delimiter, character 11)"),
     "long": (("body", '{"a": "' + "x" * MAX_TEXT + '"}'), "entry 17: body is longer than"),
     "header": (("header", "[1, 2, 3]"), ": header is not a JSON object"),
     "deep_header": (("header", "[" * 5000 + "]" * 5000), ": header is nested more than"),

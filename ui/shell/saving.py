@@ -102,8 +102,8 @@ class SavedGames:
                                  when(s.updated) if s.updated else "never")
             except StoreError as exc:
                 problem = exc.message
-            except Exception as exc:  # progress reads events not yet re-adjudicated
-                problem = f"stored game {s.id}: its events cannot be read ({exc})"
+            except Exception:  # progress reads events not yet re-adjudicated (their text
+                problem = f"stored game {s.id}: its events cannot be read"  # may be secret)
         return SavedGame(s.id, when(s.created), "This saved game cannot be read", "",
                          problem=problem)
 
