@@ -92,25 +92,25 @@ Check = Callable[[Export], object]
 def import_export(store: Store, export: Export, check: Check) -> int:
     """Store an export that ``check`` verifies, with its identity, times and hashes kept (so
     exporting it again gives the same bytes); returns the new game id. Refuses an export that
-    does not verify (LogRefused) or a game already in the store (StoreError)."""
+    does not verify (LogRefused), whose end is not text, or a game already in the store
+    (StoreError). One transaction (:meth:`Store.import_game`): a refused import stores
+    nothing."""
     check(export)
     log = export.log
-    if any(g.uid == log.summary.uid for g in store.list_games()):
-        raise StoreError(f"game {log.summary.uid} is already in {store.path}", "invalid")
+    for what, value in (("finished", log.summary.finished), ("result", log.summary.result)):
+        if value is not None and not isinstance(value, str):
+            raise StoreError(f"the file's {what} is not text: not a game export", "invalid")
     extra = {k: v for k, v in log.header.items() if k not in ("game", "uid", "created")}
-    game_id = store.create_game(log.summary.game, extra, uid=log.summary.uid,
-                                created=log.summary.created)
-    store.import_entries(game_id, log.entries)
-    if log.summary.finished is not None:
-        store.finish(game_id, log.summary.result or "", at=log.summary.finished)
-    return game_id
+    return store.import_game(log.summary.game, extra, uid=log.summary.uid,
+                             created=log.summary.created, entries=log.entries,
+                             finished=log.summary.finished, result=log.summary.result)
 
 
 def open_log(source: str, db: Path | None) -> tuple[GameLog, int | None, str | None]:
-    """``FILE|ID``: an export file, or a game id in the database ``db``. Returns the log and,
-    for a file, the count and head its header promises."""
+    """``FILE|ID``: an export file, or a game id in the database ``db`` (opened read-only).
+    Returns the log and, for a file, the count and head its header promises."""
     if source.isdigit() and not Path(source).exists():
-        with Store.open(db) as store:
+        with Store.open(db, readonly=True) as store:
             return store.load(int(source)), None, None
     try:
         text = Path(source).read_text("utf-8")

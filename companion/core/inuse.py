@@ -67,8 +67,8 @@ class DatabaseLock:
                 self.held = True
                 return self
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             except OSError as exc:
                 raise StoreError(f"cannot make the lock file {self.path}: {exc.strerror}",
                                  "io") from None

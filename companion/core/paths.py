@@ -5,7 +5,8 @@ empty or not an absolute path is ignored, as the convention says):
 
 * data, :func:`data_dir`: ``$XDG_DATA_HOME/sekigahara-companion`` or
   ``~/.local/share/sekigahara-companion``. The game database and the referee PIN live there
-  unless a path is given explicitly (``--db PATH``).
+  unless a path is given explicitly (``--db PATH``); whoever creates it first creates it
+  ``0700`` (they hold every concealed block).
 * configuration, :func:`config_dir`: ``$SEKIGAHARA_CONFIG`` itself when set (any path), else
   ``$XDG_CONFIG_HOME/sekigahara-companion`` or ``~/.config/sekigahara-companion``. The wiring map
   and the tag registry of real hubs live there (``companion hardware wiring``,

@@ -179,19 +179,30 @@ def take_back(recorder: CommandRecorder, events: Sequence[Any], undo: UndoPolicy
     return verdict, kept
 
 
+def _undone(entries: Sequence[Entry]) -> set[object]:
+    """The entries the undo corrections name (read from a record not yet verified: any shape)."""
+    named: set[object] = set()
+    for e in entries:
+        detail = e.data.get("detail")
+        if e.kind == "correction" and e.data.get("action") == UNDO and isinstance(detail, dict):
+            target = detail.get("entry")
+            if isinstance(target, int):
+                named.add(target)
+    return named
+
+
 def standing_events(entries: Sequence[Entry]) -> list[dict[str, Any]]:
     """The recorded events of the commands not undone, in order (for a summary: only
     re-adjudication vouches for them)."""
-    undone = {e.data.get("detail", {}).get("entry") for e in entries
-              if e.kind == "correction" and e.data.get("action") == UNDO}
+    undone = _undone(entries)
     return [event for e in entries if e.kind == "command" and e.seq not in undone
-            for event in e.data.get("events", []) if isinstance(event, dict)]
+            and isinstance(e.data.get("events"), list)
+            for event in e.data["events"] if isinstance(event, dict)]
 
 
 def last_standing(entries: Sequence[Entry]) -> Entry | None:
     """The last command entry not undone (what an undo may take back next)."""
-    undone = {e.data.get("detail", {}).get("entry") for e in entries
-              if e.kind == "correction" and e.data.get("action") == UNDO}
+    undone = _undone(entries)
     return next((e for e in reversed(entries) if e.kind == "command" and e.seq not in undone),
                 None)
 

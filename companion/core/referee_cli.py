@@ -25,7 +25,7 @@ from companion.core.commands import first_wins
 from companion.core.descriptor import DescriptorError, descriptor, descriptors
 from companion.core.explain import explain_text
 from companion.core.exports import export_text, import_export, open_log, read_export
-from companion.core.paths import add_db_argument
+from companion.core.paths import add_db_argument, default_db_path
 from companion.core.records import GameRecords, LogRefused
 from companion.core.store import GameLog, Store, StoreError
 
@@ -72,22 +72,32 @@ def _guarded(handler: Handler) -> Handler:
 
 
 def _list(args: argparse.Namespace) -> int:
-    with Store.open(args.db) as store:
-        games = store.list_games()
+    """Every game; a damaged one is a line on standard error (exit 2), the others listed."""
+    try:
+        with Store.open(args.db, readonly=True) as store:
+            games = store.list_games()
+    except StoreError as exc:
+        if exc.reason != "missing":
+            raise
+        games = []
+    damaged = EXIT_ERROR if any(g.problem is not None for g in games) else EXIT_OK
     if args.json:
         print(json.dumps([g.__dict__ for g in games]))
-        return EXIT_OK
+        return damaged
     if not games:
-        print(f"no games in {store.path}")
+        print(f"no games in {args.db or default_db_path()}")
     for g in games:
+        if g.problem is not None:
+            print(f"companion: {g.problem}", file=sys.stderr)
+            continue
         state = f"finished {g.finished}: {g.result}" if g.finished else "unfinished"
         print(f"{g.id:>4}  {g.game}  started {g.created}  {g.entries} entries  "
               f"last {g.updated or '-'}  {state}")
-    return EXIT_OK
+    return damaged
 
 
 def _export(args: argparse.Namespace) -> int:
-    with Store.open(args.db) as store:
+    with Store.open(args.db, readonly=True) as store:
         log = store.load(args.id)
     text = export_text(log)
     if args.output is None or str(args.output) == "-":

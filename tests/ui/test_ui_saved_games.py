@@ -8,6 +8,8 @@ from pathlib import Path
 from test_ui_tenka_saved import _app as tenka_app
 from ui_helpers import app_options, screen, shown
 
+from companion.core.store import Store
+from companion.games.sekigahara import records
 from ui.sekigahara.app import TableApp
 from ui.sekigahara.demo import Demo
 from ui.tenka_meidou.demo import TenkaDemo
@@ -148,5 +150,41 @@ def test_an_app_on_a_database_another_app_holds_says_so_and_saves_nothing(
     app = TableApp(app_options(tmp_path))  # the other app is gone: its lock went with it
     try:
         assert app.store is not None and "Games cannot be saved" not in " ".join(shown(app))
+    finally:
+        app.close()
+
+
+def test_an_unreadable_saved_game_is_named_and_the_others_still_listed(tmp_path: Path) -> None:
+    """A damaged or hostile database (issue 18): the Saved games page lists the games that can
+    be read and says which cannot and why; "Resume the game" offers a readable one."""
+    with Store.open(tmp_path / "games.sqlite") as store:
+        good, _ = records.start(store)
+        deep, _ = records.start(store)
+        store._db.execute("INSERT INTO entries VALUES (?, 1, 'command', 'at', ?, 'p', 'h')",
+                          (deep, "[" * 5000 + "]" * 5000))
+        blob, _ = records.start(store)
+        store._db.execute("UPDATE games SET finished = x'00ff' WHERE id = ?", (blob,))
+    app = TableApp(app_options(tmp_path))
+    try:
+        demo = Demo(app, seed=4)
+        assert "Resume the game" in shown(app)
+        demo.tap("Saved games")
+        assert screen(app) == "saved-games"
+        rows = [t.label for t in app.app.targets if "started " in t.label or "read" in t.label]
+        assert rows[0] == (f"This saved game cannot be read: stored game {blob}: finished is a "
+                           "blob, not text")
+        assert rows[1] == (f"This saved game cannot be read: stored game {deep}, entry 1: body "
+                           "is nested more than 64 deep")
+        assert rows[2].startswith("Not started \u00b7 started ") and len(rows) == 3
+        assert f"stored game {deep}, entry 1: body is nested more than 64 deep" in shown(app)
+        demo.tap(rows[1])
+        assert app.game_id is None and app.app.banner == (
+            f"That game cannot be read: stored game {deep}, entry 1: body is nested more than "
+            "64 deep")
+        demo.tap("OK")
+        demo.tap("Back")
+        assert screen(app) == "start"
+        demo.tap("Resume the game")
+        assert app.game_id == good
     finally:
         app.close()

@@ -59,9 +59,16 @@ class SavedGames:
         return self.store
 
     def latest(self) -> GameSummary | None:
-        """The newest unfinished game of this game, if any."""
-        found = self.unfinished()
-        return found[0] if found else None
+        """The newest unfinished game of this game that can be read, if any (one that cannot
+        is on the Saved games page, saying why)."""
+        for game in self.unfinished():
+            try:
+                if game.problem is None and self.store is not None:
+                    self.store.load(game.id)
+                    return game
+            except StoreError:
+                continue
+        return None
 
     def unfinished(self) -> list[GameSummary]:
         """The unfinished games of this game, newest first (none while the store is shut)."""
@@ -75,17 +82,30 @@ class SavedGames:
 
     def saved_games(self, progress: Callable[[GameLog], str]) -> list[SavedGame]:
         """Every unfinished game of this game, newest first, with how far it went
-        (``progress``, the game's ``records.progress``)."""
+        (``progress``, the game's ``records.progress``); one that cannot be read is listed
+        with why (its ``problem``), the others as ever."""
         if self.store is None:
             return []
         try:
             found = self.store.unfinished(self.game)
-            return [SavedGame(s.id, when(s.created), progress(self.store.load(s.id)),
-                              when(s.updated) if s.updated else "never")
-                    for s in found]
         except StoreError as exc:
             self.problem = exc.message
             return []
+        return [self._saved(s, progress) for s in found]
+
+    def _saved(self, s: GameSummary, progress: Callable[[GameLog], str]) -> SavedGame:
+        assert self.store is not None
+        problem = s.problem
+        if problem is None:
+            try:
+                return SavedGame(s.id, when(s.created), progress(self.store.load(s.id)),
+                                 when(s.updated) if s.updated else "never")
+            except StoreError as exc:
+                problem = exc.message
+            except Exception:  # progress reads events not yet re-adjudicated (their text
+                problem = f"stored game {s.id}: its events cannot be read"  # may be secret)
+        return SavedGame(s.id, when(s.created), "This saved game cannot be read", "",
+                         problem=problem)
 
     def describe(self, game_id: int | None, progress: Callable[[GameLog], str]) -> str | None:
         """One game in a few words ("Week 2, turn A: Movement Phase, started 26 Nov 03:06"),
@@ -94,9 +114,9 @@ class SavedGames:
             return None
         try:
             log = self.store.load(game_id)
-        except StoreError:
+            return f"{progress(log)}, started {when(log.summary.created)}"
+        except Exception:  # StoreError, or events not yet re-adjudicated that progress trips on
             return None
-        return f"{progress(log)}, started {when(log.summary.created)}"
 
     def close(self) -> None:
         if self.store is not None:
@@ -176,9 +196,13 @@ class SavedGame:
     started: str
     progress: str
     last: str
+    problem: str | None = None
+    """Why it cannot be read ("stored game 3, entry 17: body is not a JSON object")."""
 
     @property
     def label(self) -> str:
+        if self.problem is not None:
+            return f"{self.progress}: {self.problem}"
         return f"{self.progress} \u00b7 started {self.started} \u00b7 last played {self.last}"
 
 
@@ -232,8 +256,10 @@ class SavedGamesScreen:
         inner = cell.inflate(-2 * t.gap, -2 * t.gap)
         top = canvas.text(game.progress, inner.topleft, bold=True, width=inner.width,
                           max_lines=1).bottom
-        canvas.text(f"Started {game.started} \u00b7 last played {game.last}",
-                    (inner.x, top + 2), size=t.small, colour=th.DIM, width=inner.width,
+        below = (game.problem if game.problem is not None
+                 else f"Started {game.started} \u00b7 last played {game.last}")
+        canvas.text(below, (inner.x, top + 2), size=t.small,
+                    colour=th.WARN if game.problem is not None else th.DIM, width=inner.width,
                     max_lines=1)
         canvas.tap_area(cell, game.label, partial(self.resume, game.id))
 
