@@ -571,8 +571,11 @@ class Bridge:
                 for callback in self._subscribers:
                     try:
                         callback(event)
-                    except Exception:
-                        log.exception("event subscriber failed on %s", event)
+                    except Exception as exc:  # the log is no place for the blocks' identities
+                        log.error("event subscriber %s failed on a %s event: %s",
+                                  _named(callback), type(event).__name__, type(exc).__name__)
+                        log.debug("event subscriber %s failed on %s", _named(callback), event,
+                                  exc_info=True)
         finally:
             with self._lock:
                 for event in events:
@@ -820,3 +823,9 @@ class Bridge:
                 for h in hubs for a, s in h.antennas.items() if s.test is not None
             }
         return {k: partial.get(k) or "no answer" for k in expected}
+
+
+def _named(callback: Callable[..., object]) -> str:
+    """A subscriber's name for the log: its qualified name (never its repr, which may show
+    what it holds)."""
+    return str(getattr(callback, "__qualname__", None) or type(callback).__qualname__)

@@ -174,7 +174,7 @@ class HubLink:
                 continue  # its offset is stale now; the bridge sends a fresh SYNC every second
             if pending.attempts >= MAX_ATTEMPTS:
                 self.stats.commands_unanswered += 1
-                log.warning("%s: hub never answered %s", self.port, pending.command)
+                log.warning("%s: hub never answered %s", self.port, said(pending.command))
             else:
                 self.send(pending.command, pending.attempts + 1)
 
@@ -336,7 +336,7 @@ class HubLink:
                     if pending is not None:
                         self.refusals[type(pending.command).__name__] = msg.reason
                     log.warning("%s refused %s: %s", hub,
-                                pending.command if pending else command_seq, msg.reason)
+                                said(pending.command) if pending else command_seq, msg.reason)
             case p.TestResult():
                 if not self._unknown_antenna(msg.antenna):
                     self.listener.hub_test(hub, msg)
@@ -384,3 +384,12 @@ class HubLink:
             self._partial = None
             self.listener.hub_snapshot(hub, snap.antenna, frozenset(partial.uids), now,
                                        p.ReadReport.of(snap))
+
+
+
+def said(command: p.HostCommand) -> str:
+    """A command as the log may show it: a ``FOCUS``'s wanted tags (the blocks in hand,
+    whose identities are hidden) counted, not listed."""
+    if isinstance(command, p.Focus) and command.want:
+        return f"Focus(antennas={command.antennas!r}, {len(command.want)} wanted tags)"
+    return repr(command)
