@@ -84,19 +84,17 @@ class HubProblem:
                     "read. Run the hardware wiring again.")
         if self.kind == "duplicate":
             first, other = self.ports
-            label = hub_label(self.hub)
-            return (f"Two hubs both say they are {label}: on {first} and {other}. Only the one "
-                    f"on {first} is read: give the other its own HUB_ID in its hub_config.py "
-                    "(the build guide, section 8) and plug it back in.")
+            return (f"Two hubs both say they are {hub_label(self.hub)}: on {first} and "
+                    f"{other}. Only the first is read: give the other its own HUB_ID (the build "
+                    "guide, section 8).")
         if self.kind == "antennas":
             said = int(self.detail.split(" ", 1)[0])
             more = len(self.zones)
             return (f"{hub_label(self.hub)} says it has only {said} "
                     f"antenna{'' if said == 1 else 's'}, but the wiring map puts {more} more "
                     f"place{'' if more == 1 else 's'} on it: "
-                    f"{'it is' if more == 1 else 'they are'} still read. If the hub really has "
-                    "fewer readers, check READERS in its hub_config.py, or run the hardware "
-                    "wiring again.")
+                    f"{'it is' if more == 1 else 'they are'} still read. If it really has "
+                    "fewer, check READERS in its hub_config.py.")
         named = ", ".join(places[:PLACES_NAMED])
         if len(places) > PLACES_NAMED:
             named += f" and {len(places) - PLACES_NAMED} more"

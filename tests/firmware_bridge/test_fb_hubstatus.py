@@ -230,8 +230,7 @@ def test_two_hubs_saying_they_are_one_are_both_shown_and_only_the_first_is_read(
             [problem] = bridge.hub_problems()
             assert problem.words() == (
                 f"Two hubs both say they are Hub 2: on {real_port} and {impostor_port}. Only "
-                f"the one on {real_port} is read: give the other its own HUB_ID in its "
-                "hub_config.py (the build guide, section 8) and plug it back in.")
+                "the first is read: give the other its own HUB_ID (the build guide, section 8).")
             assert bridge.set_aside() == {impostor_port: "hub-2"}
             assert bridge.hubs()["hub-2"].port == real_port
             aside = bridge._links[impostor_port]
