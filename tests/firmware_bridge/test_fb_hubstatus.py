@@ -13,6 +13,7 @@ import pytest
 from fb_helpers import RATE_HZ, WAIT_S
 
 from firmware_bridge.bridge import Bridge
+from firmware_bridge.flows import check_report
 from firmware_bridge.hubstatus import FAULT_STANDS_S, START_GRACE_S, HubProblem
 from firmware_bridge.link import HubLink
 from firmware_bridge.protocol import Fault, Hello, Sync
@@ -233,6 +234,9 @@ def test_two_hubs_saying_they_are_one_are_both_shown_and_only_the_first_is_read(
                 "the first is read: give the other its own HUB_ID (the build guide, section 8).")
             assert bridge.set_aside() == {impostor_port: "hub-2"}
             assert bridge.hubs()["hub-2"].port == real_port
+            lines, _problems = check_report(bridge, None)
+            assert (f"{impostor_port} also says it is hub hub-2, which is on {real_port}: it is "
+                    "not read (give it its own HUB_ID in its hub_config.py)") in lines
             aside = bridge._links[impostor_port]
             bridge.wait_for(lambda b: aside.stats.frames["Snapshot"] >= 200, WAIT_S)
             assert bridge.placements().get("T02") == zone, "the impostor's empty reads unread"
