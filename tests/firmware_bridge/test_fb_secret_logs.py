@@ -25,7 +25,7 @@ from firmware_bridge.tracking import TrackEvent
 @pytest.fixture
 def bridge(table: SimulatedTable, tmp_path: Path) -> Iterator[Bridge]:
     with Bridge(table.ports, wiring=table.wiring, registry=table.registry,
-                missing_after_s=0.5,
+                missing_after_s=60.0,
                 corrections=CorrectionLog(tmp_path / "corrections.jsonl")) as running:
         running.wait_for(lambda b: len(b.hubs()) == 2, WAIT_S)
         yield running
@@ -60,6 +60,8 @@ def test_no_bridge_log_line_at_info_or_above_names_a_block(
         table.move("gifu", "kiso")  # a legal move: the broken subscriber fails on it
         session.wait_for(lambda s: s.game.state.pos["I11"] == "kiso", WAIT_S)
         table.lift("I11")  # a dead tag, declared where the game has it
+        bridge.wait_for(lambda b: "I11" in b.holding(), WAIT_S)
+        bridge.give_up(["I11"])
         [missing] = session.wait_for(lambda s: s.discrepancies, WAIT_S)
         session.trust_engine(missing, "its tag is dead")
         session.wait_for(lambda s: s.discrepancies == (), WAIT_S)
