@@ -102,10 +102,11 @@ class HubStatus:
 
     @property
     def read_antennas(self) -> int:
-        """The antennas read, lit and focused: as many as the ``HELLO`` announced, or as the
-        wiring map gives the hub if that is more (a ``HELLO`` contradicting the map is
+        """The antennas read, lit and self-tested: as many as the ``HELLO`` announced, or as
+        the wiring map gives the hub if that is more (a ``HELLO`` contradicting the map is
         reported, :func:`~firmware_bridge.hubstatus.find_problems`, and does not blind them).
-        The slot table (``SCHED``) still has the announced count: the hub refuses any other."""
+        The slot table (``SCHED``) and the ``FOCUS`` keep the announced count: the hub refuses
+        a whole command naming an antenna it did not announce."""
         return max(self.hello.antennas, self.wired)
 
     @property
@@ -810,7 +811,7 @@ class Bridge:
                         or status.hello.protocol < p.FOCUS_READS):
                     continue
                 mine = sorted(k.antenna for k in self._focus if k.hub == status.hub_id
-                              and k.antenna < status.read_antennas)
+                              and k.antenna < status.hello.antennas)  # any other: all refused
                 command = p.Focus(tuple(mine), want=self._want if mine else ())
                 if self._sent_focus.get(status.hub_id) != command:
                     self._sent_focus[status.hub_id] = command
