@@ -160,6 +160,8 @@ class Bridge:
         self._hubs: dict[str, HubStatus] = {}
         self._claims: dict[str, str] = {}
         """Port -> hub id, for the ports set aside: their hub id is another port's."""
+        self._doubted: set[HubLink] = set()
+        """Links asked again (``WHO``) after claiming, unplugged, another port's hub id."""
         self._wired: dict[str, int] = {}
         for key in self._zone_of:
             self._wired[key.hub] = max(self._wired.get(key.hub, 0), key.antenna + 1)
@@ -290,33 +292,30 @@ class Bridge:
 
     def hub_hello(self, link: HubLink, hello: p.Hello, at: float) -> HubStats:
         with self._lock:
-            for other in self._hubs.values():  # another hub was on this port before
-                if other.link is link and other.hub_id != hello.hub_id:
-                    other.connected, other.link = False, None
-                    other.lost_reason = f"{link.port} now belongs to hub {hello.hub_id}"
-                    self.observer.freeze_hub(other.hub_id, other.lost_reason)
             status = self._hubs.get(hello.hub_id)
             holder = status.link if status is not None else None
-            if (status is not None and status.connected and holder is not None
-                    and holder is not link and holder.alive):
-                # Two ports say they are one hub (cloned firmware, a forged HELLO): the first
-                # stays that hub, the other is kept open and shown, and nothing of it is read.
-                self._claims[link.port] = hello.hub_id
-                link.set_aside = f"hub {hello.hub_id} is already on {status.port}"
-                self._changed.notify_all()
-                return HubStats()
-            self._claims.pop(link.port, None)
-            link.set_aside = None
-            if status is None:
-                status = self._hubs[hello.hub_id] = HubStatus(hello.hub_id, hello, link.port)
-            status.hello, status.port, status.link = hello, link.port, link
-            status.wired = link.wired = self._wired.get(hello.hub_id, 0)
-            status.connected, status.lost_reason = True, ""
-            status.fault_at = None
-            status.stats.connections += 1
-            self._sent_leds = {k: m for k, m in self._sent_leds.items() if k.hub != hello.hub_id}
-            self._sent_focus.pop(hello.hub_id, None)
-            self._changed.notify_all()
+            taken = (status is not None and status.connected and holder is not None
+                     and holder is not link and holder.alive)
+            serving = next((h for h in self._hubs.values() if h.link is link and h.connected
+                            and h.hub_id != hello.hub_id), None)
+            if taken and serving is not None and link not in self._doubted:
+                # A hub read on this port says, without reconnecting, that it is another hub
+                # that is on another port (a forged or garbled HELLO): it stays the hub it was
+                # and is asked again; only the same answer makes it the other hub's double.
+                self._doubted.add(link)
+                link.hello = serving.hello
+                doubted: str | None = serving.hub_id
+            else:
+                doubted = None
+                status = self._take(link, hello, taken)
+                if status is None:
+                    return HubStats()
+        if doubted is not None:
+            log.warning("hub %s on %s said it is hub %s, which is on %s: asked again", doubted,
+                        link.port, hello.hub_id, _port_of(self._hubs.get(hello.hub_id)))
+            link.send(p.Who())
+            return link.stats
+        assert status is not None
         log.info("hub %s on %s: firmware %s, protocol %d.%d, %d antennas", hello.hub_id,
                  link.port, hello.firmware, *hello.protocol, hello.antennas)
         if hello.antennas < status.wired:
@@ -330,6 +329,37 @@ class Bridge:
         self._push_leds()
         self._push_focus()
         return status.stats
+
+    def _take(self, link: HubLink, hello: p.Hello, taken: bool) -> HubStatus | None:
+        """Under the lock: ``link`` is the hub ``hello`` names from now on, or, if another port
+        already is that hub (``taken``), it is set aside (None): cloned firmware or a forged
+        HELLO, the first stays that hub, the other is kept open and shown, and nothing it sends
+        is read."""
+        self._doubted.discard(link)
+        for other in self._hubs.values():  # another hub was on this port before
+            if other.link is link and other.hub_id != hello.hub_id:
+                other.connected, other.link = False, None
+                other.lost_reason = f"{link.port} now belongs to hub {hello.hub_id}"
+                self.observer.freeze_hub(other.hub_id, other.lost_reason)
+        status = self._hubs.get(hello.hub_id)
+        if taken:
+            self._claims[link.port] = hello.hub_id
+            link.set_aside = f"hub {hello.hub_id} is already on {_port_of(status)}"
+            self._changed.notify_all()
+            return None
+        self._claims.pop(link.port, None)
+        link.set_aside = None
+        if status is None:
+            status = self._hubs[hello.hub_id] = HubStatus(hello.hub_id, hello, link.port)
+        status.hello, status.port, status.link = hello, link.port, link
+        status.wired = link.wired = self._wired.get(hello.hub_id, 0)
+        status.connected, status.lost_reason = True, ""
+        status.fault_at = None
+        status.stats.connections += 1
+        self._sent_leds = {k: m for k, m in self._sent_leds.items() if k.hub != hello.hub_id}
+        self._sent_focus.pop(hello.hub_id, None)
+        self._changed.notify_all()
+        return status
 
     def set_aside(self) -> dict[str, str]:
         """Port -> the hub id it claims, for the ports not read because another port already is
@@ -577,6 +607,7 @@ class Bridge:
             if link.refused:
                 self.refused[link.port] = link.refused
             self._claims.pop(link.port, None)
+            self._doubted.discard(link)
             hub = link.hub_id
             if hub is not None and self._hubs[hub].link is link:
                 status = self._hubs[hub]
@@ -874,3 +905,7 @@ def _named(callback: Callable[..., object]) -> str:
     """A subscriber's name for the log: its qualified name (never its repr, which may show
     what it holds)."""
     return str(getattr(callback, "__qualname__", None) or type(callback).__qualname__)
+
+
+def _port_of(status: HubStatus | None) -> str:
+    return status.port if status is not None else "?"

@@ -320,8 +320,9 @@ class HubLink:
         self.hello = hello
         if previous is None or previous.hub_id != hello.hub_id:
             stats = self.listener.hub_hello(self, hello, now)
-            stats.merge(self.stats)
-            self.stats = stats
+            if stats is not self.stats:  # the same when the listener kept the hub it was
+                stats.merge(self.stats)
+                self.stats = stats
         else:
             self.listener.hub_hello(self, hello, now)
 

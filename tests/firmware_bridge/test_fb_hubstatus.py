@@ -16,7 +16,7 @@ from firmware_bridge.bridge import Bridge
 from firmware_bridge.flows import check_report
 from firmware_bridge.hubstatus import FAULT_STANDS_S, START_GRACE_S, HubProblem
 from firmware_bridge.link import HubLink
-from firmware_bridge.protocol import Fault, Hello, Sync
+from firmware_bridge.protocol import Fault, Hello, Sync, Who
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.simulator import VirtualHub
 from firmware_bridge.zones import active_table, use_table
@@ -241,9 +241,11 @@ def test_two_hubs_saying_they_are_one_are_both_shown_and_only_the_first_is_read(
             bridge.wait_for(lambda b: aside.stats.frames["Snapshot"] >= 200, WAIT_S)
             assert bridge.placements().get("T02") == zone, "the impostor's empty reads unread"
             assert "T10" not in bridge.placements(), "the impostor's tags unread"
+            other = next(z for k, z in sorted(table.wiring.table().items())
+                         if k.hub == "hub-2" and z not in (zone, "casualties"))
             table.lift("T02")  # the real hub 2 is still read
-            table.put("T02", "kyoto" if zone != "kyoto" else "osaka")
-            bridge.wait_for(lambda b: b.placements().get("T02") not in (zone, None), WAIT_S)
+            table.put("T02", other)
+            bridge.wait_for(lambda b: b.placements().get("T02") == other, WAIT_S)
         bridge.wait_for(lambda b: b.hub_problems() == () and b.set_aside() == {}, WAIT_S)
     assert len(written) > 200
     assert not any(p.kind in ("lost", "silent") for problems in seen for p in problems)
@@ -290,3 +292,31 @@ def test_a_hello_announcing_fewer_antennas_than_the_wiring_map_does_not_blind_th
     assert len([k for k in bridge.antenna_tags() if k.hub == "hub-2"]) == wired
     hub.send(Hello("hub-2", hub.firmware, hub.protocol, hub.antennas, hub.rate_hz))
     bridge.wait_for(lambda b: b.hub_problems() == (), WAIT_S)
+
+
+def test_a_hub_that_once_says_it_is_another_hub_is_asked_again_and_stays_itself(
+        table: SimulatedTable, watched: tuple[Bridge, list[tuple[HubProblem, ...]]]) -> None:
+    """Hub 2's port says HELLO as hub 1 without reconnecting (a forged or garbled line): hub 2
+    is not lost, hub 1 keeps its port, and hub 2 is asked again (WHO). Only the same answer
+    again (a hub re-flashed as hub 1 with its port kept open) makes it hub 1's double."""
+    bridge, seen = watched
+    zone, _antenna = _hub_2_zone(table)
+    table.put("T02", zone)
+    bridge.wait_for(lambda b: b.placements().get("T02") == zone, WAIT_S)
+    hub = table.hubs["hub-2"]
+    first_port = bridge.hubs()["hub-1"].port
+    hub.send(Hello("hub-1", hub.firmware, hub.protocol, hub.antennas, hub.rate_hz))
+    bridge.wait_for(lambda b: b.hubs()["hub-2"].stats.connections == 2, WAIT_S)  # its answer
+    assert any(isinstance(c, Who) for c in hub.commands_received[1:])
+    other = next(z for k, z in sorted(table.wiring.table().items())
+                 if k.hub == "hub-2" and z not in (zone, "casualties"))
+    table.lift("T02")
+    table.put("T02", other)  # hub 2 is still read as hub 2
+    bridge.wait_for(lambda b: b.placements().get("T02") == other, WAIT_S)
+    assert bridge.hubs()["hub-1"].port == first_port
+    assert all(problems == () for problems in seen) and bridge.hub_problems() == ()
+    hub.hub_id = "hub-1"
+    hub.send(Hello("hub-1", hub.firmware, hub.protocol, hub.antennas, hub.rate_hz))
+    bridge.wait_for(lambda b: ("duplicate", "hub-1") in kinds(b), WAIT_S)
+    assert ("lost", "hub-2") in kinds(bridge)
+    assert bridge.hubs()["hub-1"].port == first_port
