@@ -97,6 +97,17 @@ class HubStatus:
     link: HubLink | None = field(default=None, repr=False)
     scheduled: bool = False
     """The hub was sent its slot table (protocol 1.1) and is kept in step with SYNC."""
+    wired: int = 0
+    """The antennas the wiring map gives this hub (its highest antenna there, plus one)."""
+
+    @property
+    def read_antennas(self) -> int:
+        """The antennas read, lit and self-tested: as many as the ``HELLO`` announced, or as
+        the wiring map gives the hub if that is more (a ``HELLO`` contradicting the map is
+        reported, :func:`~firmware_bridge.hubstatus.find_problems`, and does not blind them).
+        The slot table (``SCHED``) and the ``FOCUS`` keep the announced count: the hub refuses
+        a whole command naming an antenna it did not announce."""
+        return max(self.hello.antennas, self.wired)
 
     @property
     def per_slot(self) -> bool:
@@ -147,6 +158,13 @@ class Bridge:
         self._hub_watchers: list[Callable[[tuple[HubProblem, ...]], None]] = []
         self.refused: dict[str, str] = {}
         self._hubs: dict[str, HubStatus] = {}
+        self._claims: dict[str, str] = {}
+        """Port -> hub id, for the ports set aside: their hub id is another port's."""
+        self._doubted: set[HubLink] = set()
+        """Links asked again (``WHO``) after claiming, unplugged, another port's hub id."""
+        self._wired: dict[str, int] = {}
+        for key in self._zone_of:
+            self._wired[key.hub] = max(self._wired.get(key.hub, 0), key.antenna + 1)
         self._links: dict[str, HubLink] = {}
         self._open_failures: dict[str, str] = {}
         self._leds: dict[str, p.LedMode] = {}
@@ -275,24 +293,35 @@ class Bridge:
     def hub_hello(self, link: HubLink, hello: p.Hello, at: float) -> HubStats:
         with self._lock:
             status = self._hubs.get(hello.hub_id)
-            if status is None:
-                status = self._hubs[hello.hub_id] = HubStatus(hello.hub_id, hello, link.port)
-            elif status.link is not None and status.link is not link and status.link.alive:
-                log.warning("hub %s answers on %s and %s", hello.hub_id, status.port, link.port)
-            for other in self._hubs.values():  # another hub was on this port before
-                if other.link is link and other.hub_id != hello.hub_id:
-                    other.connected, other.link = False, None
-                    other.lost_reason = f"{link.port} now belongs to hub {hello.hub_id}"
-                    self.observer.freeze_hub(other.hub_id, other.lost_reason)
-            status.hello, status.port, status.link = hello, link.port, link
-            status.connected, status.lost_reason = True, ""
-            status.fault_at = None
-            status.stats.connections += 1
-            self._sent_leds = {k: m for k, m in self._sent_leds.items() if k.hub != hello.hub_id}
-            self._sent_focus.pop(hello.hub_id, None)
-            self._changed.notify_all()
+            holder = status.link if status is not None else None
+            taken = (status is not None and status.connected and holder is not None
+                     and holder is not link and holder.alive)
+            serving = next((h for h in self._hubs.values() if h.link is link and h.connected
+                            and h.hub_id != hello.hub_id), None)
+            if taken and serving is not None and link not in self._doubted:
+                # A hub read on this port says, without reconnecting, that it is another hub
+                # that is on another port (a forged or garbled HELLO): it stays the hub it was
+                # and is asked again; only the same answer makes it the other hub's double.
+                self._doubted.add(link)
+                link.hello = serving.hello
+                doubted: str | None = serving.hub_id
+            else:
+                doubted = None
+                status = self._take(link, hello, taken)
+                if status is None:
+                    return HubStats()
+        if doubted is not None:
+            log.warning("hub %s on %s said it is hub %s, which is on %s: asked again", doubted,
+                        link.port, hello.hub_id, _port_of(self._hubs.get(hello.hub_id)))
+            link.send(p.Who())
+            return link.stats
+        assert status is not None
         log.info("hub %s on %s: firmware %s, protocol %d.%d, %d antennas", hello.hub_id,
                  link.port, hello.firmware, *hello.protocol, hello.antennas)
+        if hello.antennas < status.wired:
+            log.warning("hub %s on %s announces %d antennas, the wiring map gives it %d: all "
+                        "%d are still read", hello.hub_id, link.port, hello.antennas,
+                        status.wired, status.wired)
         if self.rate_hz is not None and hello.rate_hz != self.rate_hz:
             link.send(p.SetRate(self.rate_hz))
         link.send(p.SetLed(None, p.LedMode.OFF))  # whatever an earlier session left lit
@@ -300,6 +329,43 @@ class Bridge:
         self._push_leds()
         self._push_focus()
         return status.stats
+
+    def _take(self, link: HubLink, hello: p.Hello, taken: bool) -> HubStatus | None:
+        """Under the lock: ``link`` is the hub ``hello`` names from now on, or, if another port
+        already is that hub (``taken``), it is set aside (None): cloned firmware or a forged
+        HELLO, the first stays that hub, the other is kept open and shown, and nothing it sends
+        is read."""
+        self._doubted.discard(link)
+        for other in self._hubs.values():  # another hub was on this port before
+            if other.link is link and other.hub_id != hello.hub_id:
+                other.connected, other.link = False, None
+                other.lost_reason = f"{link.port} now belongs to hub {hello.hub_id}"
+                self.observer.freeze_hub(other.hub_id, other.lost_reason)
+        status = self._hubs.get(hello.hub_id)
+        if taken:
+            self._claims[link.port] = hello.hub_id
+            link.set_aside = f"hub {hello.hub_id} is already on {_port_of(status)}"
+            self._changed.notify_all()
+            return None
+        self._claims.pop(link.port, None)
+        link.set_aside = None
+        if status is None:
+            status = self._hubs[hello.hub_id] = HubStatus(hello.hub_id, hello, link.port)
+        status.hello, status.port, status.link = hello, link.port, link
+        status.wired = link.wired = self._wired.get(hello.hub_id, 0)
+        status.connected, status.lost_reason = True, ""
+        status.fault_at = None
+        status.stats.connections += 1
+        self._sent_leds = {k: m for k, m in self._sent_leds.items() if k.hub != hello.hub_id}
+        self._sent_focus.pop(hello.hub_id, None)
+        self._changed.notify_all()
+        return status
+
+    def set_aside(self) -> dict[str, str]:
+        """Port -> the hub id it claims, for the ports not read because another port already is
+        that hub (shown as a ``duplicate`` hub problem until one of them is gone)."""
+        with self._lock:
+            return dict(self._claims)
 
     # ------------------------------------------------------------------ scan schedule
 
@@ -534,11 +600,14 @@ class Bridge:
             self._changed.notify_all()
 
     def hub_lost(self, link: HubLink, reason: str) -> None:
+        heir: HubLink | None = None
         with self._lock:
             if self._links.get(link.port) is link:
                 del self._links[link.port]
             if link.refused:
                 self.refused[link.port] = link.refused
+            self._claims.pop(link.port, None)
+            self._doubted.discard(link)
             hub = link.hub_id
             if hub is not None and self._hubs[hub].link is link:
                 status = self._hubs[hub]
@@ -546,8 +615,15 @@ class Bridge:
                 status.lost_at = self.clock()
                 self.observer.freeze_hub(hub, f"hub lost: {reason}")
                 self.tracker.update(self.observer.view(), self.piece_clock())
+                heir = next((self._links[port] for port, claimed in self._claims.items()
+                             if claimed == hub and port in self._links
+                             and self._links[port].alive), None)
             self._changed.notify_all()
         log.warning("hub %s on %s lost: %s", hub or "?", link.port, reason)
+        if heir is not None and heir.hello is not None:  # the port set aside is that hub now
+            stats = self.hub_hello(heir, heir.hello, self.clock())
+            stats.merge(heir.stats)
+            heir.stats = stats
 
     # ------------------------------------------------------------------ outputs
 
@@ -571,8 +647,11 @@ class Bridge:
                 for callback in self._subscribers:
                     try:
                         callback(event)
-                    except Exception:
-                        log.exception("event subscriber failed on %s", event)
+                    except Exception as exc:  # the log is no place for the blocks' identities
+                        log.error("event subscriber %s failed on a %s event: %s",
+                                  _named(callback), type(event).__name__, type(exc).__name__)
+                        log.debug("event subscriber %s failed on %s", _named(callback), event,
+                                  exc_info=True)
         finally:
             with self._lock:
                 for event in events:
@@ -591,7 +670,7 @@ class Bridge:
             refused.update({port: link.refused for port, link in self._links.items()
                             if link.refused})
             return find_problems(self.wiring, self._hubs, self.observer.frozen(), refused,
-                                 self.clock(), self._started_at)
+                                 self.clock(), self._started_at, self._claims)
 
     def watch_hubs(self, callback: Callable[[tuple[HubProblem, ...]], None]) -> None:
         """Call ``callback(problems)`` from the bridge's thread whenever :meth:`hub_problems`
@@ -647,7 +726,7 @@ class Bridge:
             return {
                 AntennaKey(hub.hub_id, a): self.observer.confirmed(AntennaKey(hub.hub_id, a))
                 for hub in self._hubs.values() if hub.connected
-                for a in range(hub.hello.antennas)
+                for a in range(hub.read_antennas)
             }
 
     def set_registry(self, registry: TagRegistry) -> None:
@@ -763,7 +842,7 @@ class Bridge:
                         or status.hello.protocol < p.FOCUS_READS):
                     continue
                 mine = sorted(k.antenna for k in self._focus if k.hub == status.hub_id
-                              and k.antenna < status.hello.antennas)
+                              and k.antenna < status.hello.antennas)  # any other: all refused
                 command = p.Focus(tuple(mine), want=self._want if mine else ())
                 if self._sent_focus.get(status.hub_id) != command:
                     self._sent_focus[status.hub_id] = command
@@ -780,7 +859,7 @@ class Bridge:
                 status = self._hubs.get(key.hub)
                 if status is None or status.link is None or not status.connected:
                     continue
-                if key.antenna >= status.hello.antennas:
+                if key.antenna >= status.read_antennas:
                     continue
                 mode = lit.get(zone, p.LedMode.OFF)
                 if self._sent_leds.get(key, p.LedMode.OFF) != mode:
@@ -803,7 +882,7 @@ class Bridge:
         for hub in hubs:
             assert hub.link is not None
             hub.link.send(p.SelfTest())
-        expected = {AntennaKey(h.hub_id, a) for h in hubs for a in range(h.hello.antennas)}
+        expected = {AntennaKey(h.hub_id, a) for h in hubs for a in range(h.read_antennas)}
 
         def results(bridge: Bridge) -> dict[AntennaKey, str] | None:
             got = {
@@ -820,3 +899,13 @@ class Bridge:
                 for h in hubs for a, s in h.antennas.items() if s.test is not None
             }
         return {k: partial.get(k) or "no answer" for k in expected}
+
+
+def _named(callback: Callable[..., object]) -> str:
+    """A subscriber's name for the log: its qualified name (never its repr, which may show
+    what it holds)."""
+    return str(getattr(callback, "__qualname__", None) or type(callback).__qualname__)
+
+
+def _port_of(status: HubStatus | None) -> str:
+    return status.port if status is not None else "?"

@@ -31,7 +31,8 @@ class CorrectionLog:
     def _record(self, entry: dict[str, str]) -> None:
         entry = {"at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **entry}
         self.entries.append(entry)
-        log.info("correction: %s", entry)
+        log.info("correction: %s", _public(entry))
+        log.debug("correction: %s", entry)
         if self.path is not None:
             with Path(self.path).open("a", encoding="utf-8") as out:
                 out.write(json.dumps(entry) + "\n")
@@ -48,3 +49,14 @@ class CorrectionLog:
         self.dismissed.add(discrepancy.key)
         self._record({"kind": "dismiss", "key": discrepancy.key, "text": discrepancy.public(),
                       "note": note})
+
+
+
+def _public(entry: dict[str, str]) -> str:
+    """What the log at INFO may say of a correction: its kind and the public words, never the
+    block (a block's identity is hidden information, and its id is in ``block`` and ``key``)."""
+    if entry["kind"] == "declare":
+        return f"declare a block on {entry['zone']}"
+    if entry["kind"] == "dismiss":
+        return f"dismiss: {entry['text']}"
+    return entry["kind"]

@@ -125,6 +125,11 @@ def check_report(
     for port, why in sorted(bridge.refused_ports().items()):
         lines.append(f"refused {port}: {why}")
         problems += 1
+    for port, hub_id in sorted(bridge.set_aside().items()):
+        first = hubs[hub_id].port if hub_id in hubs else "?"
+        lines.append(f"{port} also says it is hub {hub_id}, which is on {first}: it is not read "
+                     "(give it its own HUB_ID in its hub_config.py)")
+        problems += 1
     serving = {h.port for h in hubs.values() if h.connected}
     for port, why in sorted(bridge.open_failures().items()):
         if port not in serving:
@@ -246,10 +251,14 @@ def _hub_report(
              f"protocol {h.protocol[0]}.{h.protocol[1]}, {h.antennas} antennas, "
              f"{h.rate_hz} scans/s, {_schedule_state(bridge, hub)}"]
     problems += 0 if hub.connected else 1
+    if h.antennas < hub.wired:
+        lines.append(f"  the wiring map gives it {hub.wired} antennas: all {hub.wired} are read "
+                     "(check READERS in its hub_config.py)")
+        problems += 1
     if hub.fault:
         lines.append(f"  hub fault: {hub.fault}")
         problems += 1
-    for a in range(h.antennas):
+    for a in range(hub.read_antennas):
         key = AntennaKey(hub.hub_id, a)
         ant = hub.antennas.get(a)
         zone = table.get(key)

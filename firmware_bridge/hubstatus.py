@@ -36,7 +36,8 @@ this long."""
 PLACES_NAMED = 3
 """Places named in a hub's line; the rest are counted."""
 
-KINDS = ("lost", "silent", "missing", "fault", "replaced", "unknown", "reader", "refused")
+KINDS = ("lost", "silent", "missing", "fault", "replaced", "unknown", "duplicate", "antennas",
+         "reader", "refused")
 
 _FAULTS = {
     "OVERHEAT": "is overheating: let it cool down",
@@ -56,12 +57,14 @@ _STANDARD_ID = re.compile(r"hub-(\d+)", re.IGNORECASE)
 @dataclass(frozen=True)
 class HubProblem:
     """One thing wrong. ``hub`` is the hub's id (the port of a refused hub); ``zones`` the
-    places it leaves unread; ``detail`` the technical reason (for the log)."""
+    places it leaves unread; ``detail`` the technical reason (for the log); ``ports``, for a
+    ``duplicate``, the port read first and the one set aside."""
 
     kind: str
     hub: str
     zones: tuple[str, ...]
     detail: str = ""
+    ports: tuple[str, ...] = ()
 
     def words(self, table: GameTable | None = None) -> str:
         """One sentence for the shared screen: the hub, its places, what to do."""
@@ -79,6 +82,19 @@ class HubProblem:
         if self.kind == "unknown":
             return ("A hub the wiring map does not know is plugged in: its places are not "
                     "read. Run the hardware wiring again.")
+        if self.kind == "duplicate":
+            first, other = self.ports
+            return (f"Two hubs both say they are {hub_label(self.hub)}: on {first} and "
+                    f"{other}. Only the first is read: give the other its own HUB_ID (the build "
+                    "guide, section 8).")
+        if self.kind == "antennas":
+            said = int(self.detail.split(" ", 1)[0])
+            more = len(self.zones)
+            return (f"{hub_label(self.hub)} says it has only {said} "
+                    f"antenna{'' if said == 1 else 's'}, but the wiring map puts {more} more "
+                    f"place{'' if more == 1 else 's'} on it: "
+                    f"{'it is' if more == 1 else 'they are'} still read. If it really has "
+                    "fewer, check READERS in its hub_config.py.")
         named = ", ".join(places[:PLACES_NAMED])
         if len(places) > PLACES_NAMED:
             named += f" and {len(places) - PLACES_NAMED} more"
@@ -107,12 +123,16 @@ def _fault_words(detail: str) -> str:
 
 def find_problems(wiring: WiringMap, hubs: Mapping[str, HubStatus],
                   frozen: Mapping[AntennaKey, str], refused: Mapping[str, str], now: float,
-                  started_at: float) -> tuple[HubProblem, ...]:
+                  started_at: float, claims: Mapping[str, str] | None = None
+                  ) -> tuple[HubProblem, ...]:
     """Everything wrong now, hubs in wiring-map order, then readers, then refused ports.
 
     A lost hub stays a problem until every antenna of it has reported again (until then its
     places are still frozen); a hub the wiring map does not know makes a lost or missing hub of
-    the map "replaced" (a hub swapped for a new one)."""
+    the map "replaced" (a hub swapped for a new one). ``claims``: port -> hub id, for the ports
+    set aside because another port already is that hub (``duplicate``, once per port: the hub
+    read first is not lost). A hub whose ``HELLO`` announces fewer antennas than the wiring map
+    gives it is an ``antennas`` problem (its places are still read)."""
     table = wiring.table()
     unknown = [h for h, s in hubs.items() if s.connected and h not in wiring.hubs]
     found: list[HubProblem] = []
@@ -131,12 +151,21 @@ def find_problems(wiring: WiringMap, hubs: Mapping[str, HubStatus],
             continue
         if status is None:  # not heard yet, still booting
             continue
+        if status.connected and status.hello.antennas < status.wired:
+            beyond = tuple(zone for key, zone in sorted(table.items())
+                           if key.hub == hub_id and key.antenna >= status.hello.antennas)
+            found.append(HubProblem("antennas", hub_id, beyond,
+                                    f"{status.hello.antennas} announced, {status.wired} wired"))
         for antenna, ant in sorted(status.antennas.items()):
             key = AntennaKey(hub_id, antenna)
             if ant.fault is not None and key in table:
                 readers.append(HubProblem("reader", hub_id, (table[key],), ant.fault))
     if unknown and not any(p.kind == "replaced" for p in found):
         found.extend(HubProblem("unknown", hub, ()) for hub in unknown)
+    for port, hub_id in sorted((claims or {}).items()):
+        first = hubs[hub_id].port if hub_id in hubs else "?"
+        found.append(HubProblem("duplicate", hub_id, (), f"on {first} and {port}",
+                                (first, port)))
     return (*found, *readers,
             *(HubProblem("refused", port, (), why) for port, why in sorted(refused.items())))
 

@@ -107,6 +107,12 @@ class HubLink:
         self._partial: _Partial | None = None
         self._tx_seq = 0
         self._pending: dict[int, _Pending] = {}
+        self.wired = 0
+        """The antennas the wiring map gives this hub (set by the listener on ``HELLO``): their
+        snapshots are read even if the ``HELLO`` announced fewer (:meth:`read_antennas`)."""
+        self.set_aside: str | None = None
+        """Why nothing this hub sends is used (set by the listener: another port already is
+        the hub of its id); None: it is read."""
         self.refusals: dict[str, str] = {}
         """Command type -> the reason of the last NAK the hub gave it (e.g. a SCHED)."""
         self._write_lock = threading.Lock()
@@ -125,6 +131,13 @@ class HubLink:
     def heard_at(self) -> float:
         """When the hub last sent a valid frame (on :attr:`clock`)."""
         return self._last_valid
+
+    @property
+    def read_antennas(self) -> int:
+        """How many antennas' snapshots are taken: as many as the ``HELLO`` announced, or as the
+        wiring map gives the hub if that is more (a ``HELLO`` that contradicts the map does not
+        blind its antennas)."""
+        return max(self.hello.antennas if self.hello else 0, self.wired)
 
     @property
     def alive(self) -> bool:
@@ -174,7 +187,7 @@ class HubLink:
                 continue  # its offset is stale now; the bridge sends a fresh SYNC every second
             if pending.attempts >= MAX_ATTEMPTS:
                 self.stats.commands_unanswered += 1
-                log.warning("%s: hub never answered %s", self.port, pending.command)
+                log.warning("%s: hub never answered %s", self.port, said(pending.command))
             else:
                 self.send(pending.command, pending.attempts + 1)
 
@@ -258,6 +271,8 @@ class HubLink:
         if isinstance(msg, p.Ack | p.Nak | p.Pong | p.Beat):
             self._dispatch(frame, now)
             return
+        if self.set_aside is not None:
+            return  # another port is this hub id's: nothing of this one is read (said once)
         if self.hello is None or self.refused:
             self._reject("before_hello", f"{type(msg).__name__} from a hub not yet identified")
             if now - self._last_who > WHO_INTERVAL_S and not self.refused:
@@ -305,8 +320,9 @@ class HubLink:
         self.hello = hello
         if previous is None or previous.hub_id != hello.hub_id:
             stats = self.listener.hub_hello(self, hello, now)
-            stats.merge(self.stats)
-            self.stats = stats
+            if stats is not self.stats:  # the same when the listener kept the hub it was
+                stats.merge(self.stats)
+                self.stats = stats
         else:
             self.listener.hub_hello(self, hello, now)
 
@@ -336,7 +352,7 @@ class HubLink:
                     if pending is not None:
                         self.refusals[type(pending.command).__name__] = msg.reason
                     log.warning("%s refused %s: %s", hub,
-                                pending.command if pending else command_seq, msg.reason)
+                                said(pending.command) if pending else command_seq, msg.reason)
             case p.TestResult():
                 if not self._unknown_antenna(msg.antenna):
                     self.listener.hub_test(hub, msg)
@@ -347,7 +363,7 @@ class HubLink:
 
     def _unknown_antenna(self, antenna: int) -> bool:
         assert self.hello is not None
-        if antenna < self.hello.antennas:
+        if antenna < self.read_antennas:
             return False
         self._reject("unknown_antenna",
                      f"A{antenna:02d}, the hub announced {self.hello.antennas} antennas")
@@ -384,3 +400,12 @@ class HubLink:
             self._partial = None
             self.listener.hub_snapshot(hub, snap.antenna, frozenset(partial.uids), now,
                                        p.ReadReport.of(snap))
+
+
+
+def said(command: p.HostCommand) -> str:
+    """A command as the log may show it: a ``FOCUS``'s wanted tags (the blocks in hand,
+    whose identities are hidden) counted, not listed."""
+    if isinstance(command, p.Focus) and command.want:
+        return f"Focus(antennas={command.antennas!r}, {len(command.want)} wanted tags)"
+    return repr(command)

@@ -25,7 +25,11 @@ there (they are not *hearing neighbours*: loops farther apart than :data:`HEARIN
 the placement sheet). Between hearing neighbours the cross-talk rule above holds (first
 confirmed, or ambiguous), but the old place lets the tag go on its first full read that misses
 it after another antenna heard it: a block heard elsewhere was moved, not missed by a
-flickering inventory. Without the layout there are no hearing pairs and the rule is off.
+flickering inventory. A place also lets it go on its first full read that misses it when a
+place out of its hearing confirmed it after it did, even if its own last listing reached the
+bridge after that confirmation (two hubs' frames cross on the way: a block slid from a tray to
+a place read by another hub can look heard at both, or ambiguous, until then). Without the
+layout there are no hearing pairs and the rule is off.
 
 **First hearing.** A hub speaking protocol 1.3 reads an antenna in full right after it found a
 newcomer there (docs/protocol.md 5.2), so the second look the appear debounce waits for is
@@ -124,14 +128,25 @@ class Observer:
             return True
         return b in self._hearing.get(a, ())
 
-    def _heard_elsewhere(self, key: AntennaKey, uid: str, last: float | None) -> bool:
-        """Whether another antenna has heard ``uid`` since ``key`` last did: a full read of
-        ``key`` that misses it then means it was moved, not that the inventory flickered."""
+    def _moved_away(self, key: AntennaKey, uid: str, filt: _AntennaFilter) -> bool:
+        """Whether a full read of ``key`` that misses ``uid`` means it was moved, not that the
+        inventory flickered: another antenna has heard it since ``key`` last did, or one that
+        cannot hear ``key``'s tags confirmed it after ``key`` did. The second holds whatever
+        order the two reads reached the bridge in: frames of two hubs cross on the way, so the
+        old place's last listing may be stamped after the new place's confirmation."""
         if self._hearing is None:
             return False
-        since = float("-inf") if last is None else last
-        return any(other != key and filt.heard.get(uid, float("-inf")) > since
-                   for other, filt in self._filters.items())
+        last = filt.heard.get(uid, float("-inf"))
+        mine = filt.since[uid]
+        for other, there in self._filters.items():
+            if other == key:
+                continue
+            if there.heard.get(uid, float("-inf")) > last:
+                return True
+            if (uid in there.confirmed and there.since[uid] > mine
+                    and not self._may_hear(key, other)):
+                return True
+        return False
 
     def _near_sighting(self, key: AntennaKey, uid: str) -> bool:
         """Whether a hearing neighbour of ``key`` lists or has sighted ``uid`` (the layout is
@@ -183,7 +198,7 @@ class Observer:
                 del streak[uid]
                 if uid in confirmed:
                     m = misses.get(uid, 0) + 1
-                    if m >= vanish or self._heard_elsewhere(key, uid, filt.heard.get(uid)):
+                    if m >= vanish or self._moved_away(key, uid, filt):
                         confirmed.discard(uid)
                         misses.pop(uid, None)
                         del filt.since[uid]

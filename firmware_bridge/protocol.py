@@ -467,7 +467,7 @@ def _snapshot(fields: list[str]) -> Snapshot:
         raise ProtocolError("bad_field", f"{len(uids)} tags in one part")
     for uid in uids:
         if UID_PATTERN.fullmatch(uid) is None:
-            raise ProtocolError("bad_field", f"bad tag uid {uid[:20]!r}")
+            raise ProtocolError("bad_field", f"bad tag uid ({len(uid)} characters)")
     if len(set(uids)) != len(uids):
         raise ProtocolError("bad_field", "a tag listed twice")
     return Snapshot(_antenna(fields[0]), uids, int(m.group(1)), int(m.group(2)), read_ms, full)

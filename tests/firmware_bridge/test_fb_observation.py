@@ -212,3 +212,39 @@ def test_a_hearing_neighbour_lets_a_moved_block_go_on_its_first_full_miss() -> N
         alone.snapshot(GIFU, frozenset({TAG}), t)
     alone.snapshot(GIFU, frozenset(), 0.3)
     assert alone.view().where == {TAG: "gifu"}, "heard nowhere else: one miss is a flicker"
+
+
+def test_a_pawn_slid_across_hubs_leaves_its_old_place_on_the_old_place_s_next_full_miss() -> None:
+    """The flake of issue 17's note: a pawn slid from a reserve tray (one hub) to a place read
+    by another hub. The new place's hub hears it first (protocol 1.3: confirmed at once) but
+    the old place's read listing it, taken before the slide, reaches the bridge afterwards: the
+    two confirmations fall within the 0.25 s tie and the old place seems to still hear it, so
+    the pawn is ambiguous. The old place's next full read misses it: the places cannot hear
+    each other's tags, so the pawn is where it arrived, at once (not after three misses)."""
+    tray, place = AntennaKey("h1", 0), AntennaKey("h2", 0)
+    observer = Observer(WiringMap(hubs={"h1": {"A00": "gifu"}, "h2": {"A00": "osaka"}}))
+    observer.set_hearing([])  # the layout is known: the two are far apart
+    tracker = Tracker(REGISTRY, missing_after_s=5.0, settle_s=0.3)
+    tag = frozenset({TAG})
+    observer.snapshot(tray, tag, 0.00)
+    observer.snapshot(tray, tag, 0.05)
+    tracker.update(observer.view(), 0.05)
+    assert tracker.placements == {"I01": "gifu"}
+    observer.snapshot(place, tag, 0.10, full=False, reported=True)  # heard new there
+    observer.snapshot(tray, tag, 0.12)  # read before the slide, stamped after it
+    assert observer.view().ambiguous == {TAG: ("gifu", "osaka")}
+    observer.snapshot(place, tag, 0.15, full=False, reported=True)  # quieted, re-listed
+    observer.snapshot(tray, frozenset(), 0.17)  # the old place's next full read misses it
+    assert observer.view().ambiguous == {}
+    assert observer.view().where == {TAG: "osaka"}
+    tracker.update(observer.view(), 0.17)
+    assert tracker.placements == {"I01": "osaka"}
+
+
+def test_a_block_that_arrived_elsewhere_first_is_not_pulled_back_by_a_flicker() -> None:
+    """The old place still lists a block its quick reads cannot see leave; the new place, which
+    confirmed it later, missing it once in a full read is a flicker: the block stays put."""
+    observer = _quick_gifu_then_kiso(hearing=[(KISO, OSAKA)])
+    assert observer.view().where == {TAG: "kiso"}
+    observer.snapshot(KISO, frozenset(), 0.55)
+    assert observer.view().where == {TAG: "kiso"}
