@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -301,7 +301,7 @@ class Tally:
     acknowledged: int = 0
     lost: int = 0
     corrupt: int = 0
-    databases: int = 1
+    databases: int = 0
     mid_commit: int = 0
     mid_checkpoint: int = 0
     unsynced_files: int = 0
@@ -313,24 +313,26 @@ class Tally:
 
 def draw(rng: random.Random, budget: int, *, fresh: bool) -> Plan:
     """A trial's cut: anywhere in the first ``budget`` writes, truncates and syncs; on a new
-    database in its first 48 (creation: journal, WAL, tables; the first game); a quarter of the
-    others in the first 80 writes and syncs of the database file itself (in a checkpoint, since
-    between checkpoints only the WAL is written). Each pending sector reaches the disk with
-    probability 0, 1 or anything between."""
+    database in its first 16 or 48 (creation: journal, WAL, tables; the first game); a quarter
+    of the others in the first 80 writes and syncs of the database file itself (in a
+    checkpoint, since between checkpoints only the WAL is written). Each pending sector reaches
+    the disk with probability 0, 1 or anything between."""
     keep = rng.choice((0.0, 1.0, rng.random(), rng.random()))
     checkpoint = not fresh and rng.random() < 0.25
-    cut = rng.randint(1, 48 if fresh else 80 if checkpoint else budget)
+    cut = rng.randint(1, rng.choice((16, 48)) if fresh else 80 if checkpoint else budget)
     return Plan(cut=cut, keep=keep, seed=rng.getrandbits(62), checkpoint=checkpoint)
 
 
 def run(lib: ctypes.CDLL, library: str, scratch: Path, *, durable: bool, trials: int,
-        rng: random.Random, budget: int, rotate: int, quiet: bool) -> Tally:
+        rng: random.Random, budget: int, rotate: int, quiet: bool, name: str) -> Tally:
+    """One chain of trials on databases in ``scratch``, one after the other."""
     tally = Tally()
-    name = "durable" if durable else "control"
-    db = scratch / f"{name}-0.sqlite"
+    db = scratch / "games-0.sqlite"
     ledger = Ledger()
     for n in range(trials):
-        plan = draw(rng, budget, fresh=not db.exists())
+        fresh = not db.exists()
+        tally.databases += fresh
+        plan = draw(rng, budget, fresh=fresh)
         touched: set[int] = set()
         status = 0
         began = time.perf_counter()
@@ -358,7 +360,7 @@ def run(lib: ctypes.CDLL, library: str, scratch: Path, *, durable: bool, trials:
                 tally.unsynced_files += 1
             elif word == "refused":
                 tally.corrupt += 1
-                tally.corruptions.append(f"trial {n}: resume refused game {rest}")
+                tally.corruptions.append(f"{name} trial {n}: resume refused game {rest}")
             elif word == "error":
                 raise RuntimeError(f"{name} trial {n}: the worker failed: {rest}")
             elif word == "status":
@@ -374,11 +376,11 @@ def run(lib: ctypes.CDLL, library: str, scratch: Path, *, durable: bool, trials:
         if "corrupt" in verdict:
             tally.corrupt += 1
             first = str(verdict["corrupt"]).splitlines()[0]
-            tally.corruptions.append(f"trial {n}: {first[:200]}")
+            tally.corruptions.append(f"{name} trial {n}: {first[:200]}")
         else:
             tally.lost += verdict["lost"]
             if verdict["lost"]:
-                tally.losses.append(f"trial {n}: {verdict['lost']} acknowledged lost "
+                tally.losses.append(f"{name} trial {n}: {verdict['lost']} acknowledged lost "
                                      f"(cut at {plan.cut}, keep {plan.keep:.2f})")
             # what was lost is counted once: the ledger now holds what is there
             for gone in [g for g in ledger.entries if g not in verdict["games"]]:
@@ -387,13 +389,49 @@ def run(lib: ctypes.CDLL, library: str, scratch: Path, *, durable: bool, trials:
                 ledger.entries[int(number)] = {int(s): h for s, h in have.items()}
             ledger.finished &= set(verdict["finished"])
         if "corrupt" in verdict or whole:
-            db = scratch / f"{name}-{tally.databases}.sqlite"
+            db = scratch / f"games-{tally.databases}.sqlite"
             tally.databases += 1
             ledger = Ledger()
         if not quiet and (n + 1) % 100 == 0 and n + 1 < trials:
             print(f"progress ({name}): trials={n + 1} acknowledged={tally.acknowledged} "
                   f"lost_acknowledged={tally.lost} corrupt={tally.corrupt}", flush=True)
     return tally
+
+
+def chains(lib: ctypes.CDLL, library: str, scratch: Path, *, durable: bool, trials: int,
+           seed: int, jobs: int, **options: Any) -> Tally:
+    """``trials`` split over ``jobs`` chains run side by side (forked), each on its own
+    databases; their tallies summed."""
+    name = "durable" if durable else "control"
+    shares = [trials // jobs + (i < trials % jobs) for i in range(jobs)]
+    pipes: list[tuple[int, int]] = []
+    for i, share in enumerate(s for s in shares if s):
+        where = scratch / f"{name}-{i}"
+        where.mkdir()
+        rng = random.Random(seed * 1_000_003 + 2 * i + durable)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            try:
+                tally = run(lib, library, where, durable=durable, trials=share, rng=rng,
+                            name=f"{name} {i}", **options)
+                _say(write, json.dumps(asdict(tally)))
+            except BaseException as exc:
+                _say(write, json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
+            os._exit(0)
+        os.close(write)
+        pipes.append((pid, read))
+    total = Tally()
+    for pid, read in pipes:
+        with os.fdopen(read, "rb") as pipe:
+            found = json.loads(pipe.read() or b'{"error": "the chain died"}')
+        os.waitpid(pid, 0)
+        if "error" in found:
+            raise RuntimeError(found["error"])
+        for key, value in found.items():
+            setattr(total, key, getattr(total, key) + value)
+    return total
 
 
 def main() -> int:
@@ -407,6 +445,8 @@ def main() -> int:
                         help="the cut falls on a write, truncate or sync drawn from 1..BUDGET")
     parser.add_argument("--rotate", type=int, default=25,
                         help="check the database whole and start a new one every ROTATE trials")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="chains of trials run side by side (default: one per core)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     control_trials = (args.control_trials if args.control_trials is not None
@@ -422,22 +462,23 @@ def main() -> int:
         except Unavailable as exc:
             print(f"power_cut: cannot run here: {exc}", file=sys.stderr)
             return UNAVAILABLE_EXIT
-        rng = random.Random(args.seed)
         gc.freeze()  # the forked children then share the parent's objects instead of copying them
-        durable = run(lib, library, scratch, durable=True, trials=args.trials, rng=rng,
-                      budget=args.budget, rotate=args.rotate, quiet=args.quiet)
-        control = run(lib, library, scratch, durable=False, trials=control_trials, rng=rng,
-                      budget=args.budget, rotate=args.rotate, quiet=args.quiet)
+        options = {"seed": args.seed, "jobs": max(1, args.jobs), "budget": args.budget,
+                   "rotate": args.rotate, "quiet": args.quiet}
+        durable = chains(lib, library, scratch, durable=True, trials=args.trials, **options)
+        control = chains(lib, library, scratch, durable=False, trials=control_trials,
+                         **options)
     elapsed = time.perf_counter() - started
-    for name, tally in (("durable", durable), ("control", control)):
+    for tally in (durable, control):
         for reason in tally.corruptions[:10] + tally.losses[:3]:
-            print(f"{name}: {reason}", file=sys.stderr)
+            print(reason, file=sys.stderr)
     trial_ms = 1000 * statistics.median(durable.seconds)
     print(f"store: acknowledged={durable.acknowledged} databases={durable.databases}; cuts "
           f"with unsynced WAL writes={durable.mid_commit}, with unsynced database writes "
           f"(mid-checkpoint)={durable.mid_checkpoint}, with a file created or deleted since its "
           f"directory's last sync={durable.unsynced_files}; a trial {trial_ms:.0f} ms (median), "
-          f"{elapsed:.0f} s in all, cpu cores {os.cpu_count()}")
+          f"{elapsed:.0f} s in all, {max(1, args.jobs)} chains side by side, "
+          f"cpu cores {os.cpu_count()}")
     print(f"trials={durable.trials} lost_acknowledged={durable.lost} corrupt={durable.corrupt}")
     print(f"control: trials={control.trials} acknowledged={control.acknowledged} "
           f"lost_acknowledged={control.lost} corrupt={control.corrupt} (synchronous=OFF)")

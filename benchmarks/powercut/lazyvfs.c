@@ -127,7 +127,7 @@ static void cut_file(Node *n) {
         done += got;
     }
     resize(&disk, vol.size);
-    memcpy(disk.b, vol.b, (size_t)vol.size);
+    if (vol.size) memcpy(disk.b, vol.b, (size_t)vol.size);
     for (Op *op = n->head; op; op = op->next) {
         if (op->len < 0) {
             resize(&vol, op->off);

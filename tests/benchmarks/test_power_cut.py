@@ -32,7 +32,8 @@ def test_power_cuts_lose_nothing_acknowledged_and_the_unsynced_control_does() ->
         pytest.skip(missing)
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "power_cut.py"), "--trials", "24",
-         "--control-trials", "12", "--seed", "3", "--rotate", "8", "--quiet"],
+         "--control-trials", "12", "--seed", "3", "--rotate", "8", "--jobs", "1",
+         "--quiet"],
         capture_output=True, text=True, timeout=300, check=False,
     )
     lines = run.stdout.strip().splitlines()
