@@ -301,7 +301,7 @@ class Tally:
     acknowledged: int = 0
     lost: int = 0
     corrupt: int = 0
-    databases: int = 0
+    databases: int = 1
     mid_commit: int = 0
     mid_checkpoint: int = 0
     unsynced_files: int = 0
@@ -330,9 +330,7 @@ def run(lib: ctypes.CDLL, library: str, scratch: Path, *, durable: bool, trials:
     db = scratch / "games-0.sqlite"
     ledger = Ledger()
     for n in range(trials):
-        fresh = not db.exists()
-        tally.databases += fresh
-        plan = draw(rng, budget, fresh=fresh)
+        plan = draw(rng, budget, fresh=not db.exists())
         touched: set[int] = set()
         status = 0
         began = time.perf_counter()
@@ -388,7 +386,7 @@ def run(lib: ctypes.CDLL, library: str, scratch: Path, *, durable: bool, trials:
             for number, have in verdict["stored"].items():
                 ledger.entries[int(number)] = {int(s): h for s, h in have.items()}
             ledger.finished &= set(verdict["finished"])
-        if "corrupt" in verdict or whole:
+        if ("corrupt" in verdict or whole) and n + 1 < trials:
             db = scratch / f"games-{tally.databases}.sqlite"
             tally.databases += 1
             ledger = Ledger()
@@ -422,7 +420,7 @@ def chains(lib: ctypes.CDLL, library: str, scratch: Path, *, durable: bool, tria
             os._exit(0)
         os.close(write)
         pipes.append((pid, read))
-    total = Tally()
+    total = Tally(databases=0)
     for pid, read in pipes:
         with os.fdopen(read, "rb") as pipe:
             found = json.loads(pipe.read() or b'{"error": "the chain died"}')
