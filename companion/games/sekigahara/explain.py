@@ -14,18 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import explain as core_explain
-from companion.core.explain import cited as _cited
-from companion.core.explain import describe as _describe
 from companion.core.records import GameRecords
 from companion.core.store import GameLog
-from companion.games.sekigahara.combat import combat_result
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.game import COMMANDS, SekigaharaRules
-from companion.games.sekigahara.engine.queries import explain_stack_move
 from companion.games.sekigahara.engine.state import State
 from companion.games.sekigahara.engine.views import public_view, referee_view, side_view
-from companion.games.sekigahara.movement.distance import allowance_breakdown, movement_allowance
+from companion.games.sekigahara.explain_words import combat_rulings, command_words, event_rulings
 from companion.games.sekigahara.records import (
     GAME,
     Rebuilt,
@@ -75,9 +71,10 @@ def view_text(shown: dict[str, Any]) -> str:
     state = shown["state"]
     public = state.get("public", state)
     lines = [
-        f"after entry {shown['entry']} ({shown['view']} view): week {public['week']}, "
-        f"turn {public['turn']}, phase {public['phase']}, first {public['first']}, "
-        f"active {public['active']}",
+        f"after entry {shown['entry']} ({shown['view']} view) of {shown['entries']}: "
+        f"{shown['what']}",
+        f"week {public['week']}, turn {public['turn']}, phase {public['phase']}, first "
+        f"{public['first']}, active {public['active']}",
     ]
     if public.get("winner") is not None:
         lines.append(f"winner: {public['winner']} score {public.get('score')}")
@@ -108,53 +105,27 @@ def _pairs(values: Mapping[Any, Any]) -> str:
 def explain_entry(log: GameLog, n: int) -> dict[str, Any]:
     """Why entry ``n`` was ruled as it was (see the module docstring)."""
     return core_explain.explain_entry(log, n, SekigaharaRules(), COMMANDS, undo_policy,
-                                      COMMAND_RULES, _rulings)
+                                      COMMAND_RULES, _rulings, said=command_words)
 
 
 def _rulings(before: State, produced: list[ev.Event]) -> list[dict[str, Any]]:
+    """Each event against the state just before it; a combat action as the combat rules'
+    own events (explain_words)."""
     rules = SekigaharaRules()
     state = before
     rulings: list[dict[str, Any]] = []
     for event in produced:
-        combat_before = state.pending.combat if state.pending is not None else None
-        if isinstance(event, ev.CombatEnded) and combat_before is not None:
-            result = combat_result(combat_before)
-            rulings.append({"rule": "8.7", "text": (
-                f"{event.location}: impact {_pairs(result.impact)}, {result.winner} wins; "
-                f"losses due {_pairs(result.losses)}; cards drawn {_pairs(result.cards_drawn)}")})
-        state = rules.apply(state, event)
-        combat_after = state.pending.combat if state.pending is not None else None
-        if isinstance(event, ev.CombatActed) and combat_after is not None:
-            seen = len(combat_before.log) if combat_before is not None else 0
-            rulings += [{"rule": c.rule, "text": c.text()} for c in combat_after.log[seen:]]
-        elif not isinstance(event, ev.CombatActed | ev.CombatEnded):
-            rulings.append({"rule": _cited(event), "text": _describe(event)})
-            if isinstance(event, ev.StackMoved):
-                rulings += _movement(before, event)
+        after = rules.apply(state, event)
+        if isinstance(event, ev.CombatActed):
+            combat_before = state.pending.combat if state.pending is not None else None
+            combat_after = after.pending.combat if after.pending is not None else None
+            if combat_after is not None:
+                seen = len(combat_before.log) if combat_before is not None else 0
+                rulings += combat_rulings(combat_after, combat_after.log[seen:])
+        else:
+            rulings += event_rulings(state, event, after)
+        state = after
     return rulings
-
-
-def _movement(before: State, moved: ev.StackMoved) -> list[dict[str, Any]]:
-    """7.3: for each destination, the route taken against the group's allowance, as the
-    movement rules reckon it (``queries.explain_stack_move`` on the state before the move)."""
-    by_path: dict[tuple[str, ...], list[str]] = {}
-    for block, path in moved.paths.items():
-        by_path.setdefault(tuple(path), []).append(block)
-    out = []
-    for path, blocks in sorted(by_path.items()):
-        found = explain_stack_move(before, moved.side, moved.origin, path[-1], tuple(blocks))
-        route = next((r for r in found.routes if r.path == path), None)
-        if route is None:
-            continue
-        march = route.needs_force_march
-        parts = {"leadership": moved.leadership, "highway": route.all_highway,
-                 "force_march": march}
-        allowance = movement_allowance(len(blocks), **parts)
-        out.append({"rule": "7.3.3" if march else "7.3", "text": (
-            f"{len(blocks)} block(s) {moved.origin} -> {' -> '.join(path)}: "
-            f"{route.allowance_used} location(s) moved, allowance {allowance} "
-            f"({allowance_breakdown(len(blocks), **parts)})")})
-    return out
 
 
 explain_text = core_explain.explain_text

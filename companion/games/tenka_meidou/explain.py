@@ -2,8 +2,9 @@
 after entry N in one of the views (public, a player's, the referee's).
 
 :func:`explain_entry` re-adjudicates entries 1..N-1, judges entry N again and reports the
-sections that govern its command and each event with its section; the War adds its own rulings
-zone by zone (5.II, 6). :data:`RECORDS` is what the referee tools use
+sections that govern its command and each event in plain words with its section and arithmetic
+(:mod:`.explain_words`): the dice of a deployment, the War zone by zone (5.II) and every term
+of the final score (6). :data:`RECORDS` is what the referee tools use
 (:mod:`companion.core.referee_cli`); the game-neutral half is :mod:`companion.core.explain`.
 """
 
@@ -15,7 +16,8 @@ from companion.core import explain as core_explain
 from companion.core.records import GameRecords, Rebuilt
 from companion.core.store import GameLog
 from companion.games.tenka_meidou.components import Colour
-from companion.games.tenka_meidou.events import TenkaEvent, WarFought
+from companion.games.tenka_meidou.events import TenkaEvent
+from companion.games.tenka_meidou.explain_words import Words, command_words, event_rulings
 from companion.games.tenka_meidou.records import COMMANDS, GAME, check, undo_policy
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase, State
@@ -29,10 +31,6 @@ COMMAND_RULES: dict[str, str] = {
 }
 """The sections that judge each command."""
 
-EVENT_RULES: dict[str, str] = {
-    "game_started": "3", "daimyo_chosen": "9", "deployed": "5.I.1", "tactic_played": "7",
-    "daimyo_played": "10", "sword_taken": "5.I", "war_fought": "5.II, 6",
-}
 
 
 def view_at(log: GameLog, at: int, view: str) -> dict[str, Any]:
@@ -51,8 +49,10 @@ def _view(state: State, view: str) -> dict[str, Any]:
 def view_text(shown: dict[str, Any]) -> str:
     """A readable page of :func:`view_at`'s result."""
     table = shown["state"]
-    lines = [f"after entry {shown['entry']} ({shown['view']} view): phase {table['phase']}, "
-             f"players {', '.join(table['players']) or '-'}, turn {table['current'] or '-'}"]
+    lines = [f"after entry {shown['entry']} ({shown['view']} view) of {shown['entries']}: "
+             f"{shown['what']}",
+             f"phase {table['phase']}, players {', '.join(table['players']) or '-'}, turn "
+             f"{table['current'] or '-'}"]
     if table.get("war"):
         war = table["war"]
         lines.append(f"winner: {war['winner']}; scores "
@@ -72,18 +72,19 @@ def view_text(shown: dict[str, Any]) -> str:
 
 def explain_entry(log: GameLog, n: int) -> dict[str, Any]:
     """Why entry ``n`` was ruled as it was (see the module docstring)."""
-    return core_explain.explain_entry(log, n, TenkaRules(), COMMANDS, undo_policy,
-                                      COMMAND_RULES, _rulings)
+    rules = TenkaRules()
+    words = Words(rules)
 
+    def rulings(before: State, produced: list[TenkaEvent]) -> list[core_explain.Ruling]:
+        out: list[core_explain.Ruling] = []
+        state = before
+        for event in produced:
+            out += event_rulings(words, state, event)
+            state = rules.apply(state, event)
+        return out
 
-def _rulings(_before: State, produced: list[TenkaEvent]) -> list[core_explain.Ruling]:
-    rulings: list[core_explain.Ruling] = []
-    for event in produced:
-        if isinstance(event, WarFought):
-            rulings += [{"rule": r.rule, "text": r.text} for r in event.result.rulings]
-            continue
-        rulings.append({"rule": EVENT_RULES.get(event.type), "text": core_explain.describe(event)})
-    return rulings
+    return core_explain.explain_entry(log, n, rules, COMMANDS, undo_policy, COMMAND_RULES,
+                                      rulings, said=lambda _, c: command_words(words, c))
 
 
 def standing(_log: GameLog, rebuilt: Rebuilt[Any]) -> str:
