@@ -125,21 +125,6 @@ def correction(entry: Entry) -> dict[str, Any]:
             "detail": data.get("detail"), "rulings": [{"rule": None, "text": text}]}
 
 
-def cited(event: Any) -> str | None:
-    """The rule an event names itself (its ``rule`` or ``reason``), if any."""
-    for name in ("rule", "reason"):
-        value = getattr(event, name, None)
-        if isinstance(value, str):
-            return value
-    return None
-
-
-def describe(event: Any) -> str:
-    """An event in one line: its type and fields."""
-    fields = event.model_dump(mode="json", exclude={"type"})
-    return f"{event.type}: " + ", ".join(f"{k}={v}" for k, v in fields.items())
-
-
 def _plain(value: Any) -> str:
     """A correction's detail in words: ``key value`` pairs, lists joined."""
     if isinstance(value, Mapping):

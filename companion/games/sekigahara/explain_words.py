@@ -382,10 +382,11 @@ def _leadership(state: State, e: ev.StackMoved) -> str:
         return (f"Leadership +1: the {side_name(e.side)} castle at {place(e.origin)}, which "
                 f"{side_name(e.side)} controls (4.3)")
     leaders = [b for b in blocks_at(state, e.origin, e.side) if FACES[b].leader]
-    moving = [b for b in leaders if b in e.paths] or leaders
-    if moving:
-        return (f"Leadership +1 from the leader {faces_words(tuple(moving))} at "
-                f"{place(e.origin)} (declared for the move, C10)")
+    moving = [b for b in leaders if b in e.paths]
+    if moving or leaders:
+        how = "moving with the stack" if moving else "standing there"
+        return (f"Leadership +1 from {faces_words(tuple(moving or leaders))} at "
+                f"{place(e.origin)}, {how} (a leader used for a move is declared, C10)")
     return "Leadership +1"
 
 
@@ -454,7 +455,8 @@ def _retreated(before: State, e: ev.Retreated) -> Ruling:
     why = ("the attacker retreats to a location it came from"
            if attacker else "the defender retreats to an adjacent location with no enemy "
            "unit, and not one the attacker came from")
-    inside = (f"; {faces_words(e.into_castle)} stay inside the castle (8.8.4: up to two)"
+    stay = "stays" if len(e.into_castle) == 1 else "stay"
+    inside = (f"; {faces_words(e.into_castle)} {stay} inside the castle (8.8.4: up to two)"
               if e.into_castle else "")
     moving = [b for b in e.blocks if b not in e.into_castle]
     if e.destination is None:
@@ -523,13 +525,15 @@ def _combat_event(combat: CombatState, e: cev.CombatEvent) -> Ruling:
             return _r(e.rule, f"{side_name(side)} plays a Loyalty Challenge against "
                       f"{faces_words(blocks)}")
         case cev.ChallengeRefuted(side=side, blocks=blocks):
+            stay = "they stay" if len(blocks) > 1 else "it stays"
             return _r(e.rule, f"{side_name(side)} shows a card able to deploy "
-                      f"{faces_words(blocks)}: they stay loyal, and the card shown returns to "
-                      "the hand")
+                      f"{faces_words(blocks)}: {stay} loyal, and the card shown returns to the "
+                      "hand")
         case cev.BlocksDefected(from_side=old, to_side=new, blocks=blocks, impact=impact):
             dropped = e.impact_lost - e.impact_gained
             lost = (f" (the {dropped} special attack points are not counted)" if dropped else "")
-            return _r(e.rule, f"Not refuted: {faces_words(blocks)} change sides from "
+            verb = "change" if len(blocks) > 1 else "changes"
+            return _r(e.rule, f"Not refuted: {faces_words(blocks)} {verb} sides from "
                       f"{side_name(old)} to {side_name(new)}: {side_name(old)} -"
                       f"{e.impact_lost}, {side_name(new)} +{e.impact_gained}{lost}; Impact "
                       f"{_tally(impact)}")
