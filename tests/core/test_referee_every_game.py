@@ -27,7 +27,7 @@ from companion.core.rules import RuleViolation
 from companion.core.store import CommandRecorder, GameLog, Store
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "tenka_meidou"))
-from _tenka_kit import play_stored  # noqa: E402
+from _tenka_kit import play_stored
 
 
 def _sekigahara(store: Store) -> int:

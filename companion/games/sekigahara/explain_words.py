@@ -133,9 +133,9 @@ def command_words(state: State, command: Mapping[str, Any]) -> str:
             return f"{who} takes as losses {faces_words(tuple(command.get('losses', ())))}"
         case "retreat":
             dest = command.get("destination")
-            inside = tuple(command.get("into_castle", ()))
+            kept = tuple(command.get("into_castle", ()))
             to = f" to {place(str(dest))}" if dest else ""
-            castle = f", {faces_words(inside)} staying in the castle" if inside else ""
+            castle = f", {faces_words(kept)} staying in the castle" if kept else ""
             return f"{who} retreats{to}{castle}"
     return f"{who} {kind.replace('_', ' ')}".strip()
 
@@ -439,8 +439,8 @@ def _combat_ended(before: State, e: ev.CombatEnded) -> list[Ruling]:
     out = [_r("8.7.2", f"Combat at {place(e.location)} ends, {won}: {lost}{disks}{castle}; "
               "the blocks lost go to the casualty tray")]
     if e.retreating is not None:
-        lost = set(e.losses.get(e.retreating, ()))
-        left = set(blocks_at(before, e.location, e.retreating)) - lost
+        gone = set(e.losses.get(e.retreating, ()))
+        left = set(blocks_at(before, e.location, e.retreating)) - gone
         out.append(_r("8.8.1", f"{side_name(e.retreating)} lost the battle with "
                       f"{_blocks(len(left))} left there: they must retreat"))
     return out

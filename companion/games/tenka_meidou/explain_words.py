@@ -211,7 +211,8 @@ def _zone(words: Words, before: State, z: ZoneResult) -> list[Ruling]:
         out.append(_r("5.II.2", f"{name}: {who(z.winner)} takes the large token, {z.value}; "
                       f"no small token: {why}"))
     if z.reinforcements:
-        sent = ", ".join(f"{n} to {words.zone(other)}" for other, n in z.reinforcements.items())
+        listed = ", ".join(f"{n} to {words.zone(other)}"
+                           for other, n in z.reinforcements.items())
         out.append(_r("5.II.3", f"{who(z.winner)} sends reinforcements from {name} to every "
-                      f"adjacent zone not yet resolved that holds its soldiers: {sent}"))
+                      f"adjacent zone not yet resolved that holds its soldiers: {listed}"))
     return out
