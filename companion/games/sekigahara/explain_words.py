@@ -369,8 +369,8 @@ def _moves_left(before: State, e: ev.StackMoved) -> str:
     bought = MOVES_BOUGHT.get(before.level) if before.level is not None else None
     if bought is None:
         return ""
-    return (f" (stack move {bought - before.moves_left + 1} of the {bought} that "
-            f"{before.level.value if before.level else ''} movement buys, 7.1)")
+    level = LEVEL_WORDS[before.level] if before.level is not None else ""
+    return f" (stack move {bought - before.moves_left + 1} of the {bought} that {level} buys, 7.1)"
 
 
 def _leadership(state: State, e: ev.StackMoved) -> str:
