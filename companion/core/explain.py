@@ -56,6 +56,11 @@ def what_of(entry: Entry, undo: UndoPolicy | None) -> str:
     return str(command.get("type", "a command")).replace("_", " ")
 
 
+def view_name(view: str) -> str:
+    """A view as ``replay`` names it: "public view", "referee view", "Tokugawa's view"."""
+    return f"{view} view" if view in ("public", "referee") else f"{view.capitalize()}'s view"
+
+
 def view_at(log: GameLog, at: int, view: str, rules: GameRules[S, Any, Any],
             commands: TypeAdapter[Any], undo: UndoPolicy | None,
             show: Callable[[S, str], dict[str, Any]]) -> dict[str, Any]:

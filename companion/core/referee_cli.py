@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -152,7 +153,10 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _print(payload: dict[str, Any], text: str, as_json: bool) -> None:
-    print(json.dumps(payload, indent=2) if as_json else text)
+    try:
+        print(json.dumps(payload, indent=2) if as_json else text, flush=True)
+    except BrokenPipeError:  # the reader stopped early (``| head``): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _replay(args: argparse.Namespace) -> int:

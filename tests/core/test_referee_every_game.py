@@ -7,6 +7,7 @@ registered here, as Kensei will be) works with no change to them."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +26,9 @@ from companion.core.events import Command, Event
 from companion.core.records import GameRecords, NotUndoable, Rebuilt, Undoable
 from companion.core.rules import RuleViolation
 from companion.core.store import CommandRecorder, GameLog, Store
+from companion.games.sekigahara.engine.feed import card_words
+from companion.games.tenka_meidou.explain_words import Words
+from companion.games.tenka_meidou.rules import TenkaRules
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "tenka_meidou"))
 from _tenka_kit import play_stored
@@ -44,6 +48,8 @@ def _sekigahara(store: Store) -> int:
 def _tenka(store: Store) -> int:
     return play_stored(store, 7)
 
+
+CARD_ID = re.compile(r"\b[IT]-[a-z]+-")
 
 STORED: dict[str, Callable[[Store], int]] = {"sekigahara": _sekigahara, "tenka-meidou": _tenka}
 """A whole stored game of each game with records. A new game that keeps records (Kensei, issue
@@ -208,3 +214,29 @@ def test_a_game_new_to_the_tools_slots_in(
     code, out, err = run(capsys, "game", "import", str(exported), "--db",
                          str(tmp_path / "other.sqlite"))
     assert code == 0 and "3 entries, verified" in out, err
+
+
+def test_replay_pages_are_plain_words_and_keep_each_view_s_secrets(tmp_path: Path) -> None:
+    from companion.games.sekigahara import explain as sekigahara
+    from companion.games.tenka_meidou import explain as tenka
+
+    with Store.open(tmp_path / "g.sqlite", durable=False) as store:
+        battle, table = store.load(_sekigahara(store)), store.load(_tenka(store))
+    bid = next(e for e in battle.entries if e.data["command"]["type"] == "bid")
+    card = bid.data["command"]["card"]
+    raw = re.compile(r"\b[a-z]+_[a-z_]+\b|\b(ishida|tokugawa|red|blue|yellow|black)\b|@|\{'")
+    for view in sekigahara.VIEWS:
+        page = sekigahara.view_text(sekigahara.view_at(battle, bid.seq, view))
+        assert not raw.search(page), page
+        assert page.splitlines()[1].startswith("Week 1, turn A: Turn Order Step")
+        named = "Bids face down: " in page
+        assert named == (view == "referee") and CARD_ID.search(page) is None
+        assert (card_words(card) in page) == (view == "referee")
+        assert bool(re.search(r"\(T\d\d\)", page)) == (view in ("tokugawa", "referee"))
+    chosen = next(e for e in table.entries if e.data["command"]["type"] == "choose_daimyo")
+    colour = chosen.data["command"]["colour"]
+    name = Words(TenkaRules()).card(chosen.data["command"]["card"])
+    for view in tenka.VIEWS:
+        page = tenka.view_text(tenka.view_at(table, chosen.seq, view))
+        assert not raw.search(page), page
+        assert (name in page) == (view in (colour, "referee")), (view, page)

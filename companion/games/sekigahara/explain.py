@@ -18,6 +18,8 @@ from companion.core.records import GameRecords
 from companion.core.store import GameLog
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.data import FACES
+from companion.games.sekigahara.engine.feed import card_words, face_words, place
 from companion.games.sekigahara.engine.game import COMMANDS, SekigaharaRules
 from companion.games.sekigahara.engine.state import State
 from companion.games.sekigahara.engine.views import public_view, referee_view, side_view
@@ -66,40 +68,62 @@ def _view(state: State, view: str) -> dict[str, Any]:
     return side_view(state, Side(view)).payload.model_dump(mode="json")
 
 
+PHASES = {"setup": "Set-up", "reinforcement": "Reinforcement Step", "bid": "Turn Order Step",
+          "choose_first": "Turn Order Step", "movement": "Movement Phase",
+          "combat": "Combat Phase", "game_over": "the game is over"}
+
+
 def view_text(shown: dict[str, Any]) -> str:
-    """A readable page of :func:`view_at`'s result."""
+    """A readable page of :func:`view_at`'s result: places and sides by name, blocks by face
+    (with their manifest id, to match the record), as far as the view shows them."""
     state = shown["state"]
     public = state.get("public", state)
+    over = public["phase"] == "game_over"
+    active = f", {_side(public['active'])} to play" if public.get("active") and not over else ""
+    first = f"; {_side(public['first'])} moves first" if public.get("first") else ""
     lines = [
-        f"after entry {shown['entry']} ({shown['view']} view) of {shown['entries']}: "
+        f"after entry {shown['entry']} ({core_explain.view_name(shown['view'])}) of "
+        f"{shown['entries']}: "
         f"{shown['what']}",
-        f"week {public['week']}, turn {public['turn']}, phase {public['phase']}, first "
-        f"{public['first']}, active {public['active']}",
+        f"Week {public['week']}, turn {public['turn']}: "
+        f"{PHASES.get(public['phase'], public['phase'])}{active}{first}",
     ]
     if public.get("winner") is not None:
-        lines.append(f"winner: {public['winner']} score {public.get('score')}")
-    lines.append("cards in hand: " + _pairs(public["hand"]) + "; draw piles: "
-                 + _pairs(public["draw_pile"]))
-    lines.append("locations (ishida/tokugawa blocks):")
-    for name, stack in sorted(public["locations"].items()):
+        lines.append(f"{_side(public['winner'])} won: {public.get('victory')} "
+                     f"({_pairs(public.get('score') or {})})")
+    lines.append(f"Cards in hand: {_pairs(public['hand'])}; draw piles: "
+                 f"{_pairs(public['draw_pile'])}; discard piles: "
+                 f"{_pairs(public.get('discard_pile') or {})}")
+    lines.append("Units on the board (Ishida / Tokugawa):")
+    for name, stack in sorted(public["locations"].items(), key=lambda item: place(item[0])):
         if stack["ishida"] or stack["tokugawa"]:
-            lines.append(f"  {name}: {stack['ishida']}/{stack['tokugawa']}")
+            lines.append(f"  {place(name)}: {stack['ishida']} / {stack['tokugawa']}")
     blocks: dict[str, str] = state.get("positions") or state.get("blocks") or {}
     if blocks:
-        lines.append("blocks:")
+        lines.append("Blocks (the manifest id after each face):")
         by_zone: dict[str, list[str]] = {}
         for block, zone in sorted(blocks.items()):
             by_zone.setdefault(zone, []).append(block)
-        lines += [f"  {zone}: {' '.join(ids)}" for zone, ids in sorted(by_zone.items())]
+        for zone, ids in sorted(by_zone.items(), key=lambda item: place(item[0])):
+            named = ", ".join(f"{face_words(b)} ({b})" if b in FACES else b for b in ids)
+            lines.append(f"  {place(zone)}: {named}")
+    bids = state.get("bids") or {}
+    if bids:
+        lines.append("Bids face down: " + ", ".join(
+            f"{_side(side)} {card_words(card)}" for side, card in sorted(bids.items())))
     if public.get("battle"):
         battle = public["battle"]
-        lines.append(f"battle at {battle['location']}: {battle['stage']}, impact "
+        lines.append(f"Combat at {place(battle['location'])}: {battle['stage']}, Impact "
                      f"{_pairs(battle['impact'])}")
     return "\n".join(lines)
 
 
+def _side(value: str) -> str:
+    return str(value).capitalize()
+
+
 def _pairs(values: Mapping[Any, Any]) -> str:
-    return ", ".join(f"{getattr(k, 'value', k)} {v}" for k, v in sorted(values.items()))
+    return ", ".join(f"{_side(getattr(k, 'value', k))} {v}" for k, v in sorted(values.items()))
 
 
 def explain_entry(log: GameLog, n: int) -> dict[str, Any]:

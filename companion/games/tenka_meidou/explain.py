@@ -17,7 +17,7 @@ from companion.core.records import GameRecords, Rebuilt
 from companion.core.store import GameLog
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.events import TenkaEvent
-from companion.games.tenka_meidou.explain_words import Words, command_words, event_rulings
+from companion.games.tenka_meidou.explain_words import Words, command_words, event_rulings, who
 from companion.games.tenka_meidou.records import COMMANDS, GAME, check, undo_policy
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase, State
@@ -46,27 +46,45 @@ def _view(state: State, view: str) -> dict[str, Any]:
     return player_view(state, Colour(view)).payload.model_dump(mode="json")
 
 
+PHASES = {"setup": "Set-up", "daimyo": "The Daimyo draft (9)",
+          "deployment": "The Deployment phase (5.I)", "over": "The War is fought (5.II)"}
+
+
 def view_text(shown: dict[str, Any]) -> str:
-    """A readable page of :func:`view_at`'s result."""
+    """A readable page of :func:`view_at`'s result: zones, cards and colours by name."""
+    words = Words(TenkaRules())
     table = shown["state"]
-    lines = [f"after entry {shown['entry']} ({shown['view']} view) of {shown['entries']}: "
+    turn = f", {who(table['current'])} to play" if table.get("current") else ""
+    lines = [f"after entry {shown['entry']} ({core_explain.view_name(shown['view'])}) of "
+        f"{shown['entries']}: "
              f"{shown['what']}",
-             f"phase {table['phase']}, players {', '.join(table['players']) or '-'}, turn "
-             f"{table['current'] or '-'}"]
+             f"{PHASES.get(table['phase'], table['phase'])}; players "
+             f"{', '.join(who(c) for c in table['players']) or 'not yet seated'}{turn}"]
     if table.get("war"):
         war = table["war"]
-        lines.append(f"winner: {war['winner']}; scores "
-                     + ", ".join(f"{c} {n}" for c, n in war["scores"].items()))
-    lines.append("pawns left: " + ", ".join(f"{c} {n}" for c, n in table["reserve"].items()))
-    lines.append("swords: " + (", ".join(f"{c} {n}" for c, n in table["swords"].items())
-                               or "none yet"))
-    lines.append("Daimyo cards: " + (", ".join(
-        f"{c} {card or 'face down'}" for c, card in table["daimyo"].items()) or "none"))
-    lines.append("zones (castle value: soldiers by colour):")
+        lines.append(f"{who(war['winner'])} won; castle points "
+                     + ", ".join(f"{who(c)} {n}" for c, n in war["scores"].items()))
+    lines.append("Pawns left to place: "
+                 + (", ".join(f"{who(c)} {n}" for c, n in table["reserve"].items()) or "none"))
+    lines.append("Swords: " + (", ".join(f"{who(c)} {n}" for c, n in table["swords"].items())
+                               or "none taken yet"))
+    offer = table.get("tactic_offer") or []
+    lines.append("Tactic offer: " + (", ".join(words.tactic(t) for t in offer) or "empty"))
+    used = table.get("tactic_used") or {}
+    if used:
+        lines.append("Tactic cards used: "
+                     + ", ".join(f"{who(c)} {words.tactic(t)}" for c, t in used.items()))
+    if table["daimyo"]:
+        lines.append("Daimyo cards: " + ", ".join(
+            f"{who(c)} {words.card(card) if card else 'face down'}"
+            for c, card in table["daimyo"].items()))
+    daimyo_at = table.get("daimyo_at") or {}
+    lines.append("Zones, lowest castle first (soldiers by colour):")
     for zone, value in sorted(table["castles"].items(), key=lambda item: item[1]):
         here = table["soldiers"].get(zone, {})
-        pawns = ", ".join(f"{c} {n}" for c, n in sorted(here.items()) if n) or "empty"
-        lines.append(f"  {zone} ({value}): {pawns}")
+        pawns = [f"{who(c)} {n}" for c, n in sorted(here.items()) if n]
+        pawns += [f"{who(c)}'s Daimyo" for c, at in sorted(daimyo_at.items()) if at == zone]
+        lines.append(f"  {words.zone(zone)} ({value}): {', '.join(pawns) or 'empty'}")
     return "\n".join(lines)
 
 
