@@ -590,10 +590,11 @@ def _replenished(combat: CombatState, rule: str, draws: Tally) -> Ruling:
         if ended is None or not bonus:
             parts.append(f"{side_name(side)} {played} played = {got}")
         elif ended.kind is CombatKind.BATTLE:
-            parts.append(f"{side_name(side)} {played} played + {ended.losses_due.of(side)} "
-                         f"blocks lost / 2 = {got}")
+            lost = ended.losses_due.of(side)
+            parts.append(f"{side_name(side)} {played} played + {bonus} for "
+                         f"{_blocks(lost)} lost ({lost} / 2) = {got}")
         else:
-            parts.append(f"{side_name(side)} {played} played + {bonus} for blocks lost in the "
-                         f"castle = {got}")
+            parts.append(f"{side_name(side)} {played} played + {bonus}, one per block lost "
+                         f"in the castle = {got}")
     return _r(rule, "Cards drawn after the combat: " + "; ".join(parts)
               + " (each card played comes back, C7)")

@@ -16,11 +16,24 @@ import pytest
 from companion.core.explain import explain_text
 from companion.core.store import CommandRecorder, GameLog, Store
 from companion.games.sekigahara import records
+from companion.games.sekigahara.combat import (
+    CombatKind,
+    CombatSetup,
+    Deploy,
+    Finish,
+    Lose,
+    PlayedCard,
+    apply_action,
+    start_combat,
+)
 from companion.games.sekigahara.combat import events as cev
+from companion.games.sekigahara.combat.state import CombatState
+from companion.games.sekigahara.components import CardKind, Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.data import BOARD
+from companion.games.sekigahara.engine.data import BOARD, FACES
 from companion.games.sekigahara.engine.simulator import play_game
 from companion.games.sekigahara.explain import explain_entry
+from companion.games.sekigahara.explain_words import combat_rulings
 from companion.games.sekigahara.rulebook import default_rules
 
 SEEDS = (0, 2, 13, 15, 19, 45)
@@ -148,3 +161,37 @@ def test_bids_musters_retreats_and_the_end_carry_their_arithmetic(
     assert any(re.search(r"half the hand, rounded down: (\d+) / 2 = \d+", t)
                for t in texts["6.2"])
     assert any(re.search(r"the turn track gives \d+ in week \d+", t) for t in texts["6.2"])
+
+
+def _battle(ishida: tuple[str, ...]) -> CombatState:
+    """Tokugawa attacks with 3 + (3 + 1) + 4 = 11 Impact; Ishida finishes at 0."""
+    setup = CombatSetup(kind=CombatKind.BATTLE, attacker=Side.TOKUGAWA,
+                        blocks={b: FACES[b] for b in ("T02", "T03", "T25", *ishida)})
+    state = start_combat(setup)
+    plain = PlayedCard(clan=FACES["T02"].clan, kind=CardKind.PLAIN)
+    for action in (Deploy(side=Side.TOKUGAWA, card=plain, blocks=("T02",)),
+                   Finish(side=Side.ISHIDA),
+                   Deploy(side=Side.TOKUGAWA, card=plain, blocks=("T03",)),
+                   Deploy(side=Side.TOKUGAWA, card=plain, blocks=("T25",)),  # Ii: any card, 9.4
+                   Finish(side=Side.TOKUGAWA)):
+        state, _ = apply_action(state, action)
+    return state
+
+
+def test_losses_and_cards_drawn_show_their_arithmetic() -> None:
+    state = _battle(("I21", "I34", "I24"))
+    state, _ = apply_action(state, Lose(side=Side.ISHIDA, losses=("I21", "I34")))
+    said = {r["text"] for r in combat_rulings(state, state.log)}
+    assert ("The battle ends: Impact Ishida 0, Tokugawa 11, Tokugawa has more and wins; "
+            "losses: Tokugawa 0 (0 / 7 = 0); Ishida 2 (11 / 7 = 1 + 1 for losing) (one per 7 "
+            "Impact suffered)") in said
+    assert ("Tokugawa deploys Tokugawa 3-mon with a Tokugawa plain card: 3 mon + 1 same clan "
+            "= 4 Impact; Tokugawa's Impact is now 7") in said
+    assert ("Cards drawn after the combat: Ishida 0 played + 1 for 2 blocks lost (2 / 2) = 1; "
+            "Tokugawa 3 played = 3 (each card played comes back, C7)") in said
+
+
+def test_losses_are_capped_at_the_units_there() -> None:
+    state = _battle(("I21",))
+    ended = next(r for r in combat_rulings(state, state.log) if r["rule"] == "8.7.1")
+    assert "Ishida 1 (11 / 7 = 1 + 1 for losing, capped at the 1 unit there (C8))" in ended["text"]
