@@ -185,8 +185,8 @@ def event_rulings(before: State, event: ev.Event, after: State) -> list[Ruling]:
             return [_overrun(before, event)]
         case ev.ResourceControlled(location=loc, side=side):
             return [_r("4.2", f"{side_name(side)} now controls the Resource Location "
-                        f"{place(loc)}: the last side to enter a Resource Location controls "
-                        "it")]
+                        f"{place(loc)}: the last side to move a block onto or through a Resource "
+                        "Location controls it")]
         case ev.CombatDeclared():
             return [_declared(before, event)]
         case ev.CombatOpened():

@@ -160,6 +160,7 @@ def _war(words: Words, before: State, result: WarResult) -> list[Ruling]:
     terms: dict[Colour, list[str]] = {c: [] for c in before.players}
     for zone in result.zones:
         out += _zone(words, before, zone)
+        out += _short_supply(words, result, zone)
         if zone.winner is not None:
             terms[zone.winner].append(f"{words.zone(zone.zone)} {zone.value}")
         if zone.second is not None and zone.small_value is not None:
@@ -177,6 +178,25 @@ def _war(words: Words, before: State, result: WarResult) -> list[Ruling]:
     out.append(_r("6", f"{who(result.winner)} wins with {result.scores.get(top)} castle "
                   f"points{tie}"))
     return out
+
+
+def _short_supply(words: Words, result: WarResult, z: ZoneResult) -> list[Ruling]:
+    """5.II.3: the white pawns ran out while ``z``'s winner sent reinforcements (the War's own
+    ruling, which follows that zone's; the pawns come from zones already fought)."""
+    if z.winner is None or not z.reinforcements:
+        return []
+    name = words.zone(z.zone)
+    out = []
+    rulings = list(result.rulings)
+    sent = next((i for i, r in enumerate(rulings) if r.rule == "5.II.3"
+                 and r.text.startswith(f"{z.winner} reinforces from {z.zone}:")), None)
+    for ruling in rulings[:sent][::-1] if sent is not None else []:
+        if ruling.rule != "5.II.3" or "supply is out" not in ruling.text:
+            break
+        short = ruling.text.split(": ", 1)[1].split(" ", 1)[0]
+        out.append(_r("5.II.3", f"The white pawns run out as {who(z.winner)} reinforces from "
+                      f"{name}: {short} taken from zones already fought"))
+    return out[::-1]
 
 
 def _zone(words: Words, before: State, z: ZoneResult) -> list[Ruling]:

@@ -10,14 +10,18 @@ import re
 import typing
 
 import pytest
-from _tenka_kit import play_stored
+from _tenka_kit import CASTLES, B, R, Y, play_stored
 
 from companion.core.explain import explain_text
 from companion.core.store import GameLog, Store
 from companion.games.tenka_meidou.components import Tactic, default_board
-from companion.games.tenka_meidou.events import TenkaEvent
+from companion.games.tenka_meidou.events import TenkaEvent, WarFought
 from companion.games.tenka_meidou.explain import explain_entry
+from companion.games.tenka_meidou.explain_words import Words, event_rulings
 from companion.games.tenka_meidou.rulebook import default_rules
+from companion.games.tenka_meidou.rules import TenkaRules
+from companion.games.tenka_meidou.state import Phase, State
+from companion.games.tenka_meidou.war import fight_war
 
 SEEDS = (0, 1, 3, 5, 6, 7, 9, 10)
 
@@ -107,3 +111,22 @@ def test_the_war_adds_up_zone_by_zone_and_in_the_final_score(
     assert any("no small tokens with two players" in r["text"]
                for out in explained.values() for r in out["rulings"])
 
+
+
+def test_white_pawns_running_out_is_said() -> None:
+    """5.II.3: one player in every zone sends 2 pawns along each of the 16 borders, 32 of the
+    30 white pawns: the last 2 come from zones already fought."""
+    rules = TenkaRules()
+    soldiers = {zone: {R: 1} for zone in CASTLES}
+    swords = {R: 3, B: 2, Y: 1}
+    result = fight_war(players=(R, B, Y), swords=swords, castles=CASTLES, soldiers=soldiers,
+                       daimyo_at={}, board=rules.board, components=rules.components)
+    before = State(phase=Phase.DEPLOYMENT, players=(R, B, Y), castles=CASTLES,
+                   soldiers=soldiers, swords=swords)
+    said = [r["text"] for r in event_rulings(Words(rules), before, WarFought(result=result))]
+    short = [t for t in said if t.startswith("The white pawns run out")]
+    assert short == ["The white pawns run out as Red reinforces from Usuki-jō: 2 taken from "
+                     "zones already fought"]
+    assert said.index(short[0]) == said.index(next(
+        t for t in said if t.startswith("Red sends reinforcements from Usuki-jō"))) + 1
+    assert said[-1] == "Red wins with 77 castle points"
