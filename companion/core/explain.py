@@ -29,14 +29,18 @@ UPHELD = "upheld"
 """The verdict on a command the rules judge again exactly as it was recorded."""
 
 
+class NoEntry(LogRefused):
+    """The asked entry is not in the game (a wrong N, not a game that does not hold)."""
+
+
 def entry_of(log: GameLog, n: int) -> Entry:
     """Entry ``n`` as the store numbers it (``seq``: 1 is the first entry after the header),
-    the one numbering every referee tool uses; LogRefused if there is none."""
+    the one numbering every referee tool uses; NoEntry if there is none."""
     entry = next((e for e in log.entries if e.seq == n), None)
     if entry is None:
         last = log.entries[-1].seq if log.entries else 0
-        raise LogRefused(n, f"there is no entry {n}: the game's entries are numbered 1 to "
-                            f"{last}")
+        numbered = f"numbered 1 to {last}" if last else "none: it has no entry yet"
+        raise NoEntry(n, f"there is no entry {n}: the game's entries are {numbered}")
     return entry
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.commands import first_wins
 from companion.core.descriptor import DescriptorError, descriptor, descriptors
-from companion.core.explain import explain_text
+from companion.core.explain import NoEntry, explain_text
 from companion.core.exports import export_text, import_export, open_log, read_export
 from companion.core.paths import add_db_argument
 from companion.core.records import GameRecords, LogRefused
@@ -62,6 +62,9 @@ def _guarded(handler: Handler) -> Handler:
             return handler(args)
         except (StoreError, CannotCheck) as exc:
             print(f"companion: {getattr(exc, 'message', exc)}", file=sys.stderr)
+            return EXIT_ERROR
+        except NoEntry as exc:
+            print(f"companion: {exc.reason}", file=sys.stderr)
             return EXIT_ERROR
         except LogRefused as exc:
             print(f"companion: refused at {exc}", file=sys.stderr)

@@ -101,8 +101,8 @@ def test_the_same_tools_on_a_stored_game_of_each_game(
         for argv in (("replay", source, "--at", str(entries + 1)),
                      ("explain", source, str(entries + 1))):
             code, _, err = run(capsys, "referee", *argv, *where)
-            assert code == 1 and f"there is no entry {entries + 1}: the game's entries are " \
-                f"numbered 1 to {entries}" in err
+            assert code == 2 and err == (f"companion: there is no entry {entries + 1}: the "
+                                         f"game's entries are numbered 1 to {entries}\n")
 
 
 def test_replay_at_n_is_the_game_explain_n_leaves(tmp_path: Path) -> None:
