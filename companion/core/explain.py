@@ -39,8 +39,8 @@ def entry_of(log: GameLog, n: int) -> Entry:
     entry = next((e for e in log.entries if e.seq == n), None)
     if entry is None:
         last = log.entries[-1].seq if log.entries else 0
-        numbered = f"numbered 1 to {last}" if last else "none: it has no entry yet"
-        raise NoEntry(n, f"there is no entry {n}: the game's entries are {numbered}")
+        has = f"'s entries are numbered 1 to {last}" if last else " has no entry yet"
+        raise NoEntry(n, f"there is no entry {n}: the game{has}")
     return entry
 
 
@@ -54,7 +54,10 @@ def what_of(entry: Entry, undo: UndoPolicy | None) -> str:
     if not isinstance(command, dict):
         return "an entry with no command"
     if undo is not None and isinstance(events, list):
-        said = undo(command, events).what
+        try:
+            said = undo(command, events).what
+        except Exception:  # an entry the rules will refuse may not read in words
+            said = ""
         if said:
             return said
     return str(command.get("type", "a command")).replace("_", " ")
@@ -90,15 +93,18 @@ def explain_entry(log: GameLog, n: int, rules: GameRules[S, Any, Any],
     if entry.kind == "correction":
         return out | correction(entry)
     rebuilt = readjudicate(rules, commands, log.entries, upto=n - 1, undo=undo)
-    command = entry.data.get("command", {})
+    stored = entry.data.get("command") if isinstance(entry.data, dict) else None
+    command = stored if isinstance(stored, dict) else {}
     out["command"] = command
     out["rules"] = command_rules.get(str(command.get("type")), "")
     before = rebuilt.state
+    out["said"] = str(command.get("type")).replace("_", " ")
     try:
-        out["said"] = (said(before, command) if said is not None
-                       else str(command.get("type")).replace("_", " "))
+        commands.validate_python(command)
+        if said is not None:
+            out["said"] = said(before, command)
     except Exception:  # a command the rules will refuse below may not read in words
-        out["said"] = str(command.get("type")).replace("_", " ")
+        pass
     try:
         produced = step(rules, commands, rebuilt, entry)
     except LogRefused as refused:
