@@ -47,10 +47,10 @@ def entry_of(log: GameLog, n: int) -> Entry:
 def what_of(entry: Entry, undo: UndoPolicy | None) -> str:
     """What an entry was, in the public words the Undo button uses ("Ishida's bid"): never a
     card or block, so every view may show it."""
+    data = entry.data if isinstance(entry.data, dict) else {}
     if entry.kind == "correction":
-        return f"a correction ({str(entry.data.get('action', '')).replace('_', ' ')})"
-    command = entry.data.get("command") if isinstance(entry.data, dict) else None
-    events = entry.data.get("events") if isinstance(entry.data, dict) else None
+        return f"a correction ({str(data.get('action', '')).replace('_', ' ')})"
+    command, events = data.get("command"), data.get("events")
     if not isinstance(command, dict):
         return "an entry with no command"
     if undo is not None and isinstance(events, list):
@@ -115,9 +115,7 @@ def explain_entry(log: GameLog, n: int, rules: GameRules[S, Any, Any],
     out["verdict"] = UPHELD
     out["events"] = [e.model_dump(mode="json") for e in produced]
     out["rulings"] = rulings(before, produced)
-    undone = next((e.seq for e in log.entries if e.kind == "correction"
-                   and e.data.get("action") == UNDO
-                   and (e.data.get("detail") or {}).get("entry") == n), None)
+    undone = next((e.seq for e in log.entries if _undoes(e) == n), None)
     if undone is not None:
         out["undone_by"] = undone
         out["rulings"].append({"rule": None, "text": f"undone by entry {undone}: the game "
@@ -125,14 +123,23 @@ def explain_entry(log: GameLog, n: int, rules: GameRules[S, Any, Any],
     return out
 
 
+def _undoes(entry: Entry) -> Any:
+    """The entry an undo correction names, None for any other entry."""
+    data = entry.data if isinstance(entry.data, dict) else {}
+    detail = data.get("detail")
+    if entry.kind != "correction" or data.get("action") != UNDO or not isinstance(detail, dict):
+        return None
+    return detail.get("entry")
+
+
 def correction(entry: Entry) -> dict[str, Any]:
     """What a correction entry did (an undo takes back a command; others change only what
     the table session believes)."""
-    data = entry.data
+    data = entry.data if isinstance(entry.data, dict) else {}
     text = ("a correction by the players or the referee: it changes what the table "
             "session believes, not the game")
     if data.get("action") == UNDO:
-        target = (data.get("detail") or {}).get("entry")
+        target = _undoes(entry)
         text = (f"an undo: entry {target} is taken back (the last command standing, one "
                 "the rules let the players undo); the game is rebuilt without it and "
                 "every later command is judged on that game")
