@@ -2,12 +2,12 @@
 
 :func:`explain_entry` re-adjudicates entries 1..N-1, then judges entry N again and reports the
 rules that govern its command and every event as a ruling in plain words with its rule and
-arithmetic (:mod:`.explain_words`: bids 6.3, movement 7.1-7.3 and its Leadership, musters 7.2,
-Mōri 9.3, Overruns 7.4, each deployment's Impact 8.3-8.4, losses 8.7, ties 8.2.1, retreats
-8.8, cards 8.10, every victory-point term 2.2). :func:`view_at` is the game after entry N in
-one of the four views (public, one side's, the referee's). :data:`RECORDS` is what the
-referee tools use (:mod:`companion.core.referee_cli`); the game-neutral half is
-:mod:`companion.core.explain`.
+arithmetic (:mod:`.explain_words`, :mod:`.explain_combat`: bids 6.3, movement 7.1-7.3 and its
+Leadership, musters 7.2, Mōri 9.3, Overruns 7.4, each deployment's Impact 8.3-8.4, losses 8.7,
+ties 8.2.1, retreats 8.8, cards 8.10, every victory-point term 2.2). :func:`view_at` is the
+game after entry N in one of the four views (public, one side's, the referee's).
+:data:`RECORDS` is what the referee tools use (:mod:`companion.core.referee_cli`); the
+game-neutral half is :mod:`companion.core.explain`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from companion.games.sekigahara.engine.feed import card_words, face_words, place
 from companion.games.sekigahara.engine.game import COMMANDS, SekigaharaRules
 from companion.games.sekigahara.engine.state import State
 from companion.games.sekigahara.engine.views import public_view, referee_view, side_view
-from companion.games.sekigahara.explain_words import combat_rulings, command_words, event_rulings
+from companion.games.sekigahara.explain_combat import combat_rulings
+from companion.games.sekigahara.explain_words import command_words, event_rulings
 from companion.games.sekigahara.records import (
     GAME,
     Rebuilt,

@@ -33,7 +33,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import BOARD, FACES
 from companion.games.sekigahara.engine.simulator import play_game
 from companion.games.sekigahara.explain import explain_entry
-from companion.games.sekigahara.explain_words import combat_rulings
+from companion.games.sekigahara.explain_combat import combat_rulings
 from companion.games.sekigahara.rulebook import default_rules
 
 SEEDS = (0, 2, 13, 15, 19, 45)
@@ -115,7 +115,7 @@ def test_combat_rulings_cover_every_combat_event(
     for wanted in ("8.2.1", "8.3.2", "8.5", "8.6.1", "8.7.1", "8.7.2", "8.9.4", "8.10", "2.1"):
         assert wanted in rules, wanted
     names = {m.__name__ for m in typing.get_args(typing.get_args(cev.CombatEvent)[0])}
-    source = Path(__file__).parents[3] / "companion/games/sekigahara/explain_words.py"
+    source = Path(__file__).parents[3] / "companion/games/sekigahara/explain_combat.py"
     words = source.read_text("utf-8")
     assert {n for n in names if f"cev.{n}(" not in words} == set()
 
