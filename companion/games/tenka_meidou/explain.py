@@ -64,8 +64,11 @@ def view_text(shown: dict[str, Any]) -> str:
         war = table["war"]
         lines.append(f"{who(war['winner'])} won; castle points "
                      + ", ".join(f"{who(c)} {n}" for c, n in war["scores"].items()))
-    lines.append("Pawns left to place: "
+    lines.append("Soldiers in reserve: "
                  + (", ".join(f"{who(c)} {n}" for c, n in table["reserve"].items()) or "none"))
+    waiting = [who(c) for c in table["daimyo"] if c not in (table.get("daimyo_at") or {})]
+    if waiting:
+        lines.append(f"Daimyo pawns still in reserve: {', '.join(waiting)}")
     lines.append("Swords: " + (", ".join(f"{who(c)} {n}" for c, n in table["swords"].items())
                                or "none taken yet"))
     offer = table.get("tactic_offer") or []

@@ -147,11 +147,13 @@ def _deployed(words: Words, before: State, e: tev.SoldiersDeployed) -> Ruling:
     short = (f", but only {placed} pawns are left" if placed < wanted else "")
     daimyo = (f"; the Daimyo pawn goes as one of them (9), so {_soldiers(e.soldiers)} and the "
               "Daimyo" if e.daimyo else "")
+    counted = (", the Daimyo pawn among them" if before.daimyo_in_reserve(e.colour)
+               and not e.daimyo else "")
     return _r("5.I.1", (
         f"{colour} {reroll}{final}; the pair {e.pair[0]} + {e.pair[1]} = {sum(e.pair)} names "
         f"{words.zone(e.zone)} (castle {sum(e.pair)}); the single die {e.single} places "
         f"{wanted} (the die table on the board){short}{daimyo}; {colour} has "
-        f"{left} - {placed} = {left - placed} pawns left"))
+        f"{left} - {placed} = {left - placed} pawns left{counted}"))
 
 
 def _war(words: Words, before: State, result: WarResult) -> list[Ruling]:
