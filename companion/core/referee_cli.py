@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.commands import first_wins
 from companion.core.descriptor import DescriptorError, descriptor, descriptors
-from companion.core.explain import explain_text
+from companion.core.explain import NoEntry, explain_text
 from companion.core.exports import export_text, import_export, open_log, read_export
 from companion.core.paths import add_db_argument, default_db_path
 from companion.core.records import GameRecords, LogRefused
@@ -61,6 +62,9 @@ def _guarded(handler: Handler) -> Handler:
             return handler(args)
         except (StoreError, CannotCheck) as exc:
             print(f"companion: {getattr(exc, 'message', exc)}", file=sys.stderr)
+            return EXIT_ERROR
+        except NoEntry as exc:
+            print(f"companion: {exc.reason}", file=sys.stderr)
             return EXIT_ERROR
         except LogRefused as exc:
             print(f"companion: refused at {exc}", file=sys.stderr)
@@ -162,7 +166,10 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _print(payload: dict[str, Any], text: str, as_json: bool) -> None:
-    print(json.dumps(payload, indent=2) if as_json else text)
+    try:
+        print(json.dumps(payload, indent=2) if as_json else text, flush=True)
+    except BrokenPipeError:  # the reader stopped early (``| head``): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -1,11 +1,13 @@
 """Why a stored entry was ruled as it was, and how the game stood after it (for the referee).
 
 :func:`explain_entry` re-adjudicates entries 1..N-1, then judges entry N again and reports the
-rules that govern its command, each event with the rule it cites, and for combat actions the
-combat rules' own rulings with their arithmetic (Impact = mon + same clan + attack, 8.3-8.4;
-losses 8.7; replenishment 8.10). :func:`view_at` is the game after entry N in one of the
-four views (public, one side's, the referee's). :data:`RECORDS` is what the referee tools use
-(:mod:`companion.core.referee_cli`); the game-neutral half is :mod:`companion.core.explain`.
+rules that govern its command and every event as a ruling in plain words with its rule and
+arithmetic (:mod:`.explain_words`, :mod:`.explain_combat`: bids 6.3, movement 7.1-7.3 and its
+Leadership, musters 7.2, Mōri 9.3, Overruns 7.4, each deployment's Impact 8.3-8.4, losses 8.7,
+ties 8.2.1, retreats 8.8, cards 8.10, every victory-point term 2.2). :func:`view_at` is the
+game after entry N in one of the four views (public, one side's, the referee's).
+:data:`RECORDS` is what the referee tools use (:mod:`companion.core.referee_cli`); the
+game-neutral half is :mod:`companion.core.explain`.
 """
 
 from __future__ import annotations
@@ -14,18 +16,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import explain as core_explain
-from companion.core.explain import cited as _cited
-from companion.core.explain import describe as _describe
 from companion.core.records import GameRecords
 from companion.core.store import GameLog
-from companion.games.sekigahara.combat import combat_result
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.data import FACES
+from companion.games.sekigahara.engine.feed import card_words, face_words, place
 from companion.games.sekigahara.engine.game import COMMANDS, SekigaharaRules
-from companion.games.sekigahara.engine.queries import explain_stack_move
 from companion.games.sekigahara.engine.state import State
 from companion.games.sekigahara.engine.views import public_view, referee_view, side_view
-from companion.games.sekigahara.movement.distance import allowance_breakdown, movement_allowance
+from companion.games.sekigahara.explain_combat import combat_rulings
+from companion.games.sekigahara.explain_words import command_words, event_rulings
 from companion.games.sekigahara.records import (
     GAME,
     Rebuilt,
@@ -70,91 +71,88 @@ def _view(state: State, view: str) -> dict[str, Any]:
     return side_view(state, Side(view)).payload.model_dump(mode="json")
 
 
+PHASES = {"setup": "Set-up", "reinforcement": "Reinforcement Step", "bid": "Turn Order Step",
+          "choose_first": "Turn Order Step", "movement": "Movement Phase",
+          "combat": "Combat Phase", "game_over": "the game is over"}
+
+
 def view_text(shown: dict[str, Any]) -> str:
-    """A readable page of :func:`view_at`'s result."""
+    """A readable page of :func:`view_at`'s result: places and sides by name, blocks by face
+    (with their manifest id, to match the record), as far as the view shows them."""
     state = shown["state"]
     public = state.get("public", state)
+    over = public["phase"] == "game_over"
+    active = f", {_side(public['active'])} to play" if public.get("active") and not over else ""
+    first = f"; {_side(public['first'])} moves first" if public.get("first") else ""
     lines = [
-        f"after entry {shown['entry']} ({shown['view']} view): week {public['week']}, "
-        f"turn {public['turn']}, phase {public['phase']}, first {public['first']}, "
-        f"active {public['active']}",
+        f"after entry {shown['entry']} ({core_explain.view_name(shown['view'])}) of "
+        f"{shown['entries']}: "
+        f"{shown['what']}",
+        f"Week {public['week']}, turn {public['turn']}: "
+        f"{PHASES.get(public['phase'], public['phase'])}{active}{first}",
     ]
     if public.get("winner") is not None:
-        lines.append(f"winner: {public['winner']} score {public.get('score')}")
-    lines.append("cards in hand: " + _pairs(public["hand"]) + "; draw piles: "
-                 + _pairs(public["draw_pile"]))
-    lines.append("locations (ishida/tokugawa blocks):")
-    for name, stack in sorted(public["locations"].items()):
+        lines.append(f"{_side(public['winner'])} won: {public.get('victory')} "
+                     f"({_pairs(public.get('score') or {})})")
+    lines.append(f"Cards in hand: {_pairs(public['hand'])}; draw piles: "
+                 f"{_pairs(public['draw_pile'])}; discard piles: "
+                 f"{_pairs(public.get('discard_pile') or {})}")
+    lines.append("Units on the board (Ishida / Tokugawa):")
+    for name, stack in sorted(public["locations"].items(), key=lambda item: place(item[0])):
         if stack["ishida"] or stack["tokugawa"]:
-            lines.append(f"  {name}: {stack['ishida']}/{stack['tokugawa']}")
+            lines.append(f"  {place(name)}: {stack['ishida']} / {stack['tokugawa']}")
     blocks: dict[str, str] = state.get("positions") or state.get("blocks") or {}
     if blocks:
-        lines.append("blocks:")
+        lines.append("Blocks (the manifest id after each face):")
         by_zone: dict[str, list[str]] = {}
         for block, zone in sorted(blocks.items()):
             by_zone.setdefault(zone, []).append(block)
-        lines += [f"  {zone}: {' '.join(ids)}" for zone, ids in sorted(by_zone.items())]
+        for zone, ids in sorted(by_zone.items(), key=lambda item: place(item[0])):
+            named = ", ".join(f"{face_words(b)} ({b})" if b in FACES else b for b in ids)
+            lines.append(f"  {place(zone)}: {named}")
+    bids = state.get("bids") or {}
+    if bids:
+        lines.append("Bids face down: " + ", ".join(
+            f"{_side(side)} {card_words(card)}" for side, card in sorted(bids.items())))
     if public.get("battle"):
         battle = public["battle"]
-        lines.append(f"battle at {battle['location']}: {battle['stage']}, impact "
+        lines.append(f"Combat at {place(battle['location'])}: {battle['stage']}, Impact "
                      f"{_pairs(battle['impact'])}")
     return "\n".join(lines)
 
 
+def _side(value: str) -> str:
+    return str(value).capitalize()
+
+
 def _pairs(values: Mapping[Any, Any]) -> str:
-    return ", ".join(f"{getattr(k, 'value', k)} {v}" for k, v in sorted(values.items()))
+    return ", ".join(f"{_side(getattr(k, 'value', k))} {v}" for k, v in sorted(values.items()))
 
 
 def explain_entry(log: GameLog, n: int) -> dict[str, Any]:
     """Why entry ``n`` was ruled as it was (see the module docstring)."""
     return core_explain.explain_entry(log, n, SekigaharaRules(), COMMANDS, undo_policy,
-                                      COMMAND_RULES, _rulings)
+                                      COMMAND_RULES, _rulings, said=command_words)
 
 
 def _rulings(before: State, produced: list[ev.Event]) -> list[dict[str, Any]]:
+    """Each event against the state just before it; a combat action as the combat rules'
+    own events (explain_words)."""
     rules = SekigaharaRules()
     state = before
     rulings: list[dict[str, Any]] = []
     for event in produced:
-        combat_before = state.pending.combat if state.pending is not None else None
-        if isinstance(event, ev.CombatEnded) and combat_before is not None:
-            result = combat_result(combat_before)
-            rulings.append({"rule": "8.7", "text": (
-                f"{event.location}: impact {_pairs(result.impact)}, {result.winner} wins; "
-                f"losses due {_pairs(result.losses)}; cards drawn {_pairs(result.cards_drawn)}")})
-        state = rules.apply(state, event)
-        combat_after = state.pending.combat if state.pending is not None else None
-        if isinstance(event, ev.CombatActed) and combat_after is not None:
-            seen = len(combat_before.log) if combat_before is not None else 0
-            rulings += [{"rule": c.rule, "text": c.text()} for c in combat_after.log[seen:]]
-        elif not isinstance(event, ev.CombatActed | ev.CombatEnded):
-            rulings.append({"rule": _cited(event), "text": _describe(event)})
-            if isinstance(event, ev.StackMoved):
-                rulings += _movement(before, event)
+        after = rules.apply(state, event)
+        if isinstance(event, ev.CombatActed):
+            combat_before = state.pending.combat if state.pending is not None else None
+            combat_after = after.pending.combat if after.pending is not None else None
+            if combat_after is not None:
+                seen = len(combat_before.log) if combat_before is not None else 0
+                rulings += combat_rulings(combat_after, combat_after.log[seen:])
+        else:
+            rulings += event_rulings(state, event, after)
+        state = after
     return rulings
-
-
-def _movement(before: State, moved: ev.StackMoved) -> list[dict[str, Any]]:
-    """7.3: for each destination, the route taken against the group's allowance, as the
-    movement rules reckon it (``queries.explain_stack_move`` on the state before the move)."""
-    by_path: dict[tuple[str, ...], list[str]] = {}
-    for block, path in moved.paths.items():
-        by_path.setdefault(tuple(path), []).append(block)
-    out = []
-    for path, blocks in sorted(by_path.items()):
-        found = explain_stack_move(before, moved.side, moved.origin, path[-1], tuple(blocks))
-        route = next((r for r in found.routes if r.path == path), None)
-        if route is None:
-            continue
-        march = route.needs_force_march
-        parts = {"leadership": moved.leadership, "highway": route.all_highway,
-                 "force_march": march}
-        allowance = movement_allowance(len(blocks), **parts)
-        out.append({"rule": "7.3.3" if march else "7.3", "text": (
-            f"{len(blocks)} block(s) {moved.origin} -> {' -> '.join(path)}: "
-            f"{route.allowance_used} location(s) moved, allowance {allowance} "
-            f"({allowance_breakdown(len(blocks), **parts)})")})
-    return out
 
 
 explain_text = core_explain.explain_text

@@ -2,8 +2,9 @@
 after entry N in one of the views (public, a player's, the referee's).
 
 :func:`explain_entry` re-adjudicates entries 1..N-1, judges entry N again and reports the
-sections that govern its command and each event with its section; the War adds its own rulings
-zone by zone (5.II, 6). :data:`RECORDS` is what the referee tools use
+sections that govern its command and each event in plain words with its section and arithmetic
+(:mod:`.explain_words`): the dice of a deployment, the War zone by zone (5.II) and every term
+of the final score (6). :data:`RECORDS` is what the referee tools use
 (:mod:`companion.core.referee_cli`); the game-neutral half is :mod:`companion.core.explain`.
 """
 
@@ -15,7 +16,8 @@ from companion.core import explain as core_explain
 from companion.core.records import GameRecords, Rebuilt
 from companion.core.store import GameLog
 from companion.games.tenka_meidou.components import Colour
-from companion.games.tenka_meidou.events import TenkaEvent, WarFought
+from companion.games.tenka_meidou.events import TenkaEvent
+from companion.games.tenka_meidou.explain_words import Words, command_words, event_rulings, who
 from companion.games.tenka_meidou.records import COMMANDS, GAME, check, undo_policy
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase, State
@@ -29,10 +31,6 @@ COMMAND_RULES: dict[str, str] = {
 }
 """The sections that judge each command."""
 
-EVENT_RULES: dict[str, str] = {
-    "game_started": "3", "daimyo_chosen": "9", "deployed": "5.I.1", "tactic_played": "7",
-    "daimyo_played": "10", "sword_taken": "5.I", "war_fought": "5.II, 6",
-}
 
 
 def view_at(log: GameLog, at: int, view: str) -> dict[str, Any]:
@@ -48,42 +46,66 @@ def _view(state: State, view: str) -> dict[str, Any]:
     return player_view(state, Colour(view)).payload.model_dump(mode="json")
 
 
+PHASES = {"setup": "Set-up", "daimyo": "The Daimyo draft (9)",
+          "deployment": "The Deployment phase (5.I)", "over": "The War is fought (5.II)"}
+
+
 def view_text(shown: dict[str, Any]) -> str:
-    """A readable page of :func:`view_at`'s result."""
+    """A readable page of :func:`view_at`'s result: zones, cards and colours by name."""
+    words = Words(TenkaRules())
     table = shown["state"]
-    lines = [f"after entry {shown['entry']} ({shown['view']} view): phase {table['phase']}, "
-             f"players {', '.join(table['players']) or '-'}, turn {table['current'] or '-'}"]
+    turn = f", {who(table['current'])} to play" if table.get("current") else ""
+    lines = [f"after entry {shown['entry']} ({core_explain.view_name(shown['view'])}) of "
+        f"{shown['entries']}: "
+             f"{shown['what']}",
+             f"{PHASES.get(table['phase'], table['phase'])}; players "
+             f"{', '.join(who(c) for c in table['players']) or 'not yet seated'}{turn}"]
     if table.get("war"):
         war = table["war"]
-        lines.append(f"winner: {war['winner']}; scores "
-                     + ", ".join(f"{c} {n}" for c, n in war["scores"].items()))
-    lines.append("pawns left: " + ", ".join(f"{c} {n}" for c, n in table["reserve"].items()))
-    lines.append("swords: " + (", ".join(f"{c} {n}" for c, n in table["swords"].items())
-                               or "none yet"))
-    lines.append("Daimyo cards: " + (", ".join(
-        f"{c} {card or 'face down'}" for c, card in table["daimyo"].items()) or "none"))
-    lines.append("zones (castle value: soldiers by colour):")
+        lines.append(f"{who(war['winner'])} won; castle points "
+                     + ", ".join(f"{who(c)} {n}" for c, n in war["scores"].items()))
+    lines.append("Soldiers in reserve: "
+                 + (", ".join(f"{who(c)} {n}" for c, n in table["reserve"].items()) or "none"))
+    waiting = [who(c) for c in table["daimyo"] if c not in (table.get("daimyo_at") or {})]
+    if waiting:
+        lines.append(f"Daimyo pawns still in reserve: {', '.join(waiting)}")
+    lines.append("Swords: " + (", ".join(f"{who(c)} {n}" for c, n in table["swords"].items())
+                               or "none taken yet"))
+    offer = table.get("tactic_offer") or []
+    lines.append("Tactic offer: " + (", ".join(words.tactic(t) for t in offer) or "empty"))
+    used = table.get("tactic_used") or {}
+    if used:
+        lines.append("Tactic cards used: "
+                     + ", ".join(f"{who(c)} {words.tactic(t)}" for c, t in used.items()))
+    if table["daimyo"]:
+        lines.append("Daimyo cards: " + ", ".join(
+            f"{who(c)} {words.card(card) if card else 'face down'}"
+            for c, card in table["daimyo"].items()))
+    daimyo_at = table.get("daimyo_at") or {}
+    lines.append("Zones, lowest castle first (soldiers by colour):")
     for zone, value in sorted(table["castles"].items(), key=lambda item: item[1]):
         here = table["soldiers"].get(zone, {})
-        pawns = ", ".join(f"{c} {n}" for c, n in sorted(here.items()) if n) or "empty"
-        lines.append(f"  {zone} ({value}): {pawns}")
+        pawns = [f"{who(c)} {n}" for c, n in sorted(here.items()) if n]
+        pawns += [f"{who(c)}'s Daimyo" for c, at in sorted(daimyo_at.items()) if at == zone]
+        lines.append(f"  {words.zone(zone)} ({value}): {', '.join(pawns) or 'empty'}")
     return "\n".join(lines)
 
 
 def explain_entry(log: GameLog, n: int) -> dict[str, Any]:
     """Why entry ``n`` was ruled as it was (see the module docstring)."""
-    return core_explain.explain_entry(log, n, TenkaRules(), COMMANDS, undo_policy,
-                                      COMMAND_RULES, _rulings)
+    rules = TenkaRules()
+    words = Words(rules)
 
+    def rulings(before: State, produced: list[TenkaEvent]) -> list[core_explain.Ruling]:
+        out: list[core_explain.Ruling] = []
+        state = before
+        for event in produced:
+            out += event_rulings(words, state, event)
+            state = rules.apply(state, event)
+        return out
 
-def _rulings(_before: State, produced: list[TenkaEvent]) -> list[core_explain.Ruling]:
-    rulings: list[core_explain.Ruling] = []
-    for event in produced:
-        if isinstance(event, WarFought):
-            rulings += [{"rule": r.rule, "text": r.text} for r in event.result.rulings]
-            continue
-        rulings.append({"rule": EVENT_RULES.get(event.type), "text": core_explain.describe(event)})
-    return rulings
+    return core_explain.explain_entry(log, n, rules, COMMANDS, undo_policy, COMMAND_RULES,
+                                      rulings, said=lambda _, c: command_words(words, c))
 
 
 def standing(_log: GameLog, rebuilt: Rebuilt[Any]) -> str:

@@ -289,9 +289,10 @@ def test_referee_commands_on_files(exported: list[str], tmp_path: Path,
     assert code == 0 and re.search(r"\[8\.[34]", out) and "Impact" in out  # 8.3 or 8.4.x
     move = first_of(parse(exported)[1], "move_stack")
     code, out, _ = run(capsys, "referee", "explain", str(good), str(move))
-    assert code == 0 and re.search(r"\[7\.3(\.3)?\] \d+ block\(s\) .* allowance \d+ \(base 1", out)
+    assert code == 0 and re.search(r"\[7\.3(\.3)?\] .* moved against an allowance of \d+ \(base 1",
+                                   out)
     code, out, _ = run(capsys, "referee", "explain", str(good), str(deploy), "--json")
-    assert json.loads(out)["verdict"] == "ruled as recorded"
+    assert json.loads(out)["verdict"] == "upheld"
 
     junk = tmp_path / "junk.jsonl"
     junk.write_text("hello\n")

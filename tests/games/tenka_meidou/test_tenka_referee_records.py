@@ -6,6 +6,7 @@ installed is one line and status 2."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from _tenka_kit import play_stored
 from companion.cli import main
 from companion.core.exports import export_lines
 from companion.core.store import Store
+from companion.games.tenka_meidou.explain_words import Words
+from companion.games.tenka_meidou.rules import TenkaRules
 
 SEED = 7
 """An advanced game of three players: Daimyo cards lie face down (section 9)."""
@@ -48,12 +51,13 @@ def test_verify_replay_and_explain_a_stored_tenka_game(
     assert code == 0 and shown["entry"] == chosen and card not in out  # face down (9)
     code, out, _ = run(capsys, "referee", "replay", str(game_id), "--at", str(chosen),
                        "--db", db)
-    assert code == 0 and f"after entry {chosen} (referee view)" in out and card in out
+    named = Words(TenkaRules()).card(card)
+    assert code == 0 and f"after entry {chosen} (referee view)" in out and named in out
 
     deploy = next(e.seq for e in log.entries if e.data["command"]["type"] == "deploy")
     code, out, _ = run(capsys, "referee", "explain", str(game_id), str(deploy), "--db", db)
-    assert code == 0 and "judged under rules 5.I.1: ruled as recorded" in out
-    assert "[5.I.1] deployed:" in out
+    assert code == 0 and "judged under rules 5.I.1: upheld" in out
+    assert re.search(r"\[5\.I\.1\] \w+ rolls .* the pair \d \+ \d = \d+ names", out)
     war = len(log.entries)
     code, out, _ = run(capsys, "referee", "explain", str(game_id), str(war), "--db", db,
                        "--json")
