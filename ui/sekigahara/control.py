@@ -42,6 +42,7 @@ from companion.games.sekigahara.facade import (
     SekigaharaRules,
     Stage,
     TableRules,
+    answering_side,
     awaiting,
     card_words,
     castle_owner,
@@ -249,8 +250,9 @@ class TableControl(TableLink):
     # ------------------------------------------------------------------ touches
 
     def submit(self, command: Command, by: str | None = None) -> Accepted[Event] | Rejection:
-        """A command tapped on the shared screen, bound to the side its button names (C18)."""
-        side = getattr(command, "side", None)
+        """A command tapped on the shared screen, bound to the side its button names (C18; a
+        Loyalty Challenge's answer to the deploying side, C19)."""
+        side = answering_side(command)
         return super().submit(command, by or (side.value if side is not None else None))
 
     def bag_blocks(self, side: Side) -> list[str]:

@@ -23,6 +23,7 @@ from companion.games.sekigahara.engine.feed import (
     place,
     plain_words,
 )
+from companion.games.sekigahara.engine.flow import answering_side
 from companion.games.sekigahara.engine.game import EVENTS, SekigaharaGame, SekigaharaRules, new_game
 from companion.games.sekigahara.engine.players import RandomPlayer, Table
 from companion.games.sekigahara.engine.queries import (
@@ -91,6 +92,7 @@ __all__ = [
     "State",
     "Table",
     "TableRules",
+    "answering_side",
     "awaiting",
     "bag_zone",
     "card_pad_zone",
