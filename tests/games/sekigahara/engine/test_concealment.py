@@ -179,8 +179,7 @@ def test_a_move_needing_a_leader_and_a_force_march_is_asked_whoever_stands_there
                     for g in games]
         assert outcomes[0] == outcomes[1]
         assert isinstance(outcomes[0], Question)
-    kuwana = [TableRules(g).commands_for(ProposedMove("sunpu", "kuwana", (P1,)))
-              for g in games][0]
+    kuwana = TableRules(games[0]).commands_for(ProposedMove("sunpu", "kuwana", (P1,)))
     assert isinstance(kuwana, Question)
     [both] = [o for o in kuwana.options if "Leadership" in o.label and "force march" in o.label]
     [command] = both.commands
