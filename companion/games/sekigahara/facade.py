@@ -14,6 +14,7 @@ from __future__ import annotations
 from companion.games.sekigahara import records
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.cards import copy_in_hand
 from companion.games.sekigahara.engine.castles import castle_owner
 from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
 from companion.games.sekigahara.engine.feed import (
@@ -101,6 +102,7 @@ __all__ = [
     "citation",
     "clan_name",
     "cm",
+    "copy_in_hand",
     "count_words",
     "declarable",
     "default_rules",

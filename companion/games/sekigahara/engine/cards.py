@@ -41,3 +41,16 @@ def can_deploy(card: Card, face: BlockFace) -> bool:
     if card.kind is CardKind.LOYALTY or card.side is not face.side:
         return False
     return face.is_wildcard or card.clan is face.clan
+
+
+def copy_in_hand(state: State, side: Side, card_id: str) -> str:
+    """A copy of ``card_id``'s face (clan, kind, bid) the table has not seen leave ``side``'s
+    hand: the touchscreen enters a card by its face, and any copy is the same card to the rules
+    (3.3). ``card_id`` itself when it is not out of play, or when every copy is."""
+    card = CARDS.get(card_id)
+    out = state.discarded[side] | set(state.table_cards[side])
+    if card is None or card_id not in out:
+        return card_id
+    face = (card.side, card.clan, card.kind, card.bid)
+    return next((c for c, k in sorted(CARDS.items())
+                 if (k.side, k.clan, k.kind, k.bid) == face and c not in out), card_id)

@@ -10,6 +10,7 @@ from companion.core.game import Accepted
 from companion.games.sekigahara.components import CardKind, Clan, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.cards import copy_in_hand
 from companion.games.sekigahara.engine.data import CARDS
 from companion.games.sekigahara.engine.game import SekigaharaGame, new_game
 from companion.games.sekigahara.engine.state import Phase
@@ -151,3 +152,17 @@ def test_other_commands_still_come_from_the_side_they_act_for() -> None:
     refused = game.submit(deploy, by="ishida")
     assert not isinstance(refused, Accepted) and refused.rule == "C18"
     assert isinstance(game.submit(deploy, by="tokugawa"), Accepted)
+
+
+def test_the_touchscreen_bids_a_copy_still_in_hand() -> None:
+    """The screen enters a bid by its face; once one copy is discarded, the same face names
+    another copy (any copy is the same card to the rules), until every copy is out of play."""
+    game = position({}, phase=Phase.BID, week=2)
+    ok(game, cm.Bid(side=TOK, card="T-loyalty-1"))
+    ok(game, cm.Bid(side=ISH, card="I-mori-plain-1"))
+    game = bid_week(game, 3)
+    copy = copy_in_hand(game.state, TOK, "T-loyalty-1")
+    assert copy != "T-loyalty-1" and CARDS[copy].kind is CardKind.LOYALTY
+    assert CARDS[copy].bid == CARDS["T-loyalty-1"].bid
+    ok(game, cm.Bid(side=TOK, card=copy))
+    assert copy_in_hand(game.state, TOK, "T-loyalty-3") == "T-loyalty-3"
