@@ -180,12 +180,13 @@ def _route_label(route: Route, *, leader: bool = False) -> str:
     march card (7.3.3), or both. ``leader``: the leader's +1 instead of the card."""
     names = [BOARD.locations[loc].name for loc in route.path]
     text = "direct" if len(names) == 1 else "via " + ", ".join(names[:-1])
-    costs = []
-    if leader or route.needs_leader:  # never offered as a function of a hidden leader (C12)
-        costs.append("a leader's Leadership: the leader is declared")
-    if route.needs_force_march and not leader:
-        costs.append("force march: discard one card")
-    return text + (f" ({'; '.join(costs)})" if costs else "")
+    led = leader or route.needs_leader  # never offered as a function of a hidden leader (C12)
+    march = route.needs_force_march and not leader
+    if led and march:  # short enough for one button on the smallest screen
+        return text + " (a leader declared, a force march card)"
+    if led:
+        return text + " (a leader's Leadership: the leader is declared)"
+    return text + (" (force march: discard one card)" if march else "")
 
 
 @dataclass

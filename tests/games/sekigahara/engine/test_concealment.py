@@ -181,7 +181,7 @@ def test_a_move_needing_a_leader_and_a_force_march_is_asked_whoever_stands_there
         assert isinstance(outcomes[0], Question)
     kuwana = TableRules(games[0]).commands_for(ProposedMove("sunpu", "kuwana", (P1,)))
     assert isinstance(kuwana, Question)
-    [both] = [o for o in kuwana.options if "Leadership" in o.label and "force march" in o.label]
+    [both] = [o for o in kuwana.options if "leader declared, a force march" in o.label]
     [command] = both.commands
     assert isinstance(command, cm.MoveStack) and command.force_marches == ((P1,),)
     shown = [public_outputs(g, [command]) for g in games]
