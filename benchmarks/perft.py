@@ -148,8 +148,18 @@ def _combat_commands(state: State, side: Side) -> dict[str, list[cm.Command]]:
         return {"retreats": [cm.Retreat(side=p.retreating, destination=d, into_castle=g)
                              for d in destinations for g in stays]}
     actions = combat.legal_actions(p.combat)
-    return {"combat actions": [_command(a) for a in actions if state.hand[a.side] > 0 or not (
-        isinstance(a, combat.Challenge) or (isinstance(a, combat.Deploy) and a.card))]}
+    return {"combat actions": [_command(a) for a in actions if _has_cards(state, a)]}
+
+
+def _has_cards(state: State, action: combat.CombatAction) -> bool:
+    """A card is played from the hand (8.2.2); a refutation shows one from the deploying side's
+    hand (8.6.1): the combat rules know no hands, the engine counts them."""
+    if isinstance(action, combat.Challenge):
+        return state.hand[action.side] > 0 and (
+            not action.refuted or state.hand[action.side.opponent] > 0)
+    if isinstance(action, combat.Deploy) and action.card:
+        return state.hand[action.side] > 0
+    return True
 
 
 def _command(action: combat.CombatAction) -> cm.Command:

@@ -160,7 +160,12 @@ def test_a_battle_with_a_loyalty_challenge(table_app: TableApp) -> None:
     assert "Battle at" in shown and "Initiative:" in shown and "Impact" in shown
     challenger = next(s for s in screen.now() if "plays a Loyalty Challenge" in s)
     demo.tap(challenger)
-    assert screen.shows("refutes it") and screen.shows("Not refuted")
+    pending = demo.state.pending
+    assert pending is not None and pending.combat is not None
+    by = combat.challenge_window(pending.combat)
+    assert by is not None  # 8.6.1: a refutation shows a card, so an empty hand has none
+    assert screen.shows("refutes it") is (demo.state.hand[by.opponent] > 0)
+    assert screen.shows("Not refuted")
     before = len(demo.control.events)
     demo.tap("Not refuted")
     demo.wait(lambda: len(demo.control.events) > before, "the challenge")

@@ -223,9 +223,11 @@ def buttons(b: Battle, do: Callable[[cm.Command], None], entry: ChallengeEntry,
     if entry.by is not None and challenger is entry.by:
         side = challenger
         deployer = side.opponent
-        return [
+        refutes: list[Button] = [  # 8.6.1: refuted only by a card shown from the hand
             (f"{side_name(deployer)} refutes it (shows a card of that clan)",
-             _challenge(do, entry, side, True), th.ACCEPT),
+             _challenge(do, entry, side, True), th.ACCEPT)] if hand.get(deployer, 0) else []
+        return [
+            *refutes,
             ("Not refuted: the block changes sides", _challenge(do, entry, side, False),
              th.DANGER),
             ("Cancel the challenge", _choose(entry, None), th.PANEL_HI),

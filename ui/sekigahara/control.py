@@ -42,10 +42,12 @@ from companion.games.sekigahara.facade import (
     SekigaharaRules,
     Stage,
     TableRules,
+    answering_side,
     awaiting,
     card_words,
     castle_owner,
     cm,
+    copy_in_hand,
     count_words,
     declarable,
     ev,
@@ -249,9 +251,15 @@ class TableControl(TableLink):
     # ------------------------------------------------------------------ touches
 
     def submit(self, command: Command, by: str | None = None) -> Accepted[Event] | Rejection:
-        """A command tapped on the shared screen, bound to the side its button names (C18)."""
-        side = getattr(command, "side", None)
+        """A command tapped on the shared screen, bound to the side its button names (C18; a
+        Loyalty Challenge's answer to the deploying side, C19)."""
+        side = answering_side(command)
         return super().submit(command, by or (side.value if side is not None else None))
+
+    def bid(self, side: Side, card: str) -> cm.Bid:
+        """The bid of the face ``card`` shows (6.3): the screen enters a card by its face, so
+        the bid names a copy the table has not seen discarded (3.3)."""
+        return cm.Bid(side=side, card=copy_in_hand(self.game.state, side, card))
 
     def bag_blocks(self, side: Side) -> list[str]:
         """The blocks the rules have in ``side``'s bag (for the virtual table's set-up)."""

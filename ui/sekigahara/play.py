@@ -408,7 +408,7 @@ class PlayScreen:
             canvas.button(cell, label, self._bid(bidder, card_id), size=t.small)
 
     def _bid(self, side: Side, card: str) -> Callable[[], None]:
-        return lambda: self._do(cm.Bid(side=side, card=card))
+        return lambda: self._do(self.control.bid(side, card))
 
     def _choose(self, side: Side, first: Side) -> Callable[[], None]:
         return lambda: self._do(cm.ChooseFirst(side=side, first=first))

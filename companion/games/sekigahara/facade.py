@@ -14,6 +14,7 @@ from __future__ import annotations
 from companion.games.sekigahara import records
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.cards import copy_in_hand
 from companion.games.sekigahara.engine.castles import castle_owner
 from companion.games.sekigahara.engine.data import BOARD, CARDS, FACES, side_of
 from companion.games.sekigahara.engine.feed import (
@@ -23,6 +24,7 @@ from companion.games.sekigahara.engine.feed import (
     place,
     plain_words,
 )
+from companion.games.sekigahara.engine.flow import answering_side
 from companion.games.sekigahara.engine.game import EVENTS, SekigaharaGame, SekigaharaRules, new_game
 from companion.games.sekigahara.engine.players import RandomPlayer, Table
 from companion.games.sekigahara.engine.queries import (
@@ -91,6 +93,7 @@ __all__ = [
     "State",
     "Table",
     "TableRules",
+    "answering_side",
     "awaiting",
     "bag_zone",
     "card_pad_zone",
@@ -99,6 +102,7 @@ __all__ = [
     "citation",
     "clan_name",
     "cm",
+    "copy_in_hand",
     "count_words",
     "declarable",
     "default_rules",

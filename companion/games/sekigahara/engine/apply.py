@@ -79,6 +79,7 @@ def _drawn(s: State, e: ev.CardsDrawn) -> None:
     for _ in range(e.count):
         if s.draw[e.side] == 0:  # 3.3: reshuffle the discard pile
             s.draw[e.side], s.discard[e.side] = s.discard[e.side], 0
+            s.discarded[e.side] = frozenset()
         if s.draw[e.side] == 0:
             return
         s.draw[e.side] -= 1
@@ -88,9 +89,11 @@ def _drawn(s: State, e: ev.CardsDrawn) -> None:
 def _discarded(s: State, e: ev.CardsDiscarded) -> None:
     if e.from_table:
         s.table[e.side] -= e.count
+        s.table_cards[e.side] = tuple(c for c in s.table_cards[e.side] if c not in e.cards)
     else:
         s.hand[e.side] -= e.count
     s.discard[e.side] += e.count
+    s.discarded[e.side] |= set(e.cards)  # 3.3: face up in the pile until it is reshuffled
 
 
 def _phase(s: State, e: ev.PhaseBegan) -> None:
@@ -110,6 +113,7 @@ def _phase(s: State, e: ev.PhaseBegan) -> None:
 def _bid(s: State, e: ev.BidPlaced) -> None:
     s.hand[e.side] -= 1
     s.table[e.side] += 1
+    s.table_cards[e.side] += (e.card,)
     s.bids[e.side] = e.card
 
 
@@ -207,11 +211,14 @@ def _opened(s: State, e: ev.CombatOpened) -> None:
 def _acted(s: State, e: ev.CombatActed) -> None:
     assert s.pending is not None
     action = ACTION.validate_python(e.action)
-    if (isinstance(action, combat.Deploy) and action.card is not None) or isinstance(
-        action, combat.Challenge
-    ):
+    played: combat.PlayedCard | combat.Challenge | None = (
+        action.card if isinstance(action, combat.Deploy) else
+        action if isinstance(action, combat.Challenge) else None)
+    if played is not None:
         s.hand[action.side] -= 1  # 8.2.3, 8.6.1: the card goes face up on the table
         s.table[action.side] += 1
+        if played.card_id is not None:
+            s.table_cards[action.side] += (played.card_id,)
     s.pending.combat, _ = combat.apply_action(s.pending.combat, action)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.cards import check_in_hand
 from companion.games.sekigahara.engine.commands import Bid, ChooseFirst
 from companion.games.sekigahara.engine.data import CARDS
 from companion.games.sekigahara.engine.flow import Emitter, reject
@@ -11,14 +12,13 @@ from companion.games.sekigahara.engine.state import Phase, State
 
 def bid(state: State, cmd: Bid) -> list[ev.Event]:
     """6.3: each side lays a card face down; both are revealed together, the higher bid wins
-    (C11: bids never tie) and both bid cards are discarded."""
+    (C11: bids never tie) and both bid cards are discarded: a card in the discard pile cannot
+    be bid before the reshuffle (3.3)."""
     if cmd.side in state.bids:
         raise reject("6.3", f"{cmd.side.value} has already bid")
-    card = CARDS.get(cmd.card)
-    if card is None or card.side is not cmd.side:
-        raise reject("6.3", f"{cmd.card!r} is not a card of the {cmd.side.value} deck")
     if state.hand[cmd.side] < 1:
         raise reject("6.3", f"{cmd.side.value} has no card to bid")
+    check_in_hand(state, cmd.side, cmd.card, "6.3")  # 3.3: not a card already discarded
     em = Emitter(state)
     em.emit(ev.BidPlaced(side=cmd.side, card=cmd.card))
     bids = em.state.bids

@@ -8,9 +8,10 @@ from typing import Any
 
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara import combat
-from companion.games.sekigahara.components import Disk, Side
+from companion.games.sekigahara.components import CardKind, Disk, Side
 from companion.games.sekigahara.engine import commands as cm
 from companion.games.sekigahara.engine import events as ev
+from companion.games.sekigahara.engine.cards import can_deploy, check_in_hand
 from companion.games.sekigahara.engine.castles import (
     blocks_at,
     castle_owner,
@@ -18,12 +19,14 @@ from companion.games.sekigahara.engine.castles import (
     units_count,
 )
 from companion.games.sekigahara.engine.data import BOARD, CARDS, OSAKA
+from companion.games.sekigahara.engine.feed import card_words
 from companion.games.sekigahara.engine.flow import Emitter, draw_cards, reject
 from companion.games.sekigahara.engine.mori import mori_in_box
 from companion.games.sekigahara.engine.overrun import resolve_overruns
 from companion.games.sekigahara.engine.state import Phase, Stage, State
 from companion.games.sekigahara.engine.turns import end_phase
 from companion.games.sekigahara.engine.victory import check_instant_victory
+from companion.games.sekigahara.zones import side_name
 
 
 def must_declare(state: State) -> list[str]:
@@ -120,7 +123,7 @@ def to_action(cmd: Any) -> combat.CombatAction:
             clan=cmd.card.clan, kind=cmd.card.kind, card_id=cmd.card.card_id)
         return combat.Deploy(side=cmd.side, card=card, blocks=cmd.blocks)
     if isinstance(cmd, cm.Challenge):
-        return combat.Challenge(side=cmd.side, refuted=cmd.refuted)
+        return combat.Challenge(side=cmd.side, refuted=cmd.refuted, card_id=cmd.card)
     if isinstance(cmd, cm.Finish):
         return combat.Finish(side=cmd.side)
     assert isinstance(cmd, cm.TakeLosses)
@@ -128,7 +131,8 @@ def to_action(cmd: Any) -> combat.CombatAction:
 
 
 def act(state: State, cmd: Any) -> list[ev.Event]:
-    """One combat action (8.2-8.7, 8.9.4), judged by the combat rules."""
+    """One combat action (8.2-8.7, 8.9.4), judged by the combat rules. A card the table names
+    must still be in the hand: not face up on the table, not in the discard pile (3.3)."""
     p = state.pending
     assert p is not None and p.stage is Stage.FIGHTING  # the dispatch's step (8.1)
     action = to_action(cmd)
@@ -142,6 +146,9 @@ def act(state: State, cmd: Any) -> list[ev.Event]:
             known.clan, known.kind) != (action.card.clan, action.card.kind):
             raise reject("8.2.2", f"card {action.card.card_id} is not a "
                          f"{action.card.describe()} of the {action.side.value} deck")
+        check_in_hand(state, action.side, action.card.card_id, "8.2.2")
+    if isinstance(cmd, cm.Challenge):
+        _check_challenge(state, p.combat, cmd)
     try:
         after, _ = combat.apply_action(p.combat, action)
     except RuleViolation as exc:
@@ -152,6 +159,34 @@ def act(state: State, cmd: Any) -> list[ev.Event]:
     if combat.is_resolved(after):
         _conclude(em)
     return em.events
+
+
+def _check_challenge(state: State, fight: combat.CombatState, cmd: cm.Challenge) -> None:
+    """8.6.1: the challenger plays a Loyalty Challenge card; the deploying side refutes only by
+    showing from its hand another card able to deploy the block (C2: any one card for a double
+    deployment), so not with an empty hand. Hand sizes are public, so the refusal tells nothing."""
+    if cmd.card is not None:
+        card = check_in_hand(state, cmd.side, cmd.card, "8.6.1")
+        if card.kind is not CardKind.LOYALTY:
+            raise reject("8.6.1", "a Loyalty Challenge is played with a Loyalty Challenge card")
+    if combat.challenge_window(fight) is not cmd.side:
+        return  # the combat rules say why no challenge may be played now
+    deployer = cmd.side.opponent
+    if not cmd.refuted:
+        if cmd.shown is not None:
+            raise reject("8.6.1", "a card shown refutes the challenge: the answer is refuted")
+        return
+    if state.hand[deployer] < 1:
+        raise reject("8.6.1", f"{side_name(deployer)} has no card in hand to show, so cannot "
+                     "refute the Loyalty Challenge")
+    if cmd.shown is not None:
+        shown = check_in_hand(state, deployer, cmd.shown, "8.6.1")
+        assert fight.challengeable is not None  # the window is open
+        deployment = fight.deployments[fight.challengeable]
+        faces = [fight.setup.blocks[b] for b in deployment.blocks]
+        if not any(can_deploy(shown, face) for face in faces):
+            raise reject("8.6.1", "the card shown must be able to deploy the block challenged",
+                         private=f"{card_words(cmd.shown)} cannot deploy it")
 
 
 def _conclude(em: Emitter) -> None:
@@ -179,11 +214,12 @@ def _conclude(em: Emitter) -> None:
 
 
 def replenish(em: Emitter, draws: dict[Side, int]) -> None:
-    """8.10: both sides discard the cards played and draw back (plus the bonus for losses)."""
+    """8.10: both sides discard the cards played and draw back (plus the bonus for losses). The
+    cards the table named go to the discard pile by name, out of play until the reshuffle (3.3)."""
     for side in Side:
         if em.state.table[side]:
             em.emit(ev.CardsDiscarded(side=side, count=em.state.table[side], rule="8.10",
-                                      from_table=True))
+                                      cards=em.state.table_cards[side], from_table=True))
     for side in Side:
         draw_cards(em, side, draws.get(side, 0), "8.10")
 

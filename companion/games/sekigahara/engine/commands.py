@@ -136,11 +136,16 @@ class Deploy(Command):
 
 
 class Challenge(Command):
-    """8.6: a Loyalty Challenge against the deployment just made; ``refuted`` if answered."""
+    """8.6.1: ``side`` plays a Loyalty Challenge against the deployment just made, and the
+    deploying side answers: ``refuted`` if it showed a card able to deploy the block. The answer
+    is the deploying side's, so the command comes from its device (C19). ``card`` names the
+    Loyalty Challenge card and ``shown`` the card shown, when the table knows them."""
 
     type: Literal["challenge"] = "challenge"
     side: Side
     refuted: bool
+    card: str | None = None
+    shown: str | None = None
 
 
 class Finish(Command):

@@ -63,15 +63,30 @@ def acting_side(command: Command) -> Side | None:
     return side if isinstance(side, Side) else None
 
 
+def answering_side(command: Command) -> Side | None:
+    """The side whose device gives ``command`` (C18): the side it acts for, except a Loyalty
+    Challenge, which is recorded with its answer, and the answer is the deploying side's: it
+    shows a card able to deploy the block or it does not (8.6.1, C19)."""
+    side = acting_side(command)
+    if side is not None and getattr(command, "type", None) == "challenge":
+        return side.opponent
+    return side
+
+
 def check_submitter(command: Command, by: str) -> None:
-    """C18: a command is accepted only from the side it acts for. The refusal comes first and
-    reads the same whatever is on the board, so a command sent in the opponent's name learns
-    nothing of where the opponent's blocks are."""
-    acting = acting_side(command)
+    """C18: a command is accepted only from the side it acts for (C19: a Loyalty Challenge from
+    the side that answers it). The refusal comes first and reads the same whatever is on the
+    board, so a command sent in the opponent's name learns nothing of where the opponent's
+    blocks are."""
+    device = answering_side(command)
     if by not in {s.value for s in Side}:
         raise reject("C18", f"commands come from a side's device (ishida or tokugawa), not {by!r}")
-    if acting is not None and acting.value != by:
-        raise reject("C18", f"{by} cannot give a command for {acting.value}")
+    if device is None or device.value == by:
+        return
+    if device is not acting_side(command):
+        raise reject("C19", f"{by} cannot answer a Loyalty Challenge against a {device.value} "
+                     f"block: {device.value} answers it, refuted or not")
+    raise reject("C18", f"{by} cannot give a command for {device.value}")
 
 
 def draw_cards(em: Emitter, side: Side, count: int, rule: str) -> None:

@@ -41,6 +41,11 @@ def violations(state: State, *, views: bool = True) -> list[str]:
             found.append(f"{side}: negative card count {piles}")
         if state.pos and sum(piles) != DECK_SIZE[side]:
             found.append(f"{side}: {sum(piles)} cards, not {DECK_SIZE[side]}")
+        named = (len(state.table_cards[side]), len(state.discarded[side]))
+        if named[0] > state.table[side] or named[1] > state.discard[side] or (
+                set(state.table_cards[side]) & state.discarded[side]):
+            found.append(f"{side}: the cards named on the table and in the discard pile "
+                         f"{named} disagree with the counts (3.3)")
     if not state.inside <= set(state.pos):
         found.append("unknown block inside a castle")
     if views and holds_block_id(public_view(state).payload.model_dump_json()):

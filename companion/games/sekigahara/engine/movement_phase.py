@@ -103,8 +103,9 @@ def movable(state: State, side: Side, origin: str) -> list[str]:
     ]
 
 
-def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
-    """7.3: one stack's move, with its force marches, Overruns and Resource Locations."""
+def _check_move(state: State, cmd: MoveStack) -> tuple[frozenset[str], ...]:
+    """What is judged of a stack move before its route (7.1, 7.3.1, 7.3.3, 8.9.6, 9.3, C13): all
+    public, the same whoever stands at the origin. Returns its force march groups."""
     require_bought(state)
     side = cmd.side
     if state.level is Level.NONE or state.moves_left < 1:
@@ -131,6 +132,27 @@ def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
     marches = tuple(frozenset(g) for g in cmd.force_marches)
     if state.hand[side] < len(marches):
         raise reject("7.3.3", "each force march discards one card")
+    return marches
+
+
+def verdict_with_leadership(state: State, cmd: MoveStack) -> RuleViolation | None:
+    """The verdict on ``cmd`` were Leadership at its origin (7.3.4): None if the move would
+    then be legal. It reads nothing hidden, so the table offers such a move whoever stands at
+    the origin (C12); :func:`move_stack` accepts it only where a leader does."""
+    try:
+        marches = _check_move(state, cmd)
+        led = StackMove(side=cmd.side, origin=cmd.origin, paths=dict(cmd.paths),
+                        force_marches=marches, leadership=True)
+        validate_stack_move(BOARD, led, situation(state, cmd.side, frozenset(cmd.paths)))
+    except RuleViolation as exc:
+        return RuleViolation(exc.rule, exc.message)
+    return None
+
+
+def move_stack(state: State, cmd: MoveStack) -> list[ev.Event]:
+    """7.3: one stack's move, with its force marches, Overruns and Resource Locations."""
+    side = cmd.side
+    marches = _check_move(state, cmd)
     move, analysis = _analyse(state, cmd, marches)
     em = Emitter(state)
     if analysis.force_march_cards:
@@ -174,7 +196,9 @@ def _analyse(
         failure = exc
     public = public_leadership(state, cmd.origin, side)
     if not (public or leader_at(state, cmd.origin, side)):
-        raise reject(failure.rule, failure.message) from None
+        raise reject(failure.rule, failure.message, private=(
+            f"{failure.message}: no leader of yours stands there to give Leadership (7.3.4)"
+            if verdict_with_leadership(state, cmd) is None else None)) from None
     led = plain.model_copy(update={"leadership": True})
     try:
         return led, validate_stack_move(BOARD, led, seen)

@@ -78,7 +78,8 @@ def legal_destinations(
 
 
 def explain_stack_move(
-    state: State, side: Side, origin: str, destination: str, blocks: tuple[str, ...]
+    state: State, side: Side, origin: str, destination: str, blocks: tuple[str, ...], *,
+    any_leader: bool = False,
 ) -> MoveExplanation:
     """Given an origin, a destination and the blocks that went: the legal routes (the player
     picks one when several fit) or the rule that makes the move illegal.
@@ -86,7 +87,10 @@ def explain_stack_move(
     Leadership is used only if the move needs it (7.3.4, C12): the routes are those open
     without a hidden leader; only when there are none are the routes a leader opens given
     (marked ``needs_leader``: the move declares the leader). An illegal move's reason is the
-    one that holds without a hidden leader, so it is the same whoever stands at the origin."""
+    one that holds without a hidden leader, so it is the same whoever stands at the origin.
+    ``any_leader``: give the routes a leader would open whoever stands there, for what both
+    players see (the table's route question, C12); the move is refused when made if no leader
+    stands there."""
     def explain(leadership: bool) -> MoveExplanation:
         return explain_move(
             BOARD, origin, destination, len(blocks), side=side, leadership=leadership,
@@ -96,7 +100,7 @@ def explain_stack_move(
 
     public = public_leadership(state, origin, side)
     plain = explain(public)
-    if plain.legal or public or not leader_at(state, origin, side):
+    if plain.legal or public or not (any_leader or leader_at(state, origin, side)):
         return plain
     led = explain(True)
     if not led.legal:

@@ -43,7 +43,10 @@ from companion.games.sekigahara.engine.castles import blocks_at
 from companion.games.sekigahara.engine.data import BOARD, FACES, OSAKA, side_of
 from companion.games.sekigahara.engine.feed import feed_line
 from companion.games.sekigahara.engine.game import SekigaharaGame, SekigaharaRules
-from companion.games.sekigahara.engine.movement_phase import public_leadership
+from companion.games.sekigahara.engine.movement_phase import (
+    public_leadership,
+    verdict_with_leadership,
+)
 from companion.games.sekigahara.engine.queries import (
     explain_stack_move,
     legal_destinations,
@@ -173,11 +176,17 @@ def _engine_zone(zone: str) -> str:
 
 
 def _route_label(route: Route, *, leader: bool = False) -> str:
+    """The route's places and what it costs: a leader's Leadership (declared, 7.3.4), a force
+    march card (7.3.3), or both. ``leader``: the leader's +1 instead of the card."""
     names = [BOARD.locations[loc].name for loc in route.path]
     text = "direct" if len(names) == 1 else "via " + ", ".join(names[:-1])
-    if leader or route.needs_leader:  # never offered as a function of a hidden leader (C12)
+    led = leader or route.needs_leader  # never offered as a function of a hidden leader (C12)
+    march = route.needs_force_march and not leader
+    if led and march:  # short enough for one button on the smallest screen
+        return text + " (a leader declared, a force march card)"
+    if led:
         return text + " (a leader's Leadership: the leader is declared)"
-    return text + (" (force march: discard one card)" if route.needs_force_march else "")
+    return text + (" (force march: discard one card)" if march else "")
 
 
 @dataclass
@@ -407,19 +416,22 @@ class TableRules:
         if any(side_of(b) is not side for b in blocks) or not set(blocks) <= set(movable):
             verdict = dry_run(state, naive)  # the engine's own reason: phase, 7.3.1, 8.9.6...
             return verdict or RuleViolation("7.3.1", "these blocks cannot move now")
-        explanation = explain_stack_move(state, side, origin, dest, blocks)
+        explanation = explain_stack_move(state, side, origin, dest, blocks, any_leader=True)
         options: list[Option] = []
         refused: RuleViolation | None = None
         for route in explanation.routes:
             marches = (blocks,) if route.needs_force_march else ()
             command = cm.MoveStack(side=side, origin=origin, force_marches=marches,
                                    paths={b: route.path for b in blocks})
-            verdict = dry_run(state, command)
+            # 7.3.3, 7.3.4, C12: what a leader's +1 opens is offered whoever stands there,
+            # judged as if a leader did, and refused when answered if none does
+            verdict = (verdict_with_leadership(state, command) if route.needs_leader
+                       else dry_run(state, command))
             if verdict is None:
                 options.append(Option(_route_label(route), (command,)))
-                if marches and not public_leadership(state, origin, side):
-                    # 7.3.3, 7.3.4, C12: a leader could give the +1 instead of a card; offered
-                    # whoever stands there, and refused when answered if no leader does
+                if marches and not route.needs_leader and not public_leadership(
+                        state, origin, side):
+                    # the leader's +1 instead of the card
                     led = command.model_copy(update={"force_marches": ()})
                     options.append(Option(_route_label(route, leader=True), (led,)))
             refused = refused or verdict
@@ -427,7 +439,8 @@ class TableRules:
         for option in options:  # two routes with the same words apart
             first.setdefault(option.label, option)
         options = list(first.values())
-        if len(options) == 1:
+        declares = any(r.needs_leader for r in explanation.routes)
+        if len(options) == 1 and not declares:  # a leader's +1 is claimed, never assumed
             return Ready(options[0].commands)
         if options:
             return Question(

@@ -6,7 +6,9 @@ one location reads its few blocks instead of all 96); both change only through
 :meth:`State.place`. ``inside`` holds the
 blocks inside a castle (besieged or harboured after a retreat, 8.8.4, 8.9.6). Cards are tracked
 as counts only (hands are hidden and untagged); the identities of cards played face up travel in
-the events. :meth:`State.copy` gives an independent copy; ``apply`` always works on one.
+the events, and those known are kept while they lie face up on the table (``table_cards``) and
+then in the discard pile (``discarded``) until it is reshuffled (3.3, 6.3, 8.10).
+:meth:`State.copy` gives an independent copy; ``apply`` always works on one.
 """
 
 from __future__ import annotations
@@ -79,6 +81,14 @@ def _sides(value: int) -> dict[Side, int]:
     return {Side.ISHIDA: value, Side.TOKUGAWA: value}
 
 
+def _ids() -> dict[Side, tuple[str, ...]]:
+    return {Side.ISHIDA: (), Side.TOKUGAWA: ()}
+
+
+def _no_ids() -> dict[Side, frozenset[str]]:
+    return {Side.ISHIDA: frozenset(), Side.TOKUGAWA: frozenset()}
+
+
 @dataclass
 class State:
     phase: Phase = Phase.NOT_STARTED
@@ -97,6 +107,9 @@ class State:
     draw: dict[Side, int] = field(default_factory=lambda: _sides(0))
     discard: dict[Side, int] = field(default_factory=lambda: _sides(0))
     table: dict[Side, int] = field(default_factory=lambda: _sides(0))
+    # known ids of the cards face up on the table, then in the discard pile (3.3, 6.3, 8.10)
+    table_cards: dict[Side, tuple[str, ...]] = field(default_factory=lambda: _ids())
+    discarded: dict[Side, frozenset[str]] = field(default_factory=lambda: _no_ids())
     # setup and reinforcement: draws still owed, in order: (side, zone, count)
     draws_due: list[tuple[Side, str, int]] = field(default_factory=list)
     bids: dict[Side, str] = field(default_factory=dict)
@@ -145,7 +158,9 @@ class State:
             disks=dict(self.disks), casualties=list(self.casualties),
             resource_control=dict(self.resource_control),
             castle_owner=dict(self.castle_owner), hand=dict(self.hand), draw=dict(self.draw),
-            discard=dict(self.discard), table=dict(self.table), draws_due=list(self.draws_due),
+            discard=dict(self.discard), table=dict(self.table),
+            table_cards=dict(self.table_cards), discarded=dict(self.discarded),
+            draws_due=list(self.draws_due),
             bids=dict(self.bids), bid_winner=self.bid_winner, level=self.level,
             moves_left=self.moves_left, muster_left=self.muster_left, mustered=self.mustered,
             moved=set(self.moved), sources=set(self.sources), immobile=set(self.immobile),

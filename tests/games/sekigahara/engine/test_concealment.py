@@ -164,3 +164,29 @@ def test_a_command_in_the_opponents_name_learns_nothing() -> None:
     refused = game.submit(cm.EndPhase(side=ISH), "referee")
     assert not isinstance(refused, Accepted) and refused.rule == "C18"
     assert isinstance(game.submit(move("sawayama", [a], "gifu", side=ISH), "ishida"), Accepted)
+
+
+def test_a_move_needing_a_leader_and_a_force_march_is_asked_whoever_stands_there() -> None:
+    """7.3.3, 7.3.4, C12 (issue 18: 38 cases in 60 games): Sunpu to Kuwana on the highway is
+    four locations, base 1 + highway 1 + a leader's Leadership 1 + a force march 1. The table
+    used to ask the route only where the leader stood and call it a 7.3.3 violation elsewhere,
+    so the move told whether a leader was in the stack. Now the same question is asked in both
+    worlds, and the answer is accepted where the leader stands, refused (7.3.3) elsewhere: the
+    public refusal is the one without a leader, the reason is told to the mover alone."""
+    games = [position(w, level=Level.TOTAL) for w in (LEADER_AT_SUNPU, NO_LEADER_AT_SUNPU)]
+    for dest in ("kuwana", "kiyosu"):  # kiyosu: three locations, the leader's +1 alone
+        outcomes = [TableRules(g).commands_for(ProposedMove("sunpu", dest, (P1,)))
+                    for g in games]
+        assert outcomes[0] == outcomes[1]
+        assert isinstance(outcomes[0], Question)
+    kuwana = TableRules(games[0]).commands_for(ProposedMove("sunpu", "kuwana", (P1,)))
+    assert isinstance(kuwana, Question)
+    [both] = [o for o in kuwana.options if "leader declared, a force march" in o.label]
+    [command] = both.commands
+    assert isinstance(command, cm.MoveStack) and command.force_marches == ((P1,),)
+    shown = [public_outputs(g, [command]) for g in games]
+    assert any("with leadership" in line for line in shown[0])
+    refused = games[1].submit(command)
+    assert not isinstance(refused, Accepted) and refused.rule == "7.3.3"
+    assert "leader" not in refused.message.lower()
+    assert refused.private is not None and "no leader of yours" in refused.private

@@ -20,8 +20,10 @@ from companion.games.sekigahara.engine.queries import (
 from companion.games.sekigahara.engine.state import BAG, DEAD, RECRUITMENT, Level, Phase
 from companion.games.sekigahara.engine.views import public_view
 
-LOW_ISHIDA = min((c for c in CARDS.values() if c.side is ISH), key=lambda c: c.bid).id
-HIGH_TOKUGAWA = max((c for c in CARDS.values() if c.side is TOK), key=lambda c: c.bid).id
+LOW_ISHIDA = [c.id for c in sorted((c for c in CARDS.values() if c.side is ISH),
+                                    key=lambda c: (c.bid, c.id))]
+HIGH_TOKUGAWA = [c.id for c in sorted((c for c in CARDS.values() if c.side is TOK),
+                                      key=lambda c: (-c.bid, c.id))]
 
 
 def draw_due(game: SekigaharaGame) -> None:
@@ -32,8 +34,9 @@ def draw_due(game: SekigaharaGame) -> None:
 
 
 def bids(game: SekigaharaGame) -> None:
-    ok(game, cm.Bid(side=ISH, card=LOW_ISHIDA))
-    ok(game, cm.Bid(side=TOK, card=HIGH_TOKUGAWA))
+    week = game.state.week  # a new card each week: the last one is in the discard pile (3.3)
+    ok(game, cm.Bid(side=ISH, card=LOW_ISHIDA[week]))
+    ok(game, cm.Bid(side=TOK, card=HIGH_TOKUGAWA[week]))
     ok(game, cm.ChooseFirst(side=TOK, first=TOK))
 
 
