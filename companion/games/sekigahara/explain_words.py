@@ -28,6 +28,7 @@ from companion.games.sekigahara.engine.retreat import retreat_options
 from companion.games.sekigahara.engine.state import BAG, Level, Phase, State
 from companion.games.sekigahara.explain_combat import Ruling, card_play, tally_words
 from companion.games.sekigahara.explain_combat import ruling as _r
+from companion.games.sekigahara.movement._graph import board_index
 from companion.games.sekigahara.movement.distance import allowance_breakdown, movement_allowance
 from companion.games.sekigahara.zones import count_words, side_name
 
@@ -322,21 +323,27 @@ def _moved(before: State, e: ev.StackMoved) -> list[Ruling]:
     for path, blocks in sorted(by_path.items()):
         found = explain_stack_move(before, e.side, e.origin, path[-1], tuple(blocks))
         route = next((r for r in found.routes if r.path == path), None)
-        if route is None:  # a route the move analysis does not list as shortest
-            out.append(_r("7.3", f"{faces_words(tuple(sorted(blocks)))}: {place(e.origin)} - "
-                          f"{' - '.join(place(p) for p in path)}, "
-                          f"{count_words(len(path), 'location')} moved"))
-            continue
-        march = route.needs_force_march
-        parts = {"leadership": e.leadership, "highway": route.all_highway, "force_march": march}
+        if route is not None:
+            used, highway, march = route.allowance_used, route.all_highway, route.needs_force_march
+        else:  # a longer route than the shortest ones the move analysis lists
+            used, highway = len(path), _all_highway(e.origin, path)
+            march = used > movement_allowance(len(blocks), leadership=e.leadership,
+                                              highway=highway, force_march=False)
+        parts = {"leadership": e.leadership, "highway": highway, "force_march": march}
         allowance = movement_allowance(len(blocks), **parts)
-        used = route.allowance_used
         out.append(_r("7.3.3" if march else "7.3", (
             f"{faces_words(tuple(sorted(blocks)))}: {place(e.origin)} - "
             f"{' - '.join(place(p) for p in path)}, {count_words(used, 'location')} moved "
             f"against an allowance of {allowance} ({allowance_breakdown(len(blocks), **parts)})"
             + (" with a force march, one card discarded" if march else ""))))
     return out
+
+
+def _all_highway(origin: str, path: tuple[str, ...]) -> bool:
+    """Whether every road of ``path`` is a highway (7.3.3, C9)."""
+    index = board_index(BOARD)
+    return any(raw.locations == path and raw.all_highway
+               for raw in index.paths_between.get((origin, path[-1]), ()))
 
 
 def _moves_left(before: State, e: ev.StackMoved) -> str:

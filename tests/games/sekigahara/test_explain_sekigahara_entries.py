@@ -141,6 +141,17 @@ def test_moves_say_what_gave_leadership(
     assert all(t.startswith("Leadership +1") and t != "Leadership +1" for t in sources)
 
 
+def test_every_route_is_weighed_against_its_allowance(
+        explained: dict[tuple[int, int], dict[str, typing.Any]]) -> None:
+    """A route longer than the shortest ones the move analysis lists (a longer highway route,
+    say) is weighed like any other: locations moved against the allowance and its parts."""
+    routes = [r["text"] for out in explained.values() for r in out["rulings"]
+              if r["rule"] in ("7.3", "7.3.3") and re.search(r"\d+ locations? moved", r["text"])]
+    assert routes
+    unweighed = [t for t in routes if not re.search(r"against an allowance of \d \(base 1", t)]
+    assert not unweighed, unweighed[:3]
+
+
 def test_bids_musters_retreats_and_the_end_carry_their_arithmetic(
         explained: dict[tuple[int, int], dict[str, typing.Any]]) -> None:
     texts = {r["rule"]: [] for out in explained.values() for r in out["rulings"]}
