@@ -34,8 +34,8 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed-from"
 
 
-EXTRAS = {"run": "ui,usb", "test": "dev"}
-"""What each command installs; ``dev`` includes everything ``ui`` and ``usb`` bring."""
+EXTRAS = {"run": "ui,usb,tournament", "test": "dev"}
+"""What each command installs; ``dev`` includes everything the others bring."""
 
 
 def _installed() -> tuple[str, str]:
@@ -63,6 +63,34 @@ def ensure_environment(command: str) -> None:
             check=True,
         )
         STAMP.write_text(f"{wanted} {needed}")
+
+
+SYSTEM_PACKAGES = {
+    "mosquitto": ("/usr/sbin/mosquitto",),
+    "chromium": ("/usr/bin/chromium",),
+    "chromium-driver": ("/usr/bin/chromedriver",),
+    "gcc": ("/usr/bin/gcc",),
+    "libsqlite3-dev": ("/usr/include/sqlite3.h",),
+}
+"""Debian packages the tests start or build with: the tournament's broker (Mosquitto), the
+dashboard's headless browser (Chromium and its driver), the power-cut test's C file layer."""
+
+
+def ensure_system_packages() -> None:
+    """Install the Debian packages the tests need and the machine lacks, when this runs as root
+    on Debian (a CI machine, a fresh container). Elsewhere the tests that need a missing one
+    skip and name it."""
+    missing = [name for name, paths in SYSTEM_PACKAGES.items()
+               if not any(Path(p).exists() for p in paths)]
+    if not missing or os.name == "nt" or os.geteuid() != 0 or not Path("/usr/bin/apt-get").exists():
+        return
+    print(f"installing Debian packages for the tests: {' '.join(missing)} ...", file=sys.stderr)
+    quiet = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for step in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *missing]):
+        if subprocess.run(step, env=quiet, stdout=subprocess.DEVNULL).returncode != 0:
+            print(f"could not install {' '.join(missing)}: the tests that need them skip",
+                  file=sys.stderr)
+            return
 
 
 def pytest_command(pytest_args: list[str], full: bool) -> list[str]:
@@ -109,6 +137,7 @@ def main(argv: list[str]) -> int:
         return 2
     ensure_environment(argv[0])
     if argv[0] == "test":
+        ensure_system_packages()
         full = "--full" in argv[1:]
         return run_checks([a for a in argv[1:] if a != "--full"], full)
     args = argv[1:]
