@@ -23,6 +23,7 @@ import queue
 import re
 import ssl
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,7 @@ class TablePublisher:
         self._new = threading.Event()
         self._connection = Connection(False)
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._threads: list[threading.Thread] = []
         self.errors: list[str] = []
         """What went wrong off the game thread (never raised into the game), newest last."""
@@ -301,8 +303,20 @@ class TablePublisher:
     # ------------------------------------------------------------------ the sender
 
     def _set(self, connection: Connection) -> None:
-        with self._lock:
+        with self._changed:
             self._connection = connection
+            self._changed.notify_all()
+
+    def wait_connected(self, connected: bool, timeout: float) -> bool:
+        """Wait until the connection is (or is not) up, at most ``timeout`` seconds: whether
+        it is as asked (tests; a screen only reads :attr:`connection`)."""
+        return self.wait_until(lambda c: c.connected == connected, timeout)
+
+    def wait_until(self, test: Callable[[Connection], bool], timeout: float) -> bool:
+        """Wait until ``test`` holds of the connection (a connection attempt's outcome), at
+        most ``timeout`` seconds."""
+        with self._changed:
+            return self._changed.wait_for(lambda: test(self._connection), timeout)
 
     def _send(self) -> None:
         while not self._stop.is_set():
@@ -356,7 +370,8 @@ class TablePublisher:
             self.outbox.acked(state.take_acks())
             if client.is_connected():
                 client.disconnect()
-            self._set(Connection(False, state.lost or "the broker closed the connection"))
+            self._set(Connection(False, state.refused or state.lost
+                                 or "the broker closed the connection"))
 
     def _publish_pending(self, client: mqtt.Client, state: _Session) -> None:
         room = WINDOW - state.inflight()
@@ -388,7 +403,7 @@ class _Session:
     def on_connect(self, client: mqtt.Client, _u: object, _f: object,
                    reason: ReasonCode, _p: object = None) -> None:
         if reason.is_failure:
-            self.refused = f"the broker refused the table: {reason}"
+            self.refused = f"the broker refused the table's account ({reason})"
             return
         self.ready = True
         client.subscribe(self.publisher._topic("record/request"), qos=1)
