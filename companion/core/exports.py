@@ -95,11 +95,11 @@ def import_export(store: Store, export: Export, check: Check) -> int:
     does not verify (LogRefused), whose end is not text, or a game already in the store
     (StoreError). One transaction (:meth:`Store.import_game`): a refused import stores
     nothing."""
-    check(export)
     log = export.log
     for what, value in (("finished", log.summary.finished), ("result", log.summary.result)):
         if value is not None and not isinstance(value, str):
             raise StoreError(f"the file's {what} is not text: not a game export", "invalid")
+    check(export)
     extra = {k: v for k, v in log.header.items() if k not in ("game", "uid", "created")}
     return store.import_game(log.summary.game, extra, uid=log.summary.uid,
                              created=log.summary.created, entries=log.entries,
