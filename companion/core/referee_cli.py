@@ -28,6 +28,7 @@ from companion.core.explain import NoEntry, explain_text
 from companion.core.exports import export_text, import_export, open_log, read_export
 from companion.core.paths import add_db_argument, default_db_path
 from companion.core.records import GameRecords, LogRefused
+from companion.core.seals import BadSeal, Seal, check_seals, last_seal, parse_seal, read_seals
 from companion.core.store import GameLog, Store, StoreError
 
 if TYPE_CHECKING:
@@ -152,16 +153,62 @@ def register_game(subparsers: SubParsers) -> None:
 # ---------------------------------------------------------------------- companion referee
 
 
+MAX_SEALS_FILE = 64_000
+"""The most bytes ``verify --seals FILE`` reads (a real file: a few hundred)."""
+
+
+def given_seals(args: argparse.Namespace) -> list[Seal]:
+    """``verify``'s ``--seal LABEL_OR_ENTRY=CODE`` and ``--seals FILE`` (one a line, ``#``
+    comments), read bounded; CannotCheck naming the one that cannot be read."""
+    try:
+        given = [parse_seal(text) for text in args.seal or ()]
+        for name in args.seals or ():
+            given += read_seals(_read_bounded(Path(name), MAX_SEALS_FILE), str(name))
+    except BadSeal as exc:
+        raise CannotCheck(f"cannot read the seals: {exc}") from None
+    return given
+
+
+def _read_bounded(path: Path, cap: int) -> str:
+    try:
+        with path.open("rb") as f:
+            raw = f.read(cap + 1)
+    except OSError as exc:
+        raise CannotCheck(f"cannot read {path}: {exc.strerror}") from None
+    if len(raw) > cap:
+        raise CannotCheck(f"{path} is longer than {cap:,} bytes: not a list of seals")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CannotCheck(f"{path} is not UTF-8 text: not a list of seals") from None
+
+
+def verify_seals(log: GameLog, given: list[Seal]) -> str:
+    """What ``verify`` says of ``given`` seals for a record whose chain and rules hold:
+    "" when none were given, the seals matched otherwise; LogRefused at the first entry known
+    to differ, naming the seal (the tournament's seals are checked through this too)."""
+    if not given:
+        return ""
+    broken = check_seals(log, given)
+    if broken is not None:
+        raise LogRefused(broken.entry, f"the record does not match the seals: {broken}")
+    return f"; {len(given)} seal{'s' if len(given) != 1 else ''} matched"
+
+
 def _verify(args: argparse.Namespace) -> int:
+    given = given_seals(args)
     log, count, head = open_log(args.source, args.db)
     records = records_of(log)
     rebuilt = records.check(log, count=count, head=head)
+    matched = verify_seals(log, given)
     corrections = sum(1 for e in log.entries if e.kind == "correction")
     undone = (f", entries {', '.join(map(str, rebuilt.undone))} undone" if rebuilt.undone
               else "")
+    last = last_seal(log, records.seal_points)
+    sealed = f", {str(last)[0].lower()}{str(last)[1:]}" if last is not None else ""
     print(f"verified: {len(log.entries)} entries ({rebuilt.commands} commands re-adjudicated, "
-          f"{corrections} corrections{undone}), hash chain intact, head {log.head[:16]}; "
-          f"{records.standing(log, rebuilt)}")
+          f"{corrections} corrections{undone}), hash chain intact{matched}, head "
+          f"{log.head[:16]}{sealed}; {records.standing(log, rebuilt)}")
     return EXIT_OK
 
 
@@ -198,6 +245,11 @@ def register_referee(subparsers: SubParsers) -> None:
     inner = parser.add_subparsers(dest="referee_command", metavar="WHAT", required=True)
     verify = inner.add_parser("verify", help="check a game's hash chain and re-adjudicate it")
     verify.add_argument("source", metavar="FILE|ID")
+    verify.add_argument("--seal", action="append", metavar="LABEL_OR_ENTRY=CODE",
+                        help="a seal noted at the table (\"week 2=K7Q2-M9XD\", "
+                        "\"game=...\", \"57=...\"); repeatable")
+    verify.add_argument("--seals", action="append", metavar="FILE",
+                        help="seals one a line, LABEL=CODE, # comments; repeatable")
     add_db_argument(verify)
     verify.set_defaults(handler=_guarded(_verify))
     replay = inner.add_parser("replay", help="the game as it stood after entry N")
