@@ -20,6 +20,7 @@ from companion.games.tenka_meidou.views import Table
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 from ui.shell.pages import Detail
+from ui.shell.sealing import Seal
 from ui.tenka_meidou.control import Plan, Roll, Snapshot, TenkaControl
 
 
@@ -53,6 +54,8 @@ class PlayState:
     leave: Callable[[], None]
     finished: Callable[[], None] | None = None
     """Called once when the War has been fought (the app marks the stored game finished)."""
+    seal: Callable[[], Seal | None] | None = None
+    """The latest seal of the saved game (shown with the final score)."""
     detail: Detail | None = None
     mode: str = "turn"
     """turn, dice, place, tactic, card (deployment); war, score (after the War)."""
