@@ -25,10 +25,18 @@ from typing import TYPE_CHECKING, Any
 from companion.core.commands import first_wins
 from companion.core.descriptor import DescriptorError, descriptor, descriptors
 from companion.core.explain import NoEntry, explain_text
-from companion.core.exports import export_text, import_export, open_log, read_export
+from companion.core.exports import Export, export_text, import_export, open_log, read_export
 from companion.core.paths import add_db_argument, default_db_path
 from companion.core.records import GameRecords, LogRefused
-from companion.core.seals import BadSeal, Seal, check_seals, last_seal, parse_seal, read_seals
+from companion.core.seals import (
+    BadSeal,
+    Seal,
+    check_seals,
+    last_seal,
+    parse_seal,
+    read_seals,
+    seals,
+)
 from companion.core.store import GameLog, Store, StoreError
 
 if TYPE_CHECKING:
@@ -121,13 +129,30 @@ def _import(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise StoreError(f"cannot read {args.file}: {getattr(exc, 'strerror', exc)}") from None
+    given = given_seals(args)
     export = read_export(text, str(args.file))
     records = records_of(export.log)
+
+    said: list[str] = []
+
+    def check(e: Export) -> None:
+        records.check(e.log, count=e.count, head=e.head)
+        said.append(verify_seals(e.log, given))
+
     with Store.open(args.db) as store:
-        game_id = import_export(
-            store, export, lambda e: records.check(e.log, count=e.count, head=e.head))
-    print(f"imported {args.file} as game {game_id} ({export.count} entries, verified)")
+        game_id = import_export(store, export, check)
+    matched = "".join(said)
+    print(f"imported {args.file} as game {game_id} ({export.count} entries, verified"
+          f"{matched})")
     return EXIT_OK
+
+
+def _seal_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seal", action="append", metavar="LABEL_OR_ENTRY=CODE",
+                        help="a seal noted at the table (\"week 2=K7Q2-M9XD\", "
+                        "\"game=...\", \"57=...\"); repeatable")
+    parser.add_argument("--seals", action="append", metavar="FILE",
+                        help="seals one a line, LABEL=CODE, # comments; repeatable")
 
 
 def register_game(subparsers: SubParsers) -> None:
@@ -146,6 +171,7 @@ def register_game(subparsers: SubParsers) -> None:
     export.set_defaults(handler=_guarded(_export))
     imported = inner.add_parser("import", help="verify an export file and store it")
     imported.add_argument("file", type=Path, metavar="FILE")
+    _seal_arguments(imported)
     add_db_argument(imported)
     imported.set_defaults(handler=_guarded(_import))
 
@@ -226,7 +252,13 @@ def _replay(args: argparse.Namespace) -> int:
         raise CannotCheck(f"--view is one of {', '.join(records.views)} for this game")
     records.check(log, count=count, head=head)
     shown = records.view_at(log, args.at, args.view)
-    _print(shown, records.view_text(shown) if not args.json else "", args.json)
+    sealed = [s for s in seals(log, records.seal_points) if s.entry <= args.at]
+    text = "" if args.json else records.view_text(shown)
+    if sealed:  # public: the players saw it on the screen and noted it
+        shown["seal"] = {"entry": sealed[-1].entry, "label": sealed[-1].label,
+                         "code": sealed[-1].code}
+        text += f"\n{sealed[-1]} (entry {sealed[-1].entry})" if text else ""
+    _print(shown, text, args.json)
     return EXIT_OK
 
 
@@ -245,11 +277,7 @@ def register_referee(subparsers: SubParsers) -> None:
     inner = parser.add_subparsers(dest="referee_command", metavar="WHAT", required=True)
     verify = inner.add_parser("verify", help="check a game's hash chain and re-adjudicate it")
     verify.add_argument("source", metavar="FILE|ID")
-    verify.add_argument("--seal", action="append", metavar="LABEL_OR_ENTRY=CODE",
-                        help="a seal noted at the table (\"week 2=K7Q2-M9XD\", "
-                        "\"game=...\", \"57=...\"); repeatable")
-    verify.add_argument("--seals", action="append", metavar="FILE",
-                        help="seals one a line, LABEL=CODE, # comments; repeatable")
+    _seal_arguments(verify)
     add_db_argument(verify)
     verify.set_defaults(handler=_guarded(_verify))
     replay = inner.add_parser("replay", help="the game as it stood after entry N")

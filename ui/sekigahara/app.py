@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from companion.core.pin import RefereePin
+from companion.core.seals import Seal
 from companion.core.store import CorrectionRecorder, GameLog, Store, StoreError
 from companion.games.sekigahara.components import Side, default_blocks, default_board
 from companion.games.sekigahara.facade import (
@@ -33,7 +34,7 @@ from ui.sekigahara.play import PlayScreen
 from ui.sekigahara.virtual_table import VirtualTable, side_to_move
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
-from ui.shell.sealing import Seal, SealWatch
+from ui.shell.sealing import SealWatch
 from ui.tableapp import GameTableApp, TableOptions
 
 log = logging.getLogger(__name__)

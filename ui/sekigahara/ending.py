@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from companion.core.seals import Seal
 from companion.games.sekigahara.components import Side
 from ui.sekigahara.control import Snapshot
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, row
 from ui.shell.plots import Series, line_chart
-from ui.shell.sealing import Seal, draw_seal
+from ui.shell.sealing import draw_seal
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion.core.game import Rejection
+from companion.core.seals import Seal
 from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side, default_board
 from companion.games.sekigahara.facade import (
@@ -41,7 +42,7 @@ from ui.shell import theme as th
 from ui.shell.app import App
 from ui.shell.canvas import Canvas, grid, row
 from ui.shell.hubstatus import hub_strip
-from ui.shell.sealing import Seal, draw_seal
+from ui.shell.sealing import draw_seal
 
 BLINK_MS = 500
 

@@ -16,6 +16,7 @@ from functools import partial
 
 from companion.core.game import Game
 from companion.core.pin import RefereePin
+from companion.core.seals import Seal
 from companion.core.store import CommandRecorder, GameLog, StoreError
 from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.components import Colour
@@ -25,7 +26,7 @@ from firmware_bridge.tablelink import open_readers
 from ui.hardware import HardwareScreen
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
-from ui.shell.sealing import Seal, SealWatch
+from ui.shell.sealing import SealWatch
 from ui.tableapp import GameTableApp, TableOptions
 from ui.tenka_meidou.control import TenkaControl, TenkaGame
 from ui.tenka_meidou.play import PlayScreen

@@ -16,6 +16,7 @@ from functools import partial
 
 import pygame
 
+from companion.core.seals import Seal
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.views import Table
 from companion.games.tenka_meidou.war import DAIMYO_POWER, WarResult, ZoneResult
@@ -23,7 +24,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas, grid, row
 from ui.shell.pages import Detail
 from ui.shell.plots import Series, line_chart
-from ui.shell.sealing import Seal, draw_seal
+from ui.shell.sealing import draw_seal
 from ui.tenka_meidou.control import FeedLine, Snapshot, cited
 from ui.tenka_meidou.words import PAWN_FILL, SMALLEST, TEXT_COLOUR, colour_name, short_zone
 

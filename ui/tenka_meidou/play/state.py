@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion.core.game import Rejection
+from companion.core.seals import Seal
 from companion.games.tenka_meidou.components import Tactic
 from companion.games.tenka_meidou.state import Phase
 from companion.games.tenka_meidou.views import Table
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 from ui.shell.pages import Detail
-from ui.shell.sealing import Seal
 from ui.tenka_meidou.control import Plan, Roll, Snapshot, TenkaControl
 
 
