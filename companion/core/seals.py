@@ -210,12 +210,12 @@ def parse_seal(text: str) -> Seal:
 
 
 def read_seals(text: str, name: str = "the seals") -> list[Seal]:
-    """One seal a line (``LABEL=CODE``); blank lines and ``#`` comments skipped. BadSeal
-    naming the line."""
+    """One seal a line (``LABEL=CODE``); blank lines, ``#`` comments and a score sheet's
+    lines left unfilled (``week 6 = ____-____``) skipped. BadSeal naming the line."""
     out: list[Seal] = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.split("#", 1)[0].strip()
-        if not line:
+        if not line or not line.rpartition("=")[2].strip(" _-"):
             continue
         if len(out) >= MAX_SEALS:
             raise BadSeal(f"{name} holds more than {MAX_SEALS} seals")

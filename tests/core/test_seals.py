@@ -113,7 +113,8 @@ def test_a_wrong_code_names_its_seal_and_the_entries_between(sekigahara: GameLog
 def test_seals_are_read_from_the_command_line_and_from_a_file() -> None:
     assert parse_seal("week 2=k7q2 m9xd") == Seal(0, "week 2", "K7Q2-M9XD")
     assert parse_seal("57=K7Q2M9XD") == Seal(57, "", "K7Q2-M9XD")
-    text = "# table 12, Ann and Bo\n\nweek 1 = 8097-FYCY  # Bo's sheet\ngame=6XCQ-ECYS\n"
+    text = ("# table 12, Ann and Bo\n\nweek 1 = 8097-FYCY  # Bo's sheet\n"
+            "week 2 = ____-____\ngame=6XCQ-ECYS\n")
     assert read_seals(text) == [Seal(0, "week 1", "8097-FYCY"), Seal(0, "game", "6XCQ-ECYS")]
     for bad in ("week 2", "week 2=K7Q2", "=K7Q2-M9XD"):
         with pytest.raises(BadSeal):
