@@ -161,3 +161,18 @@ def test_a_daimyo_card_chosen_face_down_is_never_named(broker: Broker, tmp_path:
     words = Words(TenkaRules())
     names = [words.card(d) for d in Daimyo] + [d.value for d in Daimyo]
     assert not any(name in text for text in chosen for name in names)
+
+
+def test_a_publisher_watching_the_database_follows_the_game_the_app_writes(
+        broker: Broker, tmp_path: Path) -> None:
+    """``companion run --tournament``: the app's store says nothing to the publisher; every
+    entry it writes is published all the same, from the game written to last."""
+    db = tmp_path / "table.sqlite"
+    Store.open(db).close()
+    receiver = Receiver(broker, "referee-ana", _events("table-02"))
+    with TablePublisher(broker.url("table-02"), db, retry_s=0.05, watch_s=0.02):
+        game_id = play(db, "tenka-meidou", 3, lambda game_id, n: None)
+        got = receiver.until(lambda got: len(set(entries_of(got))) == TENKA_ENTRIES)
+    receiver.close()
+    assert entries_of(got) == list(range(1, TENKA_ENTRIES + 1))
+    assert {m["game_id"] for m in unique(got)} == {game_id}
