@@ -21,6 +21,7 @@ from companion.games.sekigahara.facade import (
 from ui.sekigahara.control import TableControl
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
+from ui.shell import tournament
 from ui.shell.app import App, Screen
 from ui.shell.canvas import Canvas, column
 from ui.shell.pages import confirm_page, pager
@@ -59,6 +60,9 @@ class StartScreen:
                         colour=th.DIM).bottom + t.gap
         y = canvas.text(f"Readers: {self.control.readers.describe()}", (r.centerx, y),
                         size=t.small, anchor="midtop", colour=th.DIM).bottom
+        if tournament.shown():
+            y = canvas.text(str(tournament.shown()), (r.centerx, y), size=t.small,
+                            anchor="midtop", colour=th.DIM, width=r.width - 4 * t.gap).bottom
         if self.problem:
             y = canvas.text(f"Games cannot be saved: {self.problem}", (r.centerx, y),
                             size=t.small, anchor="midtop", colour=th.WARN,

@@ -13,6 +13,7 @@ import pygame
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.rulebook import default_rules
 from ui.shell import theme as th
+from ui.shell import tournament
 from ui.shell.canvas import Canvas, column, row
 from ui.shell.pages import pager
 from ui.shell.saving import game_entries
@@ -54,6 +55,9 @@ class StartScreen:
         if self.readers:
             y = canvas.text(f"Readers: {self.readers}", (r.centerx, y), size=t.small,
                             colour=th.DIM, anchor="midtop").bottom
+        if tournament.shown():
+            y = canvas.text(str(tournament.shown()), (r.centerx, y), size=t.small,
+                            anchor="midtop", colour=th.DIM, width=r.width - 4 * t.gap).bottom
         if self.problem:
             y = canvas.text(f"Games cannot be saved: {self.problem}", (r.centerx, y),
                             size=t.small, anchor="midtop", colour=th.WARN,
