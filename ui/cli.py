@@ -183,13 +183,19 @@ def one_app(args: argparse.Namespace) -> DatabaseLock | nullcontext[None]:
 
 
 def play_in_tournament(args: argparse.Namespace) -> int:
-    """:func:`play`, publishing to the tournament while it runs when one is given
-    (:mod:`ui.shell.tournament`)."""
-    if args.tournament is None:
-        return play(args)
+    """:func:`play`, publishing to the tournament while it runs: ``--tournament``, else the
+    URL last joined on the start screen (not for a demo) (:mod:`ui.shell.tournament`)."""
     from ui.shell import tournament
+    from ui.shell.tournament_screen import saved
 
-    tournament.start(args.tournament, args.db)
+    url = args.tournament or (None if args.demo else saved())
+    if url is None:
+        return play(args)
+    try:
+        tournament.start(url, args.db)
+    except ValueError as exc:  # a saved URL spoilt by hand: play on, out of the tournament
+        logging.getLogger(__name__).error("the saved tournament URL is not used: %s", exc)
+        return play(args)
     try:
         return play(args)
     finally:

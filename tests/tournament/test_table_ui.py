@@ -71,3 +71,44 @@ def test_the_start_screen_says_the_table_plays_on_without_the_broker(
     shown = [text for _screen, text in tenka.app.drawn]
     assert "Tournament: table-03 at 127.0.0.1, not connected, playing on" in shown
     assert tenka.app.find("New game") is not None
+
+
+def _type(app: TenkaApp, text: str) -> None:
+    """Type ``text`` on the tournament screen's keyboard, a tap a key."""
+    for char in text:
+        upper = char.isalpha() and char.isupper()
+        shifted = app.app.find("Q") is not None
+        if upper != shifted:
+            assert app.app.tap("Shift")
+        assert app.app.tap(char), f"no key {char!r}"
+
+
+def test_the_start_screen_joins_and_leaves_a_tournament_typed_on_its_keyboard(
+        broker: Broker, tenka: TenkaApp, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui.shell.tournament_screen import saved, saved_path
+
+    monkeypatch.setenv("SEKIGAHARA_CONFIG", str(tmp_path / "config"))
+    tenka.show_start()
+    tenka.app.draw()
+    assert tenka.app.tap("Tournament")
+    url = broker.url("table-04")
+    _type(tenka, "mqtt:/" + url.removeprefix("mqtt://"))  # a slash short
+    tenka.app.draw()
+    shown = [text for _screen, text in tenka.app.drawn]
+    password = broker.accounts.passwords["table-04"]
+    assert not any(password in s for s in shown), "the password is never on the screen"
+    assert tenka.app.tap("Join") and tournament.LINK is None
+    tenka.app.draw()
+    assert any(s.startswith("The tournament URL") for _sc, s in tenka.app.drawn)
+    for _ in range(len(url) - 1):
+        assert tenka.app.tap("Delete")
+    _type(tenka, url)
+    assert tenka.app.tap("Join")
+    link = tournament.LINK
+    assert link is not None and link.publisher.wait_connected(True, WAIT_S)
+    tenka.app.draw()
+    assert "Tournament: table-04 at 127.0.0.1, connected" in [t for _s, t in tenka.app.drawn]
+    assert saved() == url and oct(saved_path().stat().st_mode & 0o777) == "0o600"
+    assert tenka.app.tap("Tournament") and tenka.app.tap("Leave the tournament")
+    assert tournament.LINK is None and saved() is None

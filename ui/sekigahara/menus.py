@@ -46,6 +46,8 @@ class StartScreen:
     """Back to the game choice (when more than one game is installed)."""
     saved_games: Callable[[], None] | None = None
     """The Saved games page (when an unfinished game is saved)."""
+    tournament: Callable[[], None] | None = None
+    """The tournament setting (ui.shell.tournament_screen)."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -74,6 +76,8 @@ class StartScreen:
                                self.saved_games)
         entries += [("Hardware check", self.hardware, th.PANEL_HI),
                     ("Referee", self.referee, th.PANEL_HI)]
+        if self.tournament is not None:
+            entries.append(("Tournament", self.tournament, th.PANEL_HI))
         if self.change_game is not None:
             entries.append(("Change game", self.change_game, th.PANEL))
         height = min(int(t.target * 1.4), (area.height - t.gap * (len(entries) - 1))

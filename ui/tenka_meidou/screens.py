@@ -39,6 +39,8 @@ class StartScreen:
     """Back to the game choice (when more than one game is installed)."""
     saved_games: Callable[[], None] | None = None
     """The Saved games page (ui.shell.saving), when an unfinished game is saved."""
+    tournament: Callable[[], None] | None = None
+    """The tournament setting (ui.shell.tournament_screen)."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -71,6 +73,8 @@ class StartScreen:
             entries.append(("Hardware check", self.hardware, th.PANEL_HI))
         if self.referee is not None:
             entries.append(("Referee", self.referee, th.PANEL_HI))
+        if self.tournament is not None:
+            entries.append(("Tournament", self.tournament, th.PANEL_HI))
         if self.change_game is not None:
             entries.append(("Change game", self.change_game, th.PANEL))
         top = y + 2 * t.gap
