@@ -23,7 +23,7 @@ import queue
 import re
 import ssl
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,12 +32,11 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
-from companion.core.descriptor import DescriptorError, descriptor
 from companion.core.exports import export_text
-from companion.core.store import GameLog, Store, StoreError
+from companion.core.store import Entry, GameLog, GameSummary, Store, StoreError
 from tournament import topics
 from tournament.outbox import Clock, Outbox, Outgoing, utc_now
-from tournament.status import Follower, feed_of, seals_of, status_body
+from tournament.status import Follower, feed_of, seals_of, status_body, title_of
 from tournament.url import TournamentUrl
 
 WINDOW = 100
@@ -235,54 +234,52 @@ class TablePublisher:
         if games:
             self._follow(max(games, key=lambda g: (g.updated or g.created, g.id)).id)
 
-    def _follower(self, log: GameLog) -> tuple[Follower, int]:
-        """The game's follower, brought up to the entries already published (without
-        publishing them again), and that count."""
-        done, _ = self.outbox.followed(log.summary.uid)
-        follower = self._followers.get(log.summary.id)
+    def _catch(self, game_id: int) -> tuple[GameSummary, Follower, int, tuple[Entry, ...]]:
+        """The game's summary, its follower, how many of its entries were published before,
+        and the entries the follower has not seen: the whole game the first time (the store
+        checks every row), then only the new ones (a game of 200 entries is not read again at
+        every entry)."""
+        summary = next((g for g in self.store.list_games() if g.id == game_id), None)
+        if summary is None or summary.problem is not None:
+            raise StoreError((summary.problem if summary else None)
+                             or f"there is no game {game_id}", "missing")
+        done, _ = self.outbox.followed(summary.uid)
+        follower = self._followers.get(game_id)
         if follower is None:
-            follower = Follower(feed_of(log.summary.game))
-            for entry in log.entries[:done]:
-                follower.advance(entry)
-            self._followers = {log.summary.id: follower}  # one game at a time
-        return follower, done
+            follower = Follower(feed_of(summary.game))
+            self._followers = {game_id: follower}  # one game at a time
+            return summary, follower, done, self.store.load(game_id).entries
+        return summary, follower, done, self.outbox.entries_after(game_id, follower.count)
 
-    def _follow(self, game_id: int) -> None:
-        log = self.store.load(game_id)
+    def _follow(self, game_id: int, extra: Sequence[Outgoing] = ()) -> None:
+        summary, follower, done, new = self._catch(game_id)
         self._game_id = game_id
-        follower, done = self._follower(log)
-        messages: list[Outgoing] = []
-        for entry in log.entries[follower.count:]:
+        messages: list[Outgoing] = list(extra)
+        for entry in new:
             lines = follower.advance(entry)
             if entry.seq > done:
                 messages.append(Outgoing(self._topic("events"), {
                     "game_id": game_id, "entry": entry.seq, "lines": lines}))
+        log = GameLog(summary, {}, "", tuple(follower.entries))
         seals = seals_of(log)
         if len(seals) != self._seals.get(game_id, -1):
             self._seals[game_id] = len(seals)
             messages.append(Outgoing(self._topic("seals"), {"game_id": game_id, "seals": seals},
                                      retain=True, supersedes=True))
-        self._put_status(messages, log, follower, seals)
+        body = status_body(log, follower, title=title_of(summary.game), players=self.players,
+                           discrepancies=self.discrepancies, alert=self.alert,
+                           last_seal=seals[-1] if seals else None)
+        messages.append(Outgoing(self._topic("status"), body, retain=True, supersedes=True))
+        self.outbox.put(messages, followed=(summary.uid, follower.count,
+                                            summary.finished is not None))
+        self._new.set()
 
-    def _put_status(self, messages: list[Outgoing], log: GameLog | None = None,
-                    follower: Follower | None = None,
-                    seals: list[dict[str, Any]] | None = None) -> None:
-        if log is None and self._game_id is not None:
-            log = self.store.load(self._game_id)
-        if log is not None and follower is None:
-            follower, _ = self._follower(log)
-        if log is not None and follower is not None:
-            seals = seals_of(log) if seals is None else seals
-            body = status_body(log, follower, title=_title(log.summary.game),
-                               players=self.players, discrepancies=self.discrepancies,
-                               alert=self.alert, last_seal=seals[-1] if seals else None)
-            messages.append(Outgoing(self._topic("status"), body, retain=True,
-                                     supersedes=True))
-            followed = (log.summary.uid, len(log.entries), log.summary.finished is not None)
-        else:
-            followed = None
-        if messages:
-            self.outbox.put(messages, followed=followed)
+    def _put_status(self, messages: list[Outgoing]) -> None:
+        """``messages`` with the status as it is now (none before the first game)."""
+        if self._game_id is not None:
+            self._follow(self._game_id, messages)
+        elif messages:
+            self.outbox.put(messages)
             self._new.set()
 
     def _alert(self, on: bool, where: str | None) -> None:
@@ -480,11 +477,4 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, TimeoutError | OSError) and "timed out" in str(exc):
         return "the broker does not answer"
     return str(getattr(exc, "strerror", None) or exc)
-
-
-def _title(game: str) -> str:
-    try:
-        return descriptor(game).title
-    except (KeyError, DescriptorError):
-        return game
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import TypeAdapter
 
-from companion.core.descriptor import descriptor
+from companion.core.descriptor import DescriptorError, descriptor
 from companion.core.explain import what_of
 from companion.core.game import GameRules, Recorder
 from companion.core.records import (
@@ -28,7 +28,7 @@ from companion.core.records import (
     readjudicate,
     step,
 )
-from companion.core.seals import points_of, seal_code
+from companion.core.seals import SealPoints, seal_code
 from companion.core.store import Entry, GameLog
 
 Line = dict[str, Any]
@@ -73,12 +73,32 @@ def _code(head: str) -> str:
     return seal_code(head)
 
 
+@lru_cache(maxsize=64)
+def _points(game: str) -> SealPoints:
+    """The game's seal points (its records'), looked up once: reading the installed games'
+    registrations takes milliseconds, too long to repeat at every entry."""
+    try:
+        points: SealPoints = descriptor(game).load_records().seal_points
+    except (KeyError, DescriptorError):
+        return lambda _entries: []
+    return points
+
+
+@lru_cache(maxsize=64)
+def title_of(game: str) -> str:
+    """The game's name for players ("Tenka Meidou")."""
+    try:
+        return descriptor(game).title
+    except (KeyError, DescriptorError):
+        return game
+
+
 def seals_of(log: GameLog) -> list[dict[str, Any]]:
     """The game's seals as the table shows them (:mod:`companion.core.seals`), as
     ``[{"entry", "label", "code"}]``."""
     by_seq = {e.seq: e for e in log.entries}
     return [{"entry": n, "label": label, "code": _code(by_seq[n].hash)}
-            for n, label in points_of(log)(log.entries) if n in by_seq]
+            for n, label in _points(log.summary.game)(log.entries) if n in by_seq]
 
 
 class Follower:
