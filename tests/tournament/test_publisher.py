@@ -176,3 +176,23 @@ def test_a_publisher_watching_the_database_follows_the_game_the_app_writes(
     receiver.close()
     assert entries_of(got) == list(range(1, TENKA_ENTRIES + 1))
     assert {m["game_id"] for m in unique(got)} == {game_id}
+
+
+def test_status_and_seals_carry_what_the_contract_says(broker: Broker, tmp_path: Path) -> None:
+    """docs/tournament.md, Topics: the status's fields, a finished game's result and its seal
+    of the game, retained for a referee who comes later."""
+    result = play_and_publish(broker.url("table-03"), tmp_path / "t.sqlite", "tenka-meidou", 3, 0)
+    late = Receiver(broker, "players", topics.table_topic(EVENT, "table-03", "+"))
+    got = {topic.rsplit("/", 1)[1]: body
+           for topic, body in late.until(lambda got: len(got) == 2)}  # status and seals
+    late.close()
+    status, seals = got["status"], got["seals"]
+    assert set(status) == {"v", "table", "seq", "sent", "game", "title", "game_id", "players",
+                           "stage", "score", "discrepancies", "waiting_for", "last_ruling",
+                           "last_seal", "finished", "result", "alert"}
+    assert (status["game"], status["title"], status["finished"], status["result"]) == (
+        "tenka-meidou", "Tenka Meidou", True, result.result)
+    assert status["stage"] == "The War is fought" and status["waiting_for"] is None
+    assert status["last_ruling"]["entry"] == result.entries
+    assert seals["seals"][-1] == status["last_seal"]
+    assert status["last_seal"]["label"] == "game" and status["last_seal"]["entry"] == 20
