@@ -23,6 +23,7 @@ import queue
 import re
 import ssl
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,7 +96,7 @@ class TablePublisher:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._threads: list[threading.Thread] = []
-        self.errors: list[str] = []
+        self.errors: deque[str] = deque(maxlen=100)
         """What went wrong off the game thread (never raised into the game), newest last."""
 
     # ------------------------------------------------------------------ the game thread's side
@@ -166,6 +167,21 @@ class TablePublisher:
     def idle(self) -> bool:
         """Nothing left to do: every job done and every message acknowledged (tests)."""
         return self._jobs.unfinished_tasks == 0 and self.outbox.counts()["pending"] == 0
+
+    def wait_sent(self, timeout: float) -> bool:
+        """Wait until every message asked for until now is kept and acknowledged by the broker
+        (True), at most ``timeout`` seconds (False). Woken by each acknowledgement."""
+        if not self.kept(timeout):
+            return False
+        with self._changed:
+            return self._changed.wait_for(lambda: self.outbox.counts()["pending"] == 0,
+                                          timeout)
+
+    def _acked(self, seqs: list[int]) -> None:
+        if seqs:
+            self.outbox.acked(seqs)
+            with self._changed:
+                self._changed.notify_all()
 
     # ------------------------------------------------------------------ the producer
 
@@ -395,13 +411,13 @@ class TablePublisher:
                     return
                 if not state.ready:
                     continue
-                self.outbox.acked(state.take_acks())
+                self._acked(state.take_acks())
                 if self._new.is_set() or state.more:
                     self._new.clear()
                     state.more = False
                     self._publish_pending(client, state)
         finally:
-            self.outbox.acked(state.take_acks())
+            self._acked(state.take_acks())
             if client.is_connected():
                 client.disconnect()
             self._set(Connection(False, state.refused or state.lost

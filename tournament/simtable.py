@@ -10,7 +10,6 @@ record requests until the table is stopped.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,9 +89,7 @@ def play_and_publish(url: str, db: Path, game: str, seed: int, pace_s: float,
         if stop is not None:
             stop.wait()
         else:
-            deadline = time.monotonic() + LINGER_S
-            while not table.idle() and time.monotonic() < deadline:
-                time.sleep(0.05)  # the broker's acknowledgements: real I/O
+            table.wait_sent(LINGER_S)
         counts = table.outbox.counts()
         return SimResult(game_id, recorder.entries, result is not None, result,
                          table.outbox.last_seq(), counts["pending"], tuple(table.errors))

@@ -83,7 +83,7 @@ def test_a_killed_table_sends_on_restart_what_the_broker_never_acknowledged(
         kept = table.outbox.last_seq()
         got = receiver.until(lambda got: len(set(entries_of(got))) == TENKA_ENTRIES)
         got += receiver.until(lambda more: any(m["seq"] == kept for _, m in got + more))
-        assert table.errors == []
+        assert not table.errors
     receiver.close()
     assert entries_of(got) == list(range(1, TENKA_ENTRIES + 1))
     with sqlite3.connect(db) as sql:  # every message but the statuses a newer one replaced
