@@ -112,3 +112,18 @@ def test_the_start_screen_joins_and_leaves_a_tournament_typed_on_its_keyboard(
     assert saved() == url and oct(saved_path().stat().st_mode & 0o777) == "0o600"
     assert tenka.app.tap("Tournament") and tenka.app.tap("Leave the tournament")
     assert tournament.LINK is None and saved() is None
+
+
+def test_companion_run_refuses_a_url_that_is_not_a_tables(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--headless", "--db",
+         str(tmp_path / "g.sqlite"), "--tournament", "mqtt://referee-ana:pw@host:1883/cup"],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("companion run: error: --tournament: referee-ana is not a "
+                                   "table's account (table-03)")
