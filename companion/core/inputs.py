@@ -230,8 +230,8 @@ class _Loader(_BASE):  # type: ignore[misc]
 def _int(loader: Any, node: Any) -> int:
     text = str(node.value).replace("_", "")
     if len(text.lstrip("+-")) > loader.digits:
-        raise InputError(f"an integer of {len(text)} digits (at most {loader.digits}), "
-                         f"line {node.start_mark.line + 1}")
+        raise InputError(f"an integer of {len(text)} digits (at most {loader.digits})"
+                         f"{_at(node)}")
     value: int = yaml.SafeLoader.construct_yaml_int(loader, node)
     return value
 
@@ -239,8 +239,8 @@ def _int(loader: Any, node: Any) -> int:
 def _float(loader: Any, node: Any) -> float:
     value: float = yaml.SafeLoader.construct_yaml_float(loader, node)
     if value != value or value in (float("inf"), float("-inf")):
-        raise InputError(f"{short(node.value)} is not a number a data file may hold, "
-                         f"line {node.start_mark.line + 1}")
+        raise InputError(f"{short(node.value)} is not a number a data file may hold"
+                         f"{_at(node)}")
     return value
 
 
@@ -286,6 +286,11 @@ def _yaml_problem(exc: yaml.MarkedYAMLError) -> str:
     return f"{problem} (line {mark.line + 1} column {mark.column + 1})"
 
 
+def _at(item: Any) -> str:
+    mark = getattr(item, "start_mark", None)
+    return f" (line {mark.line + 1})" if mark is not None else ""
+
+
 def _check_events(text: str, limits: Limits) -> None:
     """Walk the parser's events (libyaml keeps its own stack: no recursion) before anything is
     built: nesting, and the number of values once every alias is expanded."""
@@ -294,8 +299,7 @@ def _check_events(text: str, limits: Limits) -> None:
     for event in yaml.parse(text, Loader=_BASE):
         if isinstance(event, yaml.CollectionStartEvent):
             if len(open_) > limits.depth:
-                raise InputError(f"nested deeper than {limits.depth} levels "
-                                 f"(line {event.start_mark.line + 1})")
+                raise InputError(f"nested deeper than {limits.depth} levels{_at(event)}")
             open_.append([event.anchor, 1])
             continue
         if isinstance(event, yaml.CollectionEndEvent):
@@ -305,7 +309,7 @@ def _check_events(text: str, limits: Limits) -> None:
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor not in sizes:
                 raise InputError(f"the alias *{short(event.anchor)} is used inside its own "
-                                 f"anchor or before it (line {event.start_mark.line + 1})")
+                                 f"anchor or before it{_at(event)}")
             anchor, count = None, sizes[event.anchor]
         else:
             continue
