@@ -107,6 +107,8 @@ def read_bytes(source: str | os.PathLike[str], limits: Limits = DATA_FILE,
 def _reader(stdin: IO[bytes] | None) -> Callable[[int], bytes]:
     if stdin is not None:
         return stdin.read
+    if sys.stdin is None:  # started without one (a service)
+        return lambda n: b""
     binary = getattr(sys.stdin, "buffer", None)
     if binary is not None:
         return binary.read  # type: ignore[no-any-return]

@@ -38,8 +38,9 @@ def parse(text: str) -> Any:
         raise KenseiError(exc.message) from None
 
 
-def read(source: str, stdin: IO[bytes]) -> str:
-    """The text of FILE (``-``: ``stdin``), reading at most one byte past the limit."""
+def read(source: str, stdin: IO[bytes] | None = None) -> str:
+    """The text of FILE (``-``: ``stdin``, by default standard input), reading at most one
+    byte past the limit."""
     try:
         return read_text(source, LIMITS, stdin)
     except InputError as exc:
