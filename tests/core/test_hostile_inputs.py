@@ -460,3 +460,36 @@ def test_what_once_ran_out_of_memory_stays_within_a_limit(argv: list[str],
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     err = proc.stderr.decode()
     assert proc.returncode not in (0, 70) and "Traceback" not in err and "Memory" not in err, err
+
+
+# --------------------------------------------------------------------------- the last guard
+
+BUGGY = '''
+from companion.core.descriptor import GameDescriptor
+
+GAME = GameDescriptor(name="zz-buggy", title="Buggy", line="a command with a bug",
+                      commands={"zz-buggy": "buggygame:register"})
+
+
+def register(subparsers):
+    def fail(args):
+        raise ValueError("a bug\\nover two lines")
+    subparsers.add_parser("zz-buggy").set_defaults(handler=fail)
+'''
+
+
+def test_a_bug_no_check_foresaw_is_still_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's promise holds even for an exception nobody caught: one line, status 70."""
+    (tmp_path / "buggygame").mkdir()
+    (tmp_path / "buggygame" / "__init__.py").write_text(BUGGY)
+    info = tmp_path / "buggygame-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: buggygame\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[companion.games]\nzz-buggy = buggygame:GAME\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["zz-buggy"]) == 70
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [
+        "companion zz-buggy: internal error (ValueError: a bug over two lines); please report it"]
