@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -87,11 +87,31 @@ class _Line(_Strict):
     model_config = ConfigDict(extra="forbid")
 
     seq: Annotated[int, Field(ge=1, le=MOST_ENTRIES)]
-    kind: str
+    kind: Literal["command", "correction"]
     at: str
     data: dict[str, Any]
     prev: str
     hash: str
+
+
+class _Command(_Strict):
+    """A command entry's data, as the store writes it (``Store.append_command``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+class _Correction(_Strict):
+    """A correction entry's data (``Store.append_correction``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str
+    by: str
+    note: str
+    detail: dict[str, Any] | None = None
 
 
 def _json(line: str, where: str) -> Any:
@@ -138,6 +158,8 @@ def read_export(text: str, name: str = "the file") -> Export:
     for number, line in enumerate(lines[1:], start=2):
         where = f"{name} line {number}"
         raw = _model(_Line, _json(line, where), where, "a stored entry")
+        body = _Command if raw.kind == "command" else _Correction
+        _model(body, raw.data, where, f"a stored {raw.kind}")
         entries.append(Entry(raw.seq, raw.kind, raw.at, raw.data, raw.prev, raw.hash))
     return Export(GameLog(summary, top.header, top.header_hash, tuple(entries)), top.entries,
                   top.head)
