@@ -326,15 +326,21 @@ def test_wrong_types_at_every_level_of_a_game_export(good: dict[str, Path],
     assert run(["referee", "verify", str(good["export"])])[0] == 0
     path = tmp_path / "game.jsonl"
     refusals = 0
-    for line_no in (0, 1, 5):
+    for line_no in (0, 1, 5, 11):
         data = json.loads(lines[line_no])
-        for mutated in mutations(data, 40, seed=line_no):
+        for mutated in mutations(data, 60, seed=line_no):
             changed = [*lines[:line_no], json.dumps(mutated), *lines[line_no + 1:]]
             path.write_text("\n".join(changed) + "\n")
             status, _ = sound(["referee", "verify", str(path)])
             refusals += status != 0
             sound(["referee", "explain", str(path), str(max(line_no, 1))])
             sound(["referee", "replay", str(path), "--at", str(max(line_no, 1))])
+    for game in ("tenka-meidou", "kensei", "chess"):  # Sekigahara's entries, another game's
+        head = json.loads(lines[0])
+        head["header"]["game"] = game
+        path.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+        for action in (["verify"], ["explain", "2"], ["replay", "--at", "2"]):
+            assert sound(["referee", action[0], str(path), *action[1:]])[0] != 0
     head = json.loads(lines[0])
     head["header"]["game"] = 5
     path.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
