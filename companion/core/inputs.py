@@ -163,21 +163,21 @@ def parse_json(text: str, name: str | None = None, limits: Limits = DATA_FILE) -
     if len(text) > limits.size:
         raise _too_large(name, limits.size)
 
-    def number(text: str) -> int:
-        digits = len(text.lstrip("-"))
+    def number(literal: str) -> int:
+        digits = len(literal.lstrip("-"))
         if digits > limits.digits:
             raise _fault(name, f"not valid input: an integer of {digits} digits (at most "
                          f"{limits.digits})")
-        return int(text)
+        return int(literal)
 
-    def decimal(text: str) -> float:
-        value = float(text)
+    def decimal(literal: str) -> float:
+        value = float(literal)
         if value in (float("inf"), float("-inf")):
-            raise _fault(name, f"not valid input: {short(text)} is too large a number")
+            raise _fault(name, f"not valid input: {short(literal)} is too large a number")
         return value
 
-    def constant(text: str) -> Any:
-        raise _fault(name, f"not valid JSON: {text} is not a number JSON allows")
+    def constant(literal: str) -> Any:
+        raise _fault(name, f"not valid JSON: {literal} is not a number JSON allows")
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         data = dict(pairs)
