@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING, Any
 from companion.core.commands import first_wins
 from companion.core.descriptor import DescriptorError, descriptor, descriptors
 from companion.core.explain import NoEntry, explain_text
-from companion.core.exports import export_text, import_export, open_log, read_export
+from companion.core.exports import (
+    export_text,
+    import_export,
+    open_log,
+    read_export,
+    read_export_text,
+)
 from companion.core.paths import add_db_argument, default_db_path
 from companion.core.records import GameRecords, LogRefused
 from companion.core.store import GameLog, Store, StoreError
@@ -116,11 +122,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    try:
-        text = Path(args.file).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(f"cannot read {args.file}: {getattr(exc, 'strerror', exc)}") from None
-    export = read_export(text, str(args.file))
+    export = read_export(read_export_text(args.file), str(args.file))
     records = records_of(export.log)
     with Store.open(args.db) as store:
         game_id = import_export(
