@@ -48,6 +48,7 @@ RAW = {
     "a side as the engine spells it": re.compile(r"\b(ishida|tokugawa)\b"),
     "a location id": re.compile(r"\b(" + "|".join(BOARD.locations) + r")\b"),
     "a (s) plural": re.compile(r"\(s\)"),
+    "one with a plural": re.compile(r"(?<![\d.])\b1 (blocks|cards|locations|units|moves|castles|steps)\b"),
 }
 
 
