@@ -28,6 +28,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from companion.core.store import Entry, GameLog
 
@@ -85,8 +86,10 @@ class SealBreak:
         return f"{self.seal.name} ({self.seal.code}): {self.reason}; {where}"
 
 
+@lru_cache(maxsize=256)
 def seal_code(head_hash: str) -> str:
-    """The seal of a chain head (hex): 40 bits of scrypt(head), "K7Q2-M9XD"."""
+    """The seal of a chain head (hex): 40 bits of scrypt(head), "K7Q2-M9XD". Remembered: the
+    screen asks again as each command is played."""
     digest = hashlib.scrypt(head_hash.encode("utf-8"), salt=_SALT, n=_N, r=_R, p=1, dklen=5,
                             maxmem=64 * 2 ** 20)
     bits = int.from_bytes(digest, "big")
