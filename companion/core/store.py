@@ -255,8 +255,8 @@ class Store:
         for the commands that only read."""
         where = Path(path) if path is not None else default_db_path()
         if readonly:
-            db, version = _open_readonly(where, timeout, len(migrations))
-            return cls(db, where, ends_by_clock=version < 2 <= len(migrations))
+            reader, version = _open_readonly(where, timeout, len(migrations))
+            return cls(reader, where, ends_by_clock=version < 2 <= len(migrations))
         try:
             where.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
