@@ -3,7 +3,7 @@
 The hash chain (:mod:`companion.core.chain`) shows an edit only to someone who kept a hash
 from before it: a forger who rewrites an entry and recomputes every later hash makes a chain
 that checks. So at each of its game's natural checkpoints (Sekigahara: the end of every week;
-Tenka Meidou: the end of the Daimyo choice; every game: its end) the companion shows a
+every game: its end, Tenka Meidou's War) the companion shows a
 **seal** of the chain's head on the public screen ("Seal of week 2: K7Q2-M9XD"): the players
 write it on their score sheet and the table publishes it to the tournament. Later,
 ``companion referee verify --seal "week 2=K7Q2-M9XD"`` recomputes the seals from the record
