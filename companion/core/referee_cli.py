@@ -26,14 +26,25 @@ from companion.core.commands import first_wins
 from companion.core.descriptor import DescriptorError, descriptor, descriptors
 from companion.core.explain import NoEntry, explain_text
 from companion.core.exports import (
+    Export,
     export_text,
     import_export,
     open_log,
     read_export,
     read_export_text,
 )
+from companion.core.inputs import InputError, Limits, read_text
 from companion.core.paths import add_db_argument, default_db_path
 from companion.core.records import GameRecords, LogRefused
+from companion.core.seals import (
+    BadSeal,
+    Seal,
+    check_seals,
+    last_seal,
+    parse_seal,
+    read_seals,
+    seals,
+)
 from companion.core.store import GameLog, Store, StoreError
 
 if TYPE_CHECKING:
@@ -122,13 +133,30 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    given = given_seals(args)
     export = read_export(read_export_text(args.file), str(args.file))
     records = records_of(export.log)
+
+    said: list[str] = []
+
+    def check(e: Export) -> None:
+        records.check(e.log, count=e.count, head=e.head)
+        said.append(verify_seals(e.log, given))
+
     with Store.open(args.db) as store:
-        game_id = import_export(
-            store, export, lambda e: records.check(e.log, count=e.count, head=e.head))
-    print(f"imported {args.file} as game {game_id} ({export.count} entries, verified)")
+        game_id = import_export(store, export, check)
+    matched = "".join(said)
+    print(f"imported {args.file} as game {game_id} ({export.count} entries, verified"
+          f"{matched})")
     return EXIT_OK
+
+
+def _seal_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seal", action="append", metavar="LABEL_OR_ENTRY=CODE",
+                        help="a seal noted at the table (\"week 2=K7Q2-M9XD\", "
+                        "\"game=...\", \"57=...\"); repeatable")
+    parser.add_argument("--seals", action="append", metavar="FILE",
+                        help="seals one a line, LABEL=CODE, # comments; repeatable")
 
 
 def register_game(subparsers: SubParsers) -> None:
@@ -147,6 +175,7 @@ def register_game(subparsers: SubParsers) -> None:
     export.set_defaults(handler=_guarded(_export))
     imported = inner.add_parser("import", help="verify an export file and store it")
     imported.add_argument("file", type=Path, metavar="FILE")
+    _seal_arguments(imported)
     add_db_argument(imported)
     imported.set_defaults(handler=_guarded(_import))
 
@@ -154,16 +183,50 @@ def register_game(subparsers: SubParsers) -> None:
 # ---------------------------------------------------------------------- companion referee
 
 
+SEALS_FILE = Limits(size=64_000)
+"""What ``verify --seals FILE`` reads at most (a real file: a few hundred bytes)."""
+
+
+def given_seals(args: argparse.Namespace) -> list[Seal]:
+    """``verify``'s ``--seal LABEL_OR_ENTRY=CODE`` and ``--seals FILE`` (one a line, ``#``
+    comments), read bounded; CannotCheck naming the one that cannot be read."""
+    try:
+        given = [parse_seal(text) for text in args.seal or ()]
+        for name in args.seals or ():
+            given += read_seals(read_text(name, SEALS_FILE), str(name))
+    except BadSeal as exc:
+        raise CannotCheck(f"cannot read the seals: {exc}") from None
+    except InputError as exc:
+        raise CannotCheck(exc.message) from None
+    return given
+
+
+def verify_seals(log: GameLog, given: list[Seal]) -> str:
+    """What ``verify`` says of ``given`` seals for a record whose chain and rules hold:
+    "" when none were given, the seals matched otherwise; LogRefused at the first entry known
+    to differ, naming the seal (the tournament's seals are checked through this too)."""
+    if not given:
+        return ""
+    broken = check_seals(log, given)
+    if broken is not None:
+        raise LogRefused(broken.entry, f"the record does not match the seals: {broken}")
+    return f"; {len(given)} seal{'s' if len(given) != 1 else ''} matched"
+
+
 def _verify(args: argparse.Namespace) -> int:
+    given = given_seals(args)
     log, count, head = open_log(args.source, args.db)
     records = records_of(log)
     rebuilt = records.check(log, count=count, head=head)
+    matched = verify_seals(log, given)
     corrections = sum(1 for e in log.entries if e.kind == "correction")
     undone = (f", entries {', '.join(map(str, rebuilt.undone))} undone" if rebuilt.undone
               else "")
+    last = last_seal(log, records.seal_points)
+    sealed = f", {str(last)[0].lower()}{str(last)[1:]}" if last is not None else ""
     print(f"verified: {len(log.entries)} entries ({rebuilt.commands} commands re-adjudicated, "
-          f"{corrections} corrections{undone}), hash chain intact, head {log.head[:16]}; "
-          f"{records.standing(log, rebuilt)}")
+          f"{corrections} corrections{undone}), hash chain intact{matched}, head "
+          f"{log.head[:16]}{sealed}; {records.standing(log, rebuilt)}")
     return EXIT_OK
 
 
@@ -181,7 +244,13 @@ def _replay(args: argparse.Namespace) -> int:
         raise CannotCheck(f"--view is one of {', '.join(records.views)} for this game")
     records.check(log, count=count, head=head)
     shown = records.view_at(log, args.at, args.view)
-    _print(shown, records.view_text(shown) if not args.json else "", args.json)
+    sealed = [s for s in seals(log, records.seal_points) if s.entry <= args.at]
+    text = "" if args.json else records.view_text(shown)
+    if sealed:  # public: the players saw it on the screen and noted it
+        shown["seal"] = {"entry": sealed[-1].entry, "label": sealed[-1].label,
+                         "code": sealed[-1].code}
+        text += f"\n{sealed[-1]} (entry {sealed[-1].entry})" if text else ""
+    _print(shown, text, args.json)
     return EXIT_OK
 
 
@@ -200,6 +269,7 @@ def register_referee(subparsers: SubParsers) -> None:
     inner = parser.add_subparsers(dest="referee_command", metavar="WHAT", required=True)
     verify = inner.add_parser("verify", help="check a game's hash chain and re-adjudicate it")
     verify.add_argument("source", metavar="FILE|ID")
+    _seal_arguments(verify)
     add_db_argument(verify)
     verify.set_defaults(handler=_guarded(_verify))
     replay = inner.add_parser("replay", help="the game as it stood after entry N")
