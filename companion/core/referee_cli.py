@@ -193,7 +193,10 @@ def given_seals(args: argparse.Namespace) -> list[Seal]:
     try:
         given = [parse_seal(text) for text in args.seal or ()]
         for name in args.seals or ():
-            given += read_seals(read_text(name, SEALS_FILE), str(name))
+            found = read_seals(read_text(name, SEALS_FILE), str(name))
+            if not found:
+                raise CannotCheck(f"{name} holds no seal: one a line, LABEL=CODE")
+            given += found
     except BadSeal as exc:
         raise CannotCheck(f"cannot read the seals: {exc}") from None
     except InputError as exc:

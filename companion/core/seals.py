@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from companion.core.inputs import short
 from companion.core.store import Entry, GameLog
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -198,18 +199,24 @@ def parse_seal(text: str) -> Seal:
     """``LABEL=CODE`` or ``ENTRY=CODE`` ("week 2=K7Q2-M9XD", "57=K7Q2M9XD", "game=...");
     BadSeal naming what is wrong."""
     if "=" not in text:
-        raise BadSeal(f"{text[:60]!r} is not LABEL=CODE (week 2=K7Q2-M9XD)")
+        raise BadSeal(f"{_shown(text)} is not LABEL=CODE (week 2=K7Q2-M9XD)")
     where, _, written = text.rpartition("=")
     where = where.strip()
     code = normal_code(written)
     if code is None:
-        raise BadSeal(f"{written.strip()[:20]!r} is not a seal: {CODE_CHARS} letters and "
+        raise BadSeal(f"{_shown(written.strip(), 20)} is not a seal: {CODE_CHARS} letters and "
                       "digits, like K7Q2-M9XD")
     if not where:
-        raise BadSeal(f"{text[:60]!r} names no week, game or entry before the =")
+        raise BadSeal(f"{_shown(text)} names no week, game or entry before the =")
     if where.isdigit():
         return Seal(int(where), "", code)
     return Seal(0, " ".join(where.split())[:40], code)
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """A line as quoted in a refusal: cut short, and not echoed at all when it holds control
+    characters (a binary file)."""
+    return f"'{short(text, most)}'" if text.isprintable() else "the line (not text)"
 
 
 def read_seals(text: str, name: str = "the seals") -> list[Seal]:

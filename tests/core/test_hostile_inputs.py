@@ -229,6 +229,10 @@ COMMANDS: dict[str, Callable[[str, dict[str, Path], str], list[str]]] = {
     "referee replay": lambda f, g, db: ["referee", "replay", f, "--at", "1", "--db", db],
     "referee explain": lambda f, g, db: ["referee", "explain", f, "1", "--db", db],
     "game import": lambda f, g, db: ["game", "import", f, "--db", db],
+    "referee verify --seals": lambda f, g, db: ["referee", "verify", str(g["export"]),
+                                                "--seals", f, "--db", db],
+    "game import --seals": lambda f, g, db: ["game", "import", str(g["export"]), "--seals", f,
+                                             "--db", db],
     "hardware check --wiring": lambda f, g, db: ["hardware", "check", "--wiring", f],
     "hardware check --tags": lambda f, g, db: ["hardware", "check", "--tags", f],
 }
