@@ -26,6 +26,8 @@ from companion.core.descriptor import descriptors, load_target
 
 Handler = Callable[[argparse.Namespace], int]
 TERM_AGAIN_S = 2.0
+EXIT_BUG = 70
+"""A command that failed on something no check foresaw (EX_SOFTWARE)."""
 DESCRIPTION = "The Sekigahara table companion."
 GROUP = "companion.commands"
 """The entry point group of the commands that are no one game's."""
@@ -108,6 +110,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug: still one line (the README's promise), never a traceback
+        from companion.core.inputs import one_line
+
+        print(f"companion {name}: internal error ({type(exc).__name__}: "
+              f"{one_line(str(exc), 200)}); please report it", file=sys.stderr)
+        return EXIT_BUG
 
 
 def _terminated(signum: int, _frame: object) -> None:

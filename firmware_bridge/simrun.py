@@ -18,7 +18,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.core.inputs import InputError, Limits, read_text, short
 from firmware_bridge.simtable import COMMANDS, SimulatedTable
+
+SCRIPT_LIMITS = Limits(size=1_000_000)
+"""A script is read no further than this (an endless pipe or /dev/zero is cut)."""
 
 Echo = Callable[[str], None]
 
@@ -33,9 +37,9 @@ class ScriptLine:
 def parse_script(path: Path) -> list[ScriptLine]:
     """Every command line of the script; ValueError naming the file and line."""
     try:
-        lines = Path(path).read_text("utf-8").splitlines()
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+        lines = read_text(path, SCRIPT_LIMITS).splitlines()
+    except InputError as exc:
+        raise ValueError(exc.message) from None
     parsed: list[ScriptLine] = []
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -45,10 +49,11 @@ def parse_script(path: Path) -> list[ScriptLine]:
         try:
             at = float(when)
         except ValueError:
-            raise ValueError(f"{path}:{number}: {when!r} is not a number of seconds") from None
+            raise ValueError(f"{path}:{number}: {short(when)!r} is not a number of "
+                             "seconds") from None
         word = command.split(maxsplit=1)[0].lower() if command.strip() else ""
         if word not in COMMANDS:
-            raise ValueError(f"{path}:{number}: unknown command {word!r}")
+            raise ValueError(f"{path}:{number}: unknown command {short(word)!r}")
         parsed.append(ScriptLine(number, at, command))
     return parsed
 

@@ -1,12 +1,16 @@
 """The hash chain that makes a stored game tamper-evident (game-neutral).
 
 Every entry carries ``prev`` (the hash of the entry before it; for entry 1, the hash of the
-game's header) and ``hash = sha256(prev + canonical JSON of {seq, kind, at, data})``.
+game's header) and ``hash = sha256(prev + canonical JSON of {seq, kind, at, data})``: its time
+(``at``) and its author (a correction's ``by``; a command's side or colour) are inside what is
+hashed, and so is the game's header (its ``uid``, ``created``, rules version).
 :func:`check_chain` walks a game's entries and names the first one that was edited, removed,
 reordered or forged, and why. A forger who rewrites *every* later hash (and the export
-header's count and head) makes a chain that checks; that is why the referee also keeps the
-head hash of a finished game (``companion referee verify`` prints it) and why
-re-adjudication checks every command against the rules.
+header's count and head) makes a chain that checks; that is why the table shows a **seal** of
+the chain at each week's and the game's end, for the players' score sheets and the tournament
+(:mod:`companion.core.seals`), and why re-adjudication checks every command against the rules.
+A game's ``result`` and ``finished`` are read from the chain, not trusted
+(:func:`companion.core.records.check_end`).
 """
 
 from __future__ import annotations

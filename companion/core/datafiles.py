@@ -6,45 +6,41 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
+
+from companion.core import inputs
+from companion.core.inputs import InputError, one_line, short
 
 Model = TypeVar("Model", bound=BaseModel)
 
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's C loader when PyYAML was built with it (several times faster at start-up)."""
 
-
-class DataFileError(ValueError):
-    """A data file that cannot be read or does not describe what it should."""
+class DataFileError(InputError):
+    """A data file that cannot be read or does not describe what it should (one line)."""
 
 
 def describe_validation_error(exc: ValidationError) -> str:
-    """The first problem pydantic found, as ``field.path: message``."""
+    """The first problem pydantic found, as ``field.path: message`` (long keys shortened)."""
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
+    where = ".".join(short(p) for p in err["loc"])
     message = str(err["msg"]).removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message
+    return one_line(f"{where}: {message}" if where else message)
 
 
 def read_yaml(path: Path, error: type[DataFileError] = DataFileError) -> Any:
-    """Parse the YAML file at ``path``; raise ``error`` naming the file if it cannot."""
+    """Parse the YAML file at ``path``, read bounded (:mod:`companion.core.inputs`); raise
+    ``error`` naming the file if it cannot."""
     try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise error(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise error(f"{path} is not valid YAML: {exc}") from None
-    return parse_yaml(text, str(path), error)
+        return inputs.read_yaml(path)
+    except InputError as exc:
+        raise error(exc.message) from None
 
 
 def parse_yaml(text: str, name: str, error: type[DataFileError] = DataFileError) -> Any:
     """Parse YAML ``text`` read from ``name``; raise ``error`` naming it if it is not YAML."""
     try:
-        return yaml.load(text, Loader=_LOADER)
-    except yaml.YAMLError as exc:
-        raise error(f"{name} is not valid YAML: {exc}") from None
-
+        return inputs.parse_yaml(text, name)
+    except InputError as exc:
+        raise error(exc.message) from None
 
 def validate(
     model: type[Model], data: Any, name: str, error: type[DataFileError] = DataFileError

@@ -51,7 +51,7 @@ def what_of(entry: Entry, undo: UndoPolicy | None) -> str:
     if entry.kind == "correction":
         return f"a correction ({str(data.get('action', '')).replace('_', ' ')})"
     command, events = data.get("command"), data.get("events")
-    if not isinstance(command, dict):
+    if not isinstance(command, dict) or "type" not in command:
         return "an entry with no command"
     if undo is not None and isinstance(events, list):
         try:
@@ -98,7 +98,8 @@ def explain_entry(log: GameLog, n: int, rules: GameRules[S, Any, Any],
     out["command"] = command
     out["rules"] = command_rules.get(str(command.get("type")), "")
     before = rebuilt.state
-    out["said"] = str(command.get("type")).replace("_", " ")
+    out["said"] = (str(command["type"]).replace("_", " ") if "type" in command
+                   else "an entry with no command")
     try:
         commands.validate_python(command)
         if said is not None:
@@ -168,7 +169,8 @@ def explain_text(out: Mapping[str, Any]) -> str:
     lines.append(out["said"])
     verdict = ("upheld: the rules give back exactly the recorded events"
                if out["verdict"] == UPHELD else f"refused: {out.get('reason', '')}")
-    lines.append(f"judged under rules {out['rules']}: {verdict}")
+    under = f"judged under rules {out['rules']}" if out["rules"] else "judged"
+    lines.append(f"{under}: {verdict}")
     for ruling in out["rulings"]:
         rule = f"[{ruling['rule']}] " if ruling["rule"] else ""
         lines.append(f"  {rule}{ruling['text']}")

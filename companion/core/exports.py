@@ -10,12 +10,16 @@ that game's check).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from companion.core.chain import canonical_json
+from companion.core.datafiles import describe_validation_error
+from companion.core.inputs import InputError, Limits, parse_json, read_text, short
 from companion.core.store import Entry, GameLog, GameSummary, Store, StoreError
 
 EXPORT_FORMAT = "sekigahara-companion/game"
@@ -24,6 +28,7 @@ EXPORT_VERSION = 2
 """2: ``finished`` is the recorded time of the command that ended the game (it is checked
 against the chain). A version 1 file's ``finished`` was the clock a moment later: it is read as
 its last command's time (:func:`read_export`), as the store's schema 2 migrated it."""
+Model = TypeVar("Model", bound=BaseModel)
 
 
 def export_lines(log: GameLog) -> list[str]:
@@ -54,41 +59,116 @@ class Export:
     head: str
 
 
+EXPORT_LIMITS = Limits(size=8_000_000)
+"""The largest export read: a whole game is under 200 kB (a seven-week Sekigahara game with
+every command and its events)."""
+MOST_ENTRIES = 100_000
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, frozen=True)
+
+
+class _Head(_Strict):
+    """Line 1 (its format and version are checked first, so a newer export says so)."""
+
+    header: dict[str, Any]
+    header_hash: str
+    finished: str | None
+    result: str | None
+    entries: Annotated[int, Field(ge=0, le=MOST_ENTRIES)]
+    head: str
+
+
+class _Identity(_Strict):
+    uid: str
+    game: str
+    created: str
+
+
+class _Line(_Strict):
+    model_config = ConfigDict(extra="forbid")
+
+    seq: Annotated[int, Field(ge=1, le=MOST_ENTRIES)]
+    kind: Literal["command", "correction"]
+    at: str
+    data: dict[str, Any]
+    prev: str
+    hash: str
+
+
+class _Command(_Strict):
+    """A command entry's data, as the store writes it (``Store.append_command``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+class _Correction(_Strict):
+    """A correction entry's data (``Store.append_correction``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str
+    by: str
+    note: str
+    detail: dict[str, Any] | None = None
+
+
+def _json(line: str, where: str) -> Any:
+    try:
+        return parse_json(line, where, EXPORT_LIMITS)
+    except InputError as exc:
+        raise StoreError(exc.message, "invalid") from None
+
+
+def _model(model: type[Model], data: Any, where: str, what: str) -> Model:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise StoreError(f"{where} is not {what}: {describe_validation_error(exc)}",
+                         "invalid") from None
+
+
 def read_export(text: str, name: str = "the file") -> Export:
     """Parse an export; StoreError (invalid/newer) naming the line if it cannot be read."""
     lines = text.splitlines()
     if not lines:
         raise StoreError(f"{name} is empty", "invalid")
+    if len(lines) > MOST_ENTRIES + 1:
+        raise StoreError(f"{name} has more than {MOST_ENTRIES} entries: not a game export",
+                         "invalid")
     try:
-        head = json.loads(lines[0])
-    except ValueError:
+        head = parse_json(lines[0], None, EXPORT_LIMITS)
+    except InputError:
         raise StoreError(f"{name} line 1 is not JSON: not a game export", "invalid") from None
     if not isinstance(head, dict) or head.get("format") != EXPORT_FORMAT:
         raise StoreError(f"{name} is not a table companion game export", "invalid")
-    if not isinstance(head.get("version"), int) or head["version"] > EXPORT_VERSION:
+    version = head.get("version")
+    if type(version) is not int or version < 1:
+        raise StoreError(f"{name} line 1: version is not a format version", "invalid")
+    if version > EXPORT_VERSION:
         raise StoreError(f"{name} was exported by a newer version of the companion (format "
-                         f"{head.get('version')}, this one reads up to {EXPORT_VERSION}); "
+                         f"{short(version)}, this one reads up to {EXPORT_VERSION}); "
                          "update the companion", "newer")
-    try:
-        header = dict(head["header"])
-        summary = GameSummary(0, str(header["uid"]), str(header["game"]), str(header["created"]),
-                              head["finished"], head["result"], int(head["entries"]), None)
-        count, last = int(head["entries"]), str(head["head"])
-        header_hash = str(head["header_hash"])
-    except (KeyError, TypeError, ValueError):
-        raise StoreError(f"{name} line 1 lacks part of the game header", "invalid") from None
+    top = _model(_Head, head, f"{name} line 1", "a game header")
+    who = _model(_Identity, top.header, f"{name} line 1", "a game header")
+    summary = GameSummary(0, who.uid, who.game, who.created, top.finished, top.result,
+                          top.entries, None)
     entries = []
     for number, line in enumerate(lines[1:], start=2):
-        try:
-            raw = json.loads(line)
-            entries.append(Entry(int(raw["seq"]), str(raw["kind"]), str(raw["at"]),
-                                 dict(raw["data"]), str(raw["prev"]), str(raw["hash"])))
-        except (ValueError, KeyError, TypeError):
-            raise StoreError(f"{name} line {number} is not a stored entry", "invalid") from None
-    if head["version"] < 2 and summary.finished is not None:
+        where = f"{name} line {number}"
+        raw = _model(_Line, _json(line, where), where, "a stored entry")
+        body = _Command if raw.kind == "command" else _Correction
+        _model(body, raw.data, where, f"a stored {raw.kind}")
+        entries.append(Entry(raw.seq, raw.kind, raw.at, raw.data, raw.prev, raw.hash))
+    if version < 2 and summary.finished is not None:
         ended = next((e.at for e in reversed(entries) if e.kind == "command"), None)
         summary = replace(summary, finished=ended or summary.finished)
-    return Export(GameLog(summary, header, header_hash, tuple(entries)), count, last)
+    return Export(GameLog(summary, top.header, top.header_hash, tuple(entries)), top.entries,
+                  top.head)
 
 
 Check = Callable[[Export], object]
@@ -112,16 +192,19 @@ def import_export(store: Store, export: Export, check: Check) -> int:
                              finished=log.summary.finished, result=log.summary.result)
 
 
+def read_export_text(source: str | Path) -> str:
+    """The text of an export file, read no further than :data:`EXPORT_LIMITS` allows."""
+    try:
+        return read_text(source, EXPORT_LIMITS)
+    except InputError as exc:
+        raise StoreError(exc.message, "io") from None
+
+
 def open_log(source: str, db: Path | None) -> tuple[GameLog, int | None, str | None]:
     """``FILE|ID``: an export file, or a game id in the database ``db`` (opened read-only).
     Returns the log and, for a file, the count and head its header promises."""
     if source.isdigit() and not Path(source).exists():
         with Store.open(db, readonly=True) as store:
             return store.load(int(source)), None, None
-    try:
-        text = Path(source).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise StoreError(f"cannot read {source}: {reason}", "io") from None
-    export = read_export(text, source)
+    export = read_export(read_export_text(source), source)
     return export.log, export.count, export.head

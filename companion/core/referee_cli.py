@@ -25,7 +25,15 @@ from typing import TYPE_CHECKING, Any
 from companion.core.commands import first_wins
 from companion.core.descriptor import DescriptorError, descriptor, descriptors
 from companion.core.explain import NoEntry, explain_text
-from companion.core.exports import Export, export_text, import_export, open_log, read_export
+from companion.core.exports import (
+    Export,
+    export_text,
+    import_export,
+    open_log,
+    read_export,
+    read_export_text,
+)
+from companion.core.inputs import InputError, Limits, read_text
 from companion.core.paths import add_db_argument, default_db_path
 from companion.core.records import GameRecords, LogRefused
 from companion.core.seals import (
@@ -125,12 +133,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    try:
-        text = Path(args.file).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(f"cannot read {args.file}: {getattr(exc, 'strerror', exc)}") from None
     given = given_seals(args)
-    export = read_export(text, str(args.file))
+    export = read_export(read_export_text(args.file), str(args.file))
     records = records_of(export.log)
 
     said: list[str] = []
@@ -179,8 +183,8 @@ def register_game(subparsers: SubParsers) -> None:
 # ---------------------------------------------------------------------- companion referee
 
 
-MAX_SEALS_FILE = 64_000
-"""The most bytes ``verify --seals FILE`` reads (a real file: a few hundred)."""
+SEALS_FILE = Limits(size=64_000)
+"""What ``verify --seals FILE`` reads at most (a real file: a few hundred bytes)."""
 
 
 def given_seals(args: argparse.Namespace) -> list[Seal]:
@@ -189,24 +193,15 @@ def given_seals(args: argparse.Namespace) -> list[Seal]:
     try:
         given = [parse_seal(text) for text in args.seal or ()]
         for name in args.seals or ():
-            given += read_seals(_read_bounded(Path(name), MAX_SEALS_FILE), str(name))
+            found = read_seals(read_text(name, SEALS_FILE), str(name))
+            if not found:
+                raise CannotCheck(f"{name} holds no seal: one a line, LABEL=CODE")
+            given += found
     except BadSeal as exc:
         raise CannotCheck(f"cannot read the seals: {exc}") from None
+    except InputError as exc:
+        raise CannotCheck(exc.message) from None
     return given
-
-
-def _read_bounded(path: Path, cap: int) -> str:
-    try:
-        with path.open("rb") as f:
-            raw = f.read(cap + 1)
-    except OSError as exc:
-        raise CannotCheck(f"cannot read {path}: {exc.strerror}") from None
-    if len(raw) > cap:
-        raise CannotCheck(f"{path} is longer than {cap:,} bytes: not a list of seals")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CannotCheck(f"{path} is not UTF-8 text: not a list of seals") from None
 
 
 def verify_seals(log: GameLog, given: list[Seal]) -> str:

@@ -3,7 +3,7 @@
 The hash chain (:mod:`companion.core.chain`) shows an edit only to someone who kept a hash
 from before it: a forger who rewrites an entry and recomputes every later hash makes a chain
 that checks. So at each of its game's natural checkpoints (Sekigahara: the end of every week;
-Tenka Meidou: the end of the Daimyo choice; every game: its end) the companion shows a
+every game: its end, Tenka Meidou's War) the companion shows a
 **seal** of the chain's head on the public screen ("Seal of week 2: K7Q2-M9XD"): the players
 write it on their score sheet and the table publishes it to the tournament. Later,
 ``companion referee verify --seal "week 2=K7Q2-M9XD"`` recomputes the seals from the record
@@ -28,7 +28,9 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from companion.core.inputs import short
 from companion.core.store import Entry, GameLog
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -85,8 +87,10 @@ class SealBreak:
         return f"{self.seal.name} ({self.seal.code}): {self.reason}; {where}"
 
 
+@lru_cache(maxsize=256)
 def seal_code(head_hash: str) -> str:
-    """The seal of a chain head (hex): 40 bits of scrypt(head), "K7Q2-M9XD"."""
+    """The seal of a chain head (hex): 40 bits of scrypt(head), "K7Q2-M9XD". Remembered: the
+    screen asks again as each command is played."""
     digest = hashlib.scrypt(head_hash.encode("utf-8"), salt=_SALT, n=_N, r=_R, p=1, dklen=5,
                             maxmem=64 * 2 ** 20)
     bits = int.from_bytes(digest, "big")
@@ -195,18 +199,24 @@ def parse_seal(text: str) -> Seal:
     """``LABEL=CODE`` or ``ENTRY=CODE`` ("week 2=K7Q2-M9XD", "57=K7Q2M9XD", "game=...");
     BadSeal naming what is wrong."""
     if "=" not in text:
-        raise BadSeal(f"{text[:60]!r} is not LABEL=CODE (week 2=K7Q2-M9XD)")
+        raise BadSeal(f"{_shown(text)} is not LABEL=CODE (week 2=K7Q2-M9XD)")
     where, _, written = text.rpartition("=")
     where = where.strip()
     code = normal_code(written)
     if code is None:
-        raise BadSeal(f"{written.strip()[:20]!r} is not a seal: {CODE_CHARS} letters and "
+        raise BadSeal(f"{_shown(written.strip(), 20)} is not a seal: {CODE_CHARS} letters and "
                       "digits, like K7Q2-M9XD")
     if not where:
-        raise BadSeal(f"{text[:60]!r} names no week, game or entry before the =")
+        raise BadSeal(f"{_shown(text)} names no week, game or entry before the =")
     if where.isdigit():
         return Seal(int(where), "", code)
     return Seal(0, " ".join(where.split())[:40], code)
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """A line as quoted in a refusal: cut short, and not echoed at all when it holds control
+    characters (a binary file)."""
+    return f"'{short(text, most)}'" if text.isprintable() else "the line (not text)"
 
 
 def read_seals(text: str, name: str = "the seals") -> list[Seal]:

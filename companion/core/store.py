@@ -115,7 +115,7 @@ def _to_v2(db: sqlite3.Connection) -> None:
     db.execute(
         """UPDATE games SET finished = (
                SELECT e.at FROM entries e WHERE e.game_id = games.id AND e.kind = 'command'
-               ORDER BY e.seq DESC LIMIT 1)
+               AND typeof(e.at) = 'text' ORDER BY e.seq DESC LIMIT 1)
            WHERE typeof(finished) = 'text' AND EXISTS (
                SELECT 1 FROM entries e WHERE e.game_id = games.id AND e.kind = 'command'
                AND typeof(e.at) = 'text')"""
@@ -123,6 +123,13 @@ def _to_v2(db: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: tuple[Migration, ...] = (_to_v1, _to_v2)
+
+READS_FROM = 1
+"""The oldest schema a read-only open reads without migrating it (schema 2 changed no table:
+a schema 1 game's end is read as :func:`_to_v2` sets it, :data:`_ENDED_SQL`)."""
+_ENDED_SQL = ("CASE WHEN typeof(g.finished) = 'text' THEN COALESCE((SELECT e2.at FROM entries "
+              "e2 WHERE e2.game_id = g.id AND e2.kind = 'command' AND typeof(e2.at) = 'text' "
+              "ORDER BY e2.seq DESC LIMIT 1), g.finished) ELSE g.finished END")
 """``MIGRATIONS[v]`` takes a database from schema version ``v`` to ``v + 1``."""
 
 
@@ -221,10 +228,14 @@ def _read_only_place(path: Path) -> bool:
 class Store:
     """One SQLite game database. Thread-safe (one connection behind a lock)."""
 
-    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, db: sqlite3.Connection, path: Path, *, ends_by_clock: bool = False
+                 ) -> None:
         self._db = db
         self.path = path
         self._lock = threading.Lock()
+        self._finished = _ENDED_SQL if ends_by_clock else "g.finished"
+        """How a game's end is read: a schema 1 database opened read-only (not migrated)
+        reads it as :func:`_to_v2` would have set it."""
 
     @classmethod
     def open(
@@ -244,7 +255,8 @@ class Store:
         for the commands that only read."""
         where = Path(path) if path is not None else default_db_path()
         if readonly:
-            return cls(_open_readonly(where, timeout, len(migrations)), where)
+            reader, version = _open_readonly(where, timeout, len(migrations))
+            return cls(reader, where, ends_by_clock=version < 2 <= len(migrations))
         try:
             where.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
@@ -377,7 +389,7 @@ class Store:
         with self._read() as db:
             rows = db.execute(
                 f"SELECT g.id, {_field_sql('g.uid')}, {_field_sql('g.game')}, "
-                f"{_field_sql('g.created')}, {_field_sql('g.finished')}, "
+                f"{_field_sql('g.created')}, {_field_sql(self._finished)}, "
                 f"{_field_sql('g.result')}, COUNT(e.seq), {_field_sql('MAX(e.at)')} "
                 "FROM games g LEFT JOIN entries e ON e.game_id = g.id "
                 f"{where} GROUP BY g.id ORDER BY g.id DESC", args
@@ -642,7 +654,8 @@ def _tighten(where: Path) -> None:
             pass
 
 
-def _open_readonly(where: Path, timeout: float, target: int) -> sqlite3.Connection:
+def _open_readonly(where: Path, timeout: float, target: int
+                   ) -> tuple[sqlite3.Connection, int]:
     """``where`` opened for reading only (SQLite's ``mode=ro``): nothing is created, migrated
     or written. On read-only media SQLite cannot make the ``-shm`` file a write-ahead log
     needs; a database whose log is empty (it was closed cleanly) is then read as
@@ -670,9 +683,9 @@ def _open_readonly(where: Path, timeout: float, target: int) -> sqlite3.Connecti
             raise StoreError(f"the game database {where} is damaged ({check})", "corrupt")
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         _check_version(db, where, version, target)
-        if version < target:
-            if version == 0:
-                raise StoreError(f"there is no game in {where}", "missing")
+        if version == 0 and target > 0:
+            raise StoreError(f"there is no game in {where}", "missing")
+        if version < min(target, READS_FROM):
             raise StoreError(f"the game database {where} was written by an older version of "
                              "the companion: open it once on a writable disk to update it",
                              "readonly")
@@ -686,7 +699,7 @@ def _open_readonly(where: Path, timeout: float, target: int) -> sqlite3.Connecti
         if isinstance(exc, OSError):
             raise StoreError(f"cannot read {where}: {exc.strerror}", "io") from None
         raise
-    return db
+    return db, version
 
 
 def _connect_ro(uri: str, timeout: float) -> sqlite3.Connection:

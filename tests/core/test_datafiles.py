@@ -25,9 +25,9 @@ class _Point(BaseModel):
 def test_a_file_that_is_not_utf8_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
     path = tmp_path / "blocks.yaml"
     path.write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(DataFileError, match=r"blocks\.yaml is not valid YAML"):
+    with pytest.raises(DataFileError, match=r"blocks\.yaml: not UTF-8 text"):
         load_blocks(path)
-    with pytest.raises(ConfigFileError, match=r"blocks\.yaml is not valid YAML"):
+    with pytest.raises(ConfigFileError, match=r"blocks\.yaml: not UTF-8 text"):
         WiringMap.load(path)
 
 

@@ -162,6 +162,23 @@ def test_2_a_forged_correction_is_caught_against_the_seals(
     assert f"entries {week1.entry + 1} to {week2.entry + 1}" in said
 
 
+def test_2_a_forged_undo_the_rules_accept_is_caught_against_the_seals(
+        stored: Stored, capsys: pytest.CaptureFixture[str]) -> None:
+    """A story told after the game: "Ishida took back a bid and bid the same card again". An
+    undo the rules allow (a bid, nothing shown yet), the bid repeated: the game is the same."""
+    bodies = _rows(stored.db, stored.game_id)
+    k = next(i for i, b in enumerate(bodies) if b["kind"] == "command"
+             and b["data"]["command"]["type"] == "bid" and i > stored.sheet[2].entry)
+    undo = {"seq": 0, "kind": "correction", "at": bodies[k]["at"],
+            "data": {"action": "undo", "by": bodies[k]["data"]["command"]["side"],
+                     "note": "Undo: a bid", "detail": {"entry": k + 1}}}
+    forge(stored, [*bodies[:k + 1], undo, bodies[k], *bodies[k + 1:]])
+    plain, said = verify(capsys, stored)
+    assert plain == 0 and f"entries {k + 1} undone" in said  # the rules accept the story
+    said = caught(capsys, stored)
+    assert f"matches the seals up to entry {stored.sheet[2].entry}" in said
+
+
 def test_a_correction_added_after_the_game_is_caught_by_the_seal_of_the_game(
         stored: Stored, capsys: pytest.CaptureFixture[str]) -> None:
     bodies = _rows(stored.db, stored.game_id)

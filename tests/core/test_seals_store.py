@@ -36,6 +36,23 @@ def test_a_finished_game_of_schema_1_is_migrated_and_verifies(tmp_path: Path) ->
     assert main(["referee", "verify", str(game_id), "--db", str(db)]) == 0
 
 
+def test_a_schema_1_database_is_verified_read_only_without_being_changed(
+        tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    with Store.open(db, durable=False, migrations=MIGRATIONS[:1]) as store:
+        game_id = sekigahara_game(store)
+        last_command = [e for e in store.load(game_id).entries if e.kind == "command"][-1]
+        store.finish(game_id, store.load(game_id).summary.result or "", at=LATE)
+    before = db.read_bytes()
+    with Store.open(db, readonly=True) as store:
+        assert store.load(game_id).summary.finished == last_command.at
+    assert main(["referee", "verify", str(game_id), "--db", str(db)]) == 0
+    assert db.read_bytes() == before
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET result = 'tokugawa wins (victory points (2.2))'")
+    assert main(["referee", "verify", str(game_id), "--db", str(db)]) == 1
+
+
 def test_an_export_of_format_1_imports_with_its_end_read_from_the_chain(
         tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"

@@ -15,12 +15,13 @@ from companion.core.chain import canonical_json
 from companion.core.store import (
     MAX_DEPTH,
     MAX_TEXT,
-    SCHEMA_VERSION,
+    CommandRecorder,
     Store,
     StoreError,
     bounded_json,
 )
 from companion.games.sekigahara import records
+from companion.games.sekigahara.engine.simulator import play_game
 
 GOOD_BODY = canonical_json({"command": {"type": "finish"}, "events": []})
 
@@ -150,7 +151,7 @@ def test_a_database_built_without_column_types_is_type_checked_too(tmp_path: Pat
     db.execute("INSERT INTO games VALUES ('three', 'u3', 'toy', '{}', 'h', 'c', NULL, NULL)")
     db.execute("INSERT INTO entries VALUES (1, 1, 'command', 'at', 7, 'p', 'h')")
     db.execute("INSERT INTO entries VALUES (2, 'one', 'command', 'at', '{}', 'p', 'h')")
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()
     with Store.open(path, readonly=True) as store:
@@ -174,3 +175,21 @@ def test_a_game_too_big_to_be_real_is_refused_before_it_is_loaded(
         monkeypatch.setattr(store_module, "MAX_GAME_TEXT", 17 * len(GOOD_BODY) - 1)
         with pytest.raises(StoreError, match="characters of them: not a game the companion"):
             store.load(ids["many"])
+
+
+@pytest.mark.parametrize("body", [{"command": 5, "events": []}, {"events": "x"},
+                                  {"command": {"side": "ishida"}, "events": []}])
+def test_explain_names_an_entry_whose_command_is_not_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], body: dict[str, object]) -> None:
+    """A sound row of a real game holding a body that is no command reads as such in
+    ``explain``: never "None", never a rule list left empty, never a traceback."""
+    path = tmp_path / "games.sqlite"
+    with Store.open(path) as store:
+        game_id = store.create_game(records.GAME, records.new_header())
+        assert play_game(3, check=False, recorder=CommandRecorder(store, game_id)).completed
+        store._db.execute("UPDATE entries SET body = ? WHERE game_id = ? AND seq = 5",
+                          (canonical_json(body), game_id))
+    code, out, err = run(capsys, "referee", "explain", "--db", str(path), str(game_id), "5")
+    assert code != 0 or "refused" in out
+    assert out.startswith("entry 5: an entry with no command")
+    assert "None" not in out + err and "rules :" not in out and "Traceback" not in out + err

@@ -7,14 +7,12 @@ Hostile input is bounded: at most ``MAX_INPUT_BYTES`` are read, nesting deeper t
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from companion.core.inputs import InputError, Limits, parse_json, read_text, short
 from companion.games.kensei.checks import check_melee, check_shoot
 from companion.games.kensei.duel import check_duel, duel
 from companion.games.kensei.errors import KenseiError
@@ -24,83 +22,34 @@ from companion.games.kensei.shoot import in_range, shoot
 
 EXIT_OK = 0
 EXIT_ERROR = 2
-MAX_INPUT_BYTES = 64_000
-"""The largest input read: a melee with every key set and every die rolled is under 4 kB."""
-MAX_DEPTH = 8
-"""The deepest nesting accepted: the formats go four levels deep (a side's dice lists)."""
+LIMITS = Limits(size=64_000, depth=8)
+"""At most 64,000 bytes (a melee with every key set and every die rolled is under 4 kB),
+nested at most 8 deep (the formats go four levels deep: a side's dice lists)."""
+MAX_INPUT_BYTES, MAX_DEPTH = LIMITS.size, LIMITS.depth
 
 Kind = Literal["melee", "shoot", "duel"]
 
 
-def _reject_constant(name: str) -> Any:
-    raise KenseiError(f"not valid JSON: {name} is not a number JSON allows")
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    twice = sorted(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
-    if twice:
-        raise KenseiError(f"not valid input: the key {_short(twice[0])!r} is given twice")
-    return dict(pairs)
-
-
-def _depth(data: Any) -> int:
-    """The nesting depth of ``data``, walked without recursion."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        node, level = stack.pop()
-        if isinstance(node, dict | list):
-            deepest = max(deepest, level)
-            if level > MAX_DEPTH:
-                break
-            stack += [(v, level + 1) for v in (node.values() if isinstance(node, dict) else node)]
-    return deepest
-
-
 def parse(text: str) -> Any:
     """JSON text to data; KenseiError for anything too large, too deep, or not JSON."""
-    if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
-        raise KenseiError(f"the input is larger than {MAX_INPUT_BYTES} bytes")
     try:
-        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as exc:
-        raise KenseiError(
-            f"not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
-    except RecursionError:
-        raise KenseiError(f"not valid input: nested deeper than {MAX_DEPTH} levels") from None
-    except ValueError as exc:  # an integer of more digits than Python converts
-        raise KenseiError(f"not valid input: {exc}".split(";")[0]) from None
-    if _depth(data) > MAX_DEPTH:
-        raise KenseiError(f"not valid input: nested deeper than {MAX_DEPTH} levels")
-    return data
+        return parse_json(text, limits=LIMITS)
+    except InputError as exc:
+        raise KenseiError(exc.message) from None
 
 
-def read(source: str, stdin: IO[bytes]) -> str:
-    """The text of FILE (``-``: ``stdin``), reading at most one byte past the limit."""
+def read(source: str, stdin: IO[bytes] | None = None) -> str:
+    """The text of FILE (``-``: ``stdin``, by default standard input), reading at most one
+    byte past the limit."""
     try:
-        if source == "-":
-            raw = stdin.read(MAX_INPUT_BYTES + 1)
-        else:
-            with Path(source).open("rb") as handle:
-                raw = handle.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise KenseiError(f"cannot read {source}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_INPUT_BYTES:
-        raise KenseiError(f"cannot read {source}: larger than {MAX_INPUT_BYTES} bytes")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise KenseiError(f"cannot read {source}: not UTF-8 text") from None
-
-
-def _short(name: object, most: int = 40) -> str:
-    """A key as quoted in a message: a hostile 60 kB key is not echoed whole."""
-    text = str(name)
-    return text if len(text) <= most else text[:most] + "…"
+        return read_text(source, LIMITS, stdin)
+    except InputError as exc:
+        raise KenseiError(exc.message) from None
 
 
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
-    where = ".".join(_short(p) for p in err["loc"])
+    where = ".".join(short(p) for p in err["loc"])
     message = {"extra_forbidden": "unknown key", "missing": "missing key"}.get(
         err["type"], str(err["msg"]).removeprefix("Value error, "))
     return f"{where}: {message}" if where else message

@@ -25,7 +25,7 @@ def _print(payload: dict[str, Any]) -> None:
 def _run(args: argparse.Namespace) -> int:
     kind: calculator.Kind = args.kensei_command
     try:
-        text = calculator.read(args.file, sys.stdin.buffer)
+        text = calculator.read(args.file)
     except KenseiError as exc:
         _print(exc.as_json())
         return calculator.EXIT_ERROR

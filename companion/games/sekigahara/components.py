@@ -14,7 +14,7 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
@@ -106,14 +106,22 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+BLOCKS_A_SIDE = 48
+"""The blocks of each side (1): no count in a data file may pass what the box holds."""
+CARDS_A_DECK = 55
+"""The cards of each deck (3.3)."""
+Pieces = Annotated[int, Field(strict=True, ge=0, le=BLOCKS_A_SIDE)]
+"""A number of blocks printed on the map or the turn track (a whole integer, never a flag)."""
+
+
 # --------------------------------------------------------------------------- board
 
 
 class SetupMarkers(_Frozen):
     """The setup tiles printed at a location or box: ``+N`` random draws and setup symbols."""
 
-    random: dict[Side, int] = Field(default_factory=dict)
-    fixed: dict[Side, dict[SetupSymbol, int]] = Field(default_factory=dict)
+    random: dict[Side, Pieces] = Field(default_factory=dict)
+    fixed: dict[Side, dict[SetupSymbol, Pieces]] = Field(default_factory=dict)
 
 
 class Location(_Frozen):
@@ -169,8 +177,8 @@ class Box(_Frozen):
 
 
 class TurnTrack(_Frozen):
-    weeks: int
-    recruitment: tuple[int, ...]
+    weeks: Annotated[int, Field(strict=True, ge=1, le=99)]
+    recruitment: tuple[Pieces, ...]
     xy_weeks: tuple[tuple[int, int], ...] = ()
 
     @model_validator(mode="after")
@@ -312,8 +320,24 @@ class Deck(_Frozen):
 class _CardEntry(_Frozen):
     kind: CardKind
     clan: Clan | None = None
-    count: int = Field(ge=1)
-    bid: int = Field(ge=0)
+    count: Annotated[int, Field(strict=True, ge=1, le=CARDS_A_DECK)]
+    bid: Annotated[int, Field(strict=True, ge=0, le=99)]
+
+
+class _CardsFile(_Frozen):
+    """``cards.yaml``: each side's card faces, with how many copies its deck holds."""
+
+    tokugawa: tuple[_CardEntry, ...] = ()
+    ishida: tuple[_CardEntry, ...] = ()
+
+    @model_validator(mode="after")
+    def _fits_the_box(self) -> _CardsFile:
+        for side in Side:
+            cards = sum(e.count for e in getattr(self, side.value))
+            if cards > CARDS_A_DECK:
+                raise ValueError(f"{side.value}: {cards} cards, a deck holds {CARDS_A_DECK} "
+                                 "(3.3)")
+        return self
 
 
 def _expand_deck(side: Side, entries: list[_CardEntry]) -> Deck:
@@ -376,7 +400,7 @@ class Block(_Frozen):
 
 
 class _FaceEntry(BlockFace):
-    count: int = Field(ge=1)
+    count: Annotated[int, Field(strict=True, ge=1, le=BLOCKS_A_SIDE)]
 
 
 class BlockSet(_Frozen):
@@ -395,8 +419,9 @@ class BlockSet(_Frozen):
         problems: list[str] = []
         for side in Side:
             own = self.of_side(side)
-            if len(own) != 48:
-                problems.append(f"{side}: {len(own)} blocks, the game has 48 a side (1)")
+            if len(own) != BLOCKS_A_SIDE:
+                problems.append(f"{side}: {len(own)} blocks, the game has {BLOCKS_A_SIDE} a "
+                                "side (1)")
             for b in own:
                 if b.face.attack and b.face.mon != 1:
                     problems.append(f"{b.id}: gun and cavalry are on 1-mon blocks only")
@@ -463,6 +488,9 @@ def _expand_blocks(raw: dict[str, list[dict[str, Any]]]) -> BlockSet:
             if parsed.side is not side:
                 raise ValueError(f"{side.value}[{index}]: clan {parsed.clan} is not {side.value}")
             face = BlockFace.model_validate(parsed.model_dump(exclude={"count"}))
+            if n + parsed.count > BLOCKS_A_SIDE:
+                raise ValueError(f"{side.value}: more than {BLOCKS_A_SIDE} blocks, the game "
+                                 f"has {BLOCKS_A_SIDE} a side (1)")
             for _ in range(parsed.count):
                 n += 1
                 blocks.append(Block(id=f"{prefix}{n:02d}", face=face))
@@ -489,11 +517,9 @@ def load_decks(path: Path | None = None) -> dict[Side, Deck]:
     raw, name = _read_yaml(path, "cards.yaml")
     if not isinstance(raw, dict):
         raise DataFileError(f"{name}: expected one list of card faces per side")
-    decks: dict[Side, Deck] = {}
+    faces = validate(_CardsFile, raw, name)
     try:
-        for side in Side:
-            entries = [_CardEntry.model_validate(e) for e in raw.get(side.value) or []]
-            decks[side] = _expand_deck(side, entries)
+        decks = {side: _expand_deck(side, list(getattr(faces, side.value))) for side in Side}
     except ValidationError as exc:
         raise DataFileError(f"{name}: {describe_validation_error(exc)}") from None
     return decks

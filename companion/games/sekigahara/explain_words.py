@@ -242,10 +242,11 @@ def _discarded(before: State, e: ev.CardsDiscarded, after: State) -> Ruling:
     who, side = side_name(e.side), e.side
     shown = f" ({', '.join(card_words(c) for c in e.cards)})" if e.cards else ""
     if e.from_table:
-        what = "bid card" if e.rule == "6.3" else "card played in the combat"
+        what = (count_words(e.count, "bid card") if e.rule == "6.3"
+                else f"{count_words(e.count, 'card')} played in the combat")
         verb = "goes" if e.count == 1 else "go"
-        return _r(e.rule, f"{who}'s {count_words(e.count, what)}{shown} {verb} from the table "
-                  "to the discard pile, face up")
+        return _r(e.rule, f"{who}'s {what}{shown} {verb} from the table to the discard pile, "
+                  "face up")
     why = {
         "6.2": f"half the hand, rounded down: {before.hand[side]} / 2 = {e.count}",
         "7.3.3": f"one per force march: {e.count}",

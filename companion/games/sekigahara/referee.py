@@ -31,7 +31,7 @@ from pydantic import (
 )
 
 from companion.core.calculator import CalculatorError
-from companion.core.datafiles import DataFileError
+from companion.core.inputs import InputError, Limits, parse_json, read_text, short
 from companion.core.rules import RuleViolation
 from companion.games.sekigahara.combat import (
     Challenge,
@@ -67,8 +67,9 @@ from companion.games.sekigahara.referee_faces import (
 
 EXIT_OK = 0
 EXIT_ERROR = 2
-MAX_INPUT_CHARS = 1_000_000
-"""The largest input read: a whole combat of 96 blocks and every action is under 50 kB."""
+LIMITS = Limits(size=1_000_000)
+"""The largest input read (a whole combat of 96 blocks and every action is under 50 kB) and
+what it may hold (:mod:`companion.core.inputs`)."""
 
 
 class RefereeError(CalculatorError):
@@ -266,54 +267,28 @@ def adjudicate_text(text: str, blocks: BlockSet | None = None) -> tuple[int, dic
 
 def parse_input(text: str) -> Any:
     """JSON text to data; RefereeError for anything too large, too deep or not JSON."""
-    if len(text) > MAX_INPUT_CHARS:
-        raise RefereeError(f"the input is larger than {MAX_INPUT_CHARS} characters: one combat "
-                           "or one position is far smaller")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RefereeError(
-            f"not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
-    except RecursionError:
-        raise RefereeError("not valid input: JSON nested too deeply") from None
-    except ValueError as exc:  # an integer of more digits than Python converts
-        raise RefereeError(f"not valid input: {exc}".split(";")[0]) from None
+        return parse_json(text, limits=LIMITS)
+    except InputError as exc:
+        raise RefereeError(exc.message) from None
 
 
 def read_source(source: str) -> str:
     """The text of FILE (``-``: standard input), reading no more than the size limit."""
-    limit = MAX_INPUT_CHARS * 4 + 1  # UTF-8: at most four bytes a character
     try:
-        if source == "-":
-            raw = sys.stdin.buffer.read(limit)
-        else:
-            with Path(source).open("rb") as handle:
-                raw = handle.read(limit)
-        text = raw.decode("utf-8")
-    except OSError as exc:
-        raise RefereeError(f"cannot read {source}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise RefereeError(f"cannot read {source}: not UTF-8 text") from None
-    if len(raw) >= limit:
-        raise RefereeError(f"cannot read {source}: larger than {MAX_INPUT_CHARS} characters")
-    return text
+        return read_text(source, LIMITS)
+    except InputError as exc:
+        raise RefereeError(exc.message) from None
 
 
 def read_blocks(source: str | None) -> BlockSet | None:
     """The user's block manifest (``--blocks FILE``), None for the built-in one."""
     if source is None:
         return None
-    path = Path(source)
     try:
-        if not path.is_file():
-            raise RefereeError(f"cannot read blocks file {source}: not a regular file")
-        if path.stat().st_size > MAX_INPUT_CHARS:
-            raise RefereeError(f"cannot read blocks file {source}: too large")
-        return load_blocks(path)
-    except DataFileError as exc:
-        raise RefereeError(f"blocks file: {exc}") from None
-    except OSError as exc:
-        raise RefereeError(f"cannot read blocks file {source}: {exc.strerror}") from None
+        return load_blocks(Path(source))
+    except InputError as exc:
+        raise RefereeError(f"blocks file: {exc.message}") from None
 
 
 def example_text() -> str:
@@ -323,7 +298,7 @@ def example_text() -> str:
 
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
+    where = ".".join(short(p) for p in err["loc"])
     message = err["msg"]
     if err["type"] == "extra_forbidden":
         message = "unknown key"

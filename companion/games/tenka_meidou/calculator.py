@@ -7,18 +7,21 @@ like the Sekigahara referee calculator; never a traceback.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from companion.core.calculator import CalculatorError
+from companion.core.inputs import InputError, Limits, parse_json, read_text, short
 from companion.games.tenka_meidou.components import Board, Colour, Components
 from companion.games.tenka_meidou.war import WarResult, fight_war
 
 EXIT_OK = 0
 EXIT_ERROR = 2
+LIMITS = Limits(size=64_000, depth=8)
+"""The largest table read (a full four-player table is under 2 kB) and its deepest nesting
+(the format goes three deep: soldiers by zone and colour)."""
 
 
 class WarInputError(CalculatorError):
@@ -37,7 +40,7 @@ class WarInput(BaseModel):
 
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
+    where = ".".join(short(p) for p in err["loc"])
     message = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
     return f"{where}: {message}" if where else message
 
@@ -110,14 +113,25 @@ def adjudicate(data: Any, board: Board, components: Components) -> dict[str, Any
                             components=components))
 
 
+def parse(text: str) -> Any:
+    """JSON text to data; WarInputError for anything too large, too deep, or not JSON."""
+    try:
+        return parse_json(text, limits=LIMITS)
+    except InputError as exc:
+        raise WarInputError(exc.message) from None
+
+
+def read(source: str) -> str:
+    """The text of FILE (``-``: standard input), read no further than the limit."""
+    try:
+        return read_text(source, LIMITS)
+    except InputError as exc:
+        raise WarInputError(exc.message) from None
+
+
 def adjudicate_text(text: str, board: Board, components: Components) -> tuple[int, dict[str, Any]]:
     """Parse and adjudicate JSON text: the exit status and the object to print."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        error = WarInputError(f"not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})")
-        return EXIT_ERROR, error.as_json()
-    try:
-        return EXIT_OK, adjudicate(data, board, components)
+        return EXIT_OK, adjudicate(parse(text), board, components)
     except WarInputError as exc:
         return EXIT_ERROR, exc.as_json()

@@ -26,15 +26,12 @@ def _rules(args: argparse.Namespace) -> TenkaRules:
 def _war(args: argparse.Namespace) -> int:
     try:
         rules = _rules(args)
+        text = calculator.read(args.file)
     except DataFileError as exc:
-        _print(calculator.WarInputError(str(exc)).as_json())
+        _print(calculator.WarInputError(exc.message).as_json())
         return calculator.EXIT_ERROR
-    source: str = args.file
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        _print(calculator.WarInputError(f"cannot read {source}: {reason}").as_json())
+    except calculator.WarInputError as exc:
+        _print(exc.as_json())
         return calculator.EXIT_ERROR
     status, payload = calculator.adjudicate_text(text, rules.board, rules.components)
     _print(payload)
@@ -45,7 +42,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     try:
         rules = _rules(args)
     except DataFileError as exc:
-        print(f"companion tenka selfplay: {exc}", file=sys.stderr)
+        print(f"companion tenka selfplay: {exc.message}", file=sys.stderr)
         return 2
     summary = selfplay.run(args.games, args.seed, check=not args.no_checks, rules=rules)
     _print(summary, indent=None)

@@ -14,7 +14,7 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -94,20 +94,21 @@ class Board(_Frozen):
     @model_validator(mode="after")
     def _consistent(self) -> Board:
         ids = [z.id for z in self.zones]
+        known = set(ids)
         for i, zone_id in enumerate(ids):
             if _ZONE_ID.fullmatch(zone_id) is None:
                 raise ValueError(f"zones.{i}.id: {zone_id!r} must be lower-case a-z, 0-9, _")
         twice = [z for z, n in Counter(ids).items() if n > 1]
         if twice:
             raise ValueError(f"zones: {twice[0]!r} is listed twice")
-        if self.kyoto not in ids:
+        if self.kyoto not in known:
             raise ValueError(f"kyoto: unknown zone {self.kyoto!r}")
         seen: dict[frozenset[str], str] = {}
         for kind in ("land", "sea"):
             for i, (a, b) in enumerate(getattr(self.adjacency, kind)):
                 where = f"adjacency.{kind}.{i}"
                 for z in (a, b):
-                    if z not in ids:
+                    if z not in known:
                         raise ValueError(f"{where}: unknown zone {z!r}")
                 if a == b:
                     raise ValueError(f"{where}: {a} cannot border itself")
@@ -149,12 +150,19 @@ class CardName(_Frozen):
     en: str
 
 
+Pawns = Annotated[int, Field(strict=True, ge=0, le=99)]
+"""A number of pawns (or a token's value): a whole number, never more than the box could hold
+(section 2), so no count in a data file can make the companion build millions of pieces."""
+Cards = Annotated[int, Field(strict=True, ge=1, le=12)]
+"""An offer of cards: there are 12 tactic cards (section 7) and 6 Daimyo (section 10)."""
+
+
 class PlayerCount(_Frozen):
-    tactic_offer: int = Field(ge=1)
-    daimyo_offer: int = Field(ge=1)
-    swords: tuple[int, ...]
+    tactic_offer: Cards
+    daimyo_offer: Cards
+    swords: tuple[Pawns, ...]
     small_castles: bool
-    reinforcements_per_zone: int = Field(ge=0)
+    reinforcements_per_zone: Pawns
 
 
 class Components(_Frozen):
@@ -162,12 +170,12 @@ class Components(_Frozen):
 
     schema_version: Literal[1]
     colours: tuple[Colour, ...]
-    soldier_pawns_per_colour: int = Field(ge=1)
-    advanced_soldier_pawns_per_colour: int = Field(ge=1)
-    reinforcement_pawns: int = Field(ge=0)
-    large_castle_tokens: tuple[int, ...]
-    small_castle_tokens: tuple[int, ...]
-    die_to_soldiers: dict[int, int]
+    soldier_pawns_per_colour: Annotated[int, Field(strict=True, ge=1, le=99)]
+    advanced_soldier_pawns_per_colour: Annotated[int, Field(strict=True, ge=1, le=99)]
+    reinforcement_pawns: Pawns
+    large_castle_tokens: tuple[Pawns, ...]
+    small_castle_tokens: tuple[Pawns, ...]
+    die_to_soldiers: dict[int, Pawns]
     by_player_count: dict[int, PlayerCount]
     tactic_cards: tuple[CardName, ...]
     daimyo_cards: tuple[CardName, ...]

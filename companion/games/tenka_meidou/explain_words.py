@@ -144,7 +144,8 @@ def _deployed(words: Words, before: State, e: tev.SoldiersDeployed) -> Ruling:
     wanted = words.components.die_to_soldiers[e.single]
     left = before.pawns_left(e.colour)
     placed = min(wanted, left)
-    short = (f", but only {placed} pawns are left" if placed < wanted else "")
+    short = (f", but only {placed} {'pawn is' if placed == 1 else 'pawns are'} left"
+             if placed < wanted else "")
     daimyo = (f"; the Daimyo pawn goes as one of them (9), so {_soldiers(e.soldiers)} and the "
               "Daimyo" if e.daimyo else "")
     counted = (", the Daimyo pawn among them" if before.daimyo_in_reserve(e.colour)
@@ -153,7 +154,8 @@ def _deployed(words: Words, before: State, e: tev.SoldiersDeployed) -> Ruling:
         f"{colour} {reroll}{final}; the pair {e.pair[0]} + {e.pair[1]} = {sum(e.pair)} names "
         f"{words.zone(e.zone)} (castle {sum(e.pair)}); the single die {e.single} places "
         f"{wanted} (the die table on the board){short}{daimyo}; {colour} has "
-        f"{left} - {placed} = {left - placed} pawns left{counted}"))
+        f"{left} - {placed} = {left - placed} {'pawn' if left - placed == 1 else 'pawns'} "
+        f"left{counted}"))
 
 
 def _war(words: Words, before: State, result: WarResult) -> list[Ruling]:
@@ -215,7 +217,7 @@ def _zone(words: Words, before: State, z: ZoneResult) -> list[Ruling]:
         if daimyo:
             terms.append(f"{daimyo} for the Daimyo (9)")
         if sent:
-            terms.append(f"{sent} reinforcements")
+            terms.append(f"{sent} {'reinforcement' if sent == 1 else 'reinforcements'}")
         parts.append(f"{who(colour)} {' + '.join(terms)} = {z.power[colour]}")
     out = [_r("5.II.1", f"{name}: power {'; '.join(parts)}")]
     for a, b in itertools.pairwise(order):

@@ -48,6 +48,10 @@ RAW = {
     "a side as the engine spells it": re.compile(r"\b(ishida|tokugawa)\b"),
     "a location id": re.compile(r"\b(" + "|".join(BOARD.locations) + r")\b"),
     "a (s) plural": re.compile(r"\(s\)"),
+    "many with a singular": re.compile(
+        r"(?<![\d.-])\b([02-9]|\d\d+) (block|card|location|unit|castle)\b"),
+    "one with a plural": re.compile(
+        r"(?<![\d.])\b1 (blocks|cards|locations|units|moves|castles|steps)\b"),
 }
 
 

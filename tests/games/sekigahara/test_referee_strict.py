@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.sekigahara.referee import MAX_INPUT_CHARS, adjudicate_text
+from companion.games.sekigahara.referee import LIMITS, adjudicate_text
 
 DATA = Path(__file__).parents[3] / "companion" / "games" / "sekigahara" / "data" / "blocks.yaml"
 
@@ -95,7 +95,7 @@ def run_cli(*args: str, stdin: bytes | None = None) -> tuple[int, dict[str, Any]
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("[" * 100_000 + "]" * 100_000, "nested deeper"),
         ('{"type": "battle", "attacker": "ishida", "blocks": {"i1": {"side": "ishida", '
          '"clan": "ukita", "mon": ' + "9" * 5000 + "}}}", "digits"),
         ('{"type": "battle", "attacker": "ishida", "blocks": {"i1": {"side": "ishida", '
@@ -104,7 +104,7 @@ def run_cli(*args: str, stdin: bytes | None = None) -> tuple[int, dict[str, Any]
          "valid integer"),
         (battle(PLAIN, [{"side": "ishida", "finish": 1}]), "valid boolean"),
         (battle({**PLAIN, "i1": {**PLAIN["i1"], "leader": 1}}, []), "valid boolean"),
-        (" " * (MAX_INPUT_CHARS + 1), "larger than"),
+        (" " * (LIMITS.size + 1), "larger than"),
     ],
 )
 def test_hostile_input_gets_the_one_line_error(text: str, words: str) -> None:

@@ -279,9 +279,9 @@ def test_rule_numbers_and_parents() -> None:
 
 
 def test_the_c_loader_is_used_when_pyyaml_has_it() -> None:
-    from companion.core import datafiles
+    from companion.core import inputs
 
-    assert getattr(yaml, "CSafeLoader", yaml.SafeLoader) is datafiles._LOADER
+    assert issubclass(inputs._Loader, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 # ------------------------------------------------------------------ malformed files

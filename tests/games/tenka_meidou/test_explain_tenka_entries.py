@@ -33,6 +33,7 @@ RAW = {
     "a zone id": re.compile(r"\b(" + "|".join(default_board().zone_ids) + r")\b"),
     "a card id": re.compile(r"\b(" + "|".join(t.value for t in Tactic) + r")\b"),
     "a (s) plural": re.compile(r"\(s\)"),
+    "one with a plural": re.compile(r"(?<![\d.])\b1 (pawns|soldiers|cards|zones|tokens|reinforcements|players)\b"),
 }
 
 
@@ -76,7 +77,7 @@ def test_the_seeds_explain_every_kind_of_event_and_card(games: dict[int, GameLog
 def test_a_deployment_shows_its_dice(
         explained: dict[tuple[int, int], dict[str, typing.Any]]) -> None:
     dice = re.compile(r"the pair (\d) \+ (\d) = (\d+) names .* \(castle (\d+)\); the single die "
-                      r"(\d) places (\d).*has (\d+) - (\d+) = (\d+) pawns left")
+                      r"(\d) places (\d).*has (\d+) - (\d+) = (\d+) pawns? left")
     found = 0
     for out in explained.values():
         for ruling in out["rulings"]:
