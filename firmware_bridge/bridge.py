@@ -780,6 +780,14 @@ class Bridge:
             self._changed.notify_all()
         self._publish(events)
 
+    def handled(self, hub_id: str) -> int | None:
+        """The sequence number of the last frame read and handled from hub ``hub_id`` (None:
+        none, or the hub is not connected)."""
+        with self._lock:
+            status = self._hubs.get(hub_id)
+            link = status.link if status is not None and status.connected else None
+        return None if link is None else link.handled_seq
+
     def holding(self) -> dict[str, str]:
         """Blocks lifted and not yet put down (nor given up as missing) -> where they were."""
         with self._lock:

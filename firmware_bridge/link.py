@@ -104,6 +104,10 @@ class HubLink:
                                           write_timeout=0.5, exclusive=True)
         self._splitter = p.LineSplitter()
         self._expected_seq: int | None = None
+        self.handled_seq: int | None = None
+        """The sequence number of the last frame read and handled (its snapshot through the
+        listener), or None: what a machine's hand checks the bridge has caught up to
+        (:meth:`firmware_bridge.tablelink.TableLink.rest_over`)."""
         self._partial: _Partial | None = None
         self._tx_seq = 0
         self._pending: dict[int, _Pending] = {}
@@ -260,6 +264,12 @@ class HubLink:
             if exc.reason != "empty":
                 self._reject(exc.reason, exc.detail)
             return
+        try:
+            self._frame(frame, now)
+        finally:
+            self.handled_seq = frame.seq
+
+    def _frame(self, frame: p.Frame, now: float) -> None:
         self._last_valid = now
         msg = frame.message
         self.stats.frames[type(msg).__name__] += 1

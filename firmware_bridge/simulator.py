@@ -147,6 +147,7 @@ class VirtualHub:
         self._random = random.Random(seed)
         self._lock = threading.RLock()
         self._seq = 0
+        self._sent: int | None = None
         self._master: int | None = None
         self._slave: int | None = None
         self.path: str | None = None
@@ -197,6 +198,13 @@ class VirtualHub:
     def plugged(self) -> bool:
         return self._master is not None
 
+    @property
+    def sent_seq(self) -> int | None:
+        """The sequence number of the last frame written whole to the line (None: none since
+        it was plugged in)."""
+        with self._lock:
+            return self._sent
+
     def start(self, thread: bool = True) -> VirtualHub:
         """Plug the hub in and run it; ``thread`` False: plugged in, but driven by the caller's
         :meth:`service` calls (tests with an injected clock)."""
@@ -243,7 +251,7 @@ class VirtualHub:
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
         self.path = os.ttyname(slave)
-        self._seq = 0
+        self._seq, self._sent = 0, None
         self.leds.clear()
         self._reset_reading()
         self._splitter = p.LineSplitter()
@@ -654,8 +662,10 @@ class VirtualHub:
         if mischief.duplicate_frames:
             mischief.duplicate_frames -= 1
             self._write(line)
-        if self._write(line) and self.on_frame is not None:
-            self.on_frame(self.hub_id, seq, message, self.clock())
+        if self._write(line):
+            self._sent = seq
+            if self.on_frame is not None:
+                self.on_frame(self.hub_id, seq, message, self.clock())
 
     def _write(self, data: bytes) -> bool:
         master = self._master

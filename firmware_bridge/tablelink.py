@@ -28,6 +28,7 @@ from firmware_bridge.bridge import Bridge
 from firmware_bridge.clock import TableClock
 from firmware_bridge.discovery import hub_ports
 from firmware_bridge.discrepancy import Discrepancy
+from firmware_bridge.protocol import SEQ_MODULO
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.table_session import TableSession
@@ -207,11 +208,18 @@ class TableLink:
         after ``debounce_missing_s``; one the rules want on a read place waits the real time, as it
         would for players (a tap may yet change where the rules want it). True if it did;
         False (and nothing done) with real hubs, a clock that cannot be moved, or pieces set
-        down that the readers have not seen yet. The caller's hand must be empty."""
+        down that the readers have not seen yet, or frames the hubs wrote before now still on
+        their way to the bridge (read before the hand's last move, they may yet say a piece is
+        where it was). The caller's hand must be empty."""
         table = self.readers.simulated
         if table is None or not isinstance(self.clock, TableClock):
             return False
         bridge = self.bridge
+        written = {name: seq for name, hub in table.hubs.items()
+                   if hub.plugged and not hub.mischief.silent
+                   and (seq := hub.sent_seq) is not None}
+        if not all(_reached(bridge.handled(name), seq) for name, seq in written.items()):
+            return False  # first what the readers said before now, then judge
         held = bridge.holding()
         resting = bridge.settling()
         if not held and not resting:
@@ -335,3 +343,8 @@ class TableLink:
         """"Put it back": the game is right; logged."""
         with self.lock:
             self.session.trust_engine(self.discrepancy(index), "put back, on the touchscreen")
+
+
+def _reached(handled: int | None, seq: int) -> bool:
+    """Whether a hub's frame ``handled`` is ``seq`` or came after it (numbers wrap round)."""
+    return handled is not None and (handled - seq) % SEQ_MODULO < SEQ_MODULO // 2

@@ -27,6 +27,8 @@ apart or more, is a move: the price of ruling in under a second. Arrivals from n
 seen, or found again after going missing without an origin) are not held back.
 * :class:`BlocksMissing` - blocks lifted from a zone and not put down anywhere within
   ``missing_after_s``.
+* :class:`Straddled` - the blocks seen between two zones (ambiguous) changed: one set squarely
+  back where it was changes no placement, but what the rules passed over must be judged again.
 
 Unregistered tags are not placements; the reconciler reports them as discrepancies.
 """
@@ -65,7 +67,18 @@ class BlocksMissing:
     at: float
 
 
-TrackEvent = PlacementChanged | StackMoved | BlocksMissing
+@dataclass(frozen=True)
+class Straddled:
+    """The blocks seen between two zones at once (ambiguous, neither lifted nor placed) are now
+    ``block_ids`` (empty: none). A block set squarely back where it was tracked changes no
+    placement, yet the rules must judge the table again: a move ruled while it straddled
+    passed it over."""
+
+    block_ids: tuple[str, ...]
+    at: float
+
+
+TrackEvent = PlacementChanged | StackMoved | BlocksMissing | Straddled
 
 
 @dataclass
@@ -114,13 +127,17 @@ class Tracker:
             block = tags.get(uid)
             if block is not None:
                 observed[block] = zone
+        before = set(self.ambiguous)
         self.ambiguous = {
             tags[u]: zones for u, zones in view.ambiguous.items() if u in tags
         }
         for block, zone in self.declared.items():
             if block not in observed and block not in self.ambiguous:
                 observed[block] = zone
-        return self._apply(observed, at)
+        events = self._apply(observed, at)
+        if set(self.ambiguous) != before:
+            events.append(Straddled(tuple(sorted(self.ambiguous)), at))
+        return events
 
     def _apply(self, observed: Mapping[str, str], at: float) -> list[TrackEvent]:
         events: list[TrackEvent] = []

@@ -13,6 +13,7 @@ from fb_game import lay_out, seeded_movement
 from fb_helpers import WAIT_S
 
 from companion.games.sekigahara.engine import events as ev
+from firmware_bridge import protocol as p
 from firmware_bridge.clock import TableClock
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.tablelink import Readers, TableLink
@@ -99,3 +100,33 @@ def test_time_moved_on_before_a_lift_does_not_count_against_it(
     link.bridge.wait_for(lambda b: "I11" in b.holding(), WAIT_S)
     link.bridge.tick()
     assert "I11" in link.bridge.holding() and "I11" not in link.bridge.tracker.missing
+
+
+def test_the_rest_is_not_over_while_frames_read_before_the_move_are_on_their_way(
+        table: SimulatedTable, following: Callable[..., TableLink]) -> None:
+    """A hub's frames can reach a busy bridge late: one read before the hand's move, written
+    and still unread, says the stack is still on Gifu. The clock is not moved on (so no rest
+    is ruled over) until the bridge has handled every frame the hubs wrote before the call;
+    moved on at once, the landing on Kiso would be ruled a move and that late frame a move back
+    (a demo under load saw pawns it had placed come back to their reserve). Handled, the late
+    frame makes the stack straddle Gifu and Kiso until Gifu's next read misses it; standing
+    squarely on Kiso again, where it was tracked, it is told (``Straddled``) and played."""
+    link = following()
+    stack = table.blocks_on("gifu")
+    table.move("gifu", "kiso")
+
+    def lying() -> dict[str, str]:
+        return {piece: zone for zone, pieces in table.occupied() for piece in pieces}
+
+    link.bridge.wait_for(lambda b: set(b.settling()) == set(stack)
+                         and b.placements() == lying(), WAIT_S)
+    hub, antenna = table.antenna("gifu")
+    with link.bridge._lock:  # the bridge is busy: what the hub writes now waits to be read
+        for part in p.snapshot_frames(antenna, [table.uid(b) for b in stack]):
+            hub.send(part)  # Gifu as read before the move
+        assert not link.rest_over()
+    assert link.clock.skipped == 0.0
+    link.bridge.wait_for(lambda _b: link.rest_over(), WAIT_S)
+    link.session.wait_for(lambda s: s.game.state.pos["I11"] == "kiso", WAIT_S)
+    moved = [e for e in link.game.events if isinstance(e, ev.StackMoved)]
+    assert moved[-1].origin == "gifu" and set(moved[-1].paths) == set(stack)

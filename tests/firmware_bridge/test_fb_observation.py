@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from firmware_bridge.observation import DebounceConfig, Observer
 from firmware_bridge.registry import TagRegistry
-from firmware_bridge.tracking import BlocksMissing, StackMoved, Tracker
+from firmware_bridge.tracking import BlocksMissing, StackMoved, Straddled, Tracker
 from firmware_bridge.wiring import AntennaKey, WiringMap
 
 WIRING = WiringMap(hubs={"h": {"A00": "gifu", "A01": "kiso", "A02": "osaka"}})
@@ -248,3 +248,29 @@ def test_a_block_that_arrived_elsewhere_first_is_not_pulled_back_by_a_flicker() 
     assert observer.view().where == {TAG: "kiso"}
     observer.snapshot(KISO, frozenset(), 0.55)
     assert observer.view().where == {TAG: "kiso"}
+
+
+def test_a_block_set_squarely_back_where_it_was_tracked_is_told() -> None:
+    """A pawn slid from a tray (one hub) to a place (another) is tracked there at once; the
+    tray's read taken before the slide, reaching the bridge after, makes it straddle the two;
+    the tray's next full read misses it, so it stands where it was tracked: no placement
+    changed, but the change is told (a move ruled while it straddled was passed over by the
+    rules, and a demo waited for it in vain)."""
+    tray, place = AntennaKey("h1", 0), AntennaKey("h2", 0)
+    observer = Observer(WiringMap(hubs={"h1": {"A00": "gifu"}, "h2": {"A00": "osaka"}}))
+    observer.set_hearing([])
+    tracker = Tracker(REGISTRY, missing_after_s=5.0, settle_s=0.3)
+    tag = frozenset({TAG})
+    observer.snapshot(tray, tag, 0.00)
+    observer.snapshot(tray, tag, 0.05)
+    tracker.update(observer.view(), 0.05)
+    observer.snapshot(place, tag, 0.10, full=False, reported=True)
+    tracker.update(observer.view(), 0.10)
+    assert tracker.placements == {"I01": "osaka"}
+    observer.snapshot(tray, tag, 0.12)  # read before the slide, stamped after it
+    assert tracker.update(observer.view(), 0.12) == [Straddled(("I01",), 0.12)]
+    assert tracker.placements == {"I01": "osaka"} and tracker.ambiguous
+    observer.snapshot(tray, frozenset(), 0.17)
+    assert tracker.update(observer.view(), 0.17) == [Straddled((), 0.17)]
+    assert tracker.placements == {"I01": "osaka"} and not tracker.ambiguous
+

@@ -15,7 +15,7 @@ from fb_helpers import RATE_HZ, WAIT_S
 
 from companion.core.events import Event
 from companion.core.game import Accepted, Game, Rejection
-from companion.core.table import GameTable, SessionRules
+from companion.core.table import GameTable, Ready, SessionRules
 from companion.games.tenka_meidou.components import Colour, Tactic, default_components
 from companion.games.tenka_meidou.events import (
     Deploy,
@@ -29,7 +29,7 @@ from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.simulator import TenkaGame
 from companion.games.tenka_meidou.table import TenkaSessionRules
 from firmware_bridge.bridge import Bridge
-from firmware_bridge.discrepancy import count_pieces
+from firmware_bridge.discrepancy import ProposedMove, count_pieces
 from firmware_bridge.protocol import LedMode
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.table_session import TableSession
@@ -136,6 +136,32 @@ def test_a_deployment_seen_on_the_table_is_checked_against_the_dice(
         assert any(line.kind == "command" and "red deployed 2 soldiers to" in line.text
                    for line in session.log)
         bridge.wait_for(lambda b: hub.leds.get(antenna) in (None, LedMode.OFF), WAIT_S)
+
+
+@pytest.mark.parametrize("then", ["cancel", "next dice", "a card"])
+def test_a_deployment_played_keeps_its_pawns_when_the_screen_moves_on_before_a_reconciliation(
+    tenka: GameTable, then: str
+) -> None:
+    """The session submits a deployment the readers saw (5.I.1), but reconciles again only once
+    nothing rests or is in hand; the screen leaves the dice as soon as it is played (cancel), or
+    the next player enters theirs. Either must not forget where the accepted pawns went: they
+    would read as moved out of turn from then on."""
+    game = _game()
+    rules = TenkaSessionRules(game)
+    rules.enter_dice(DICE)
+    outcome = rules.commands_for(
+        ProposedMove("reserve_red", "kasugayama", ("red-17", "red-18")))
+    assert isinstance(outcome, Ready)
+    assert isinstance(game.submit(outcome.commands[0]), Accepted)
+    if then == "cancel":
+        rules.cancel()
+    elif then == "next dice":
+        rules.enter_dice(Deploy(colour=B, rolls=((1, 2, 3),), single=2))
+    else:
+        rules.enter_card(B, Tactic.REBELION)
+    expected = rules.expected_positions()
+    assert Counter(z for p, z in expected.items() if p.startswith("red-")) == Counter(
+        {"kasugayama": 2, "reserve_red": 16})
 
 
 def _resumed() -> TenkaGame:

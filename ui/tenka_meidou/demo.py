@@ -145,6 +145,7 @@ class TenkaDemo:
             self.wait(lambda: len(self.control.events) > before
                       and self.table_app.play.mode != "place",
                       "the readers to see the pawns the dice name")
+            self.settled()  # as a player looks up before the next turn: the readers agree
         elif isinstance(c, PlayTactic):
             self.tap("Play a tactic card")
             self.tap(card_name(c.card))

@@ -421,6 +421,7 @@ class TenkaSessionRules:
     def enter_dice(self, dice: Deploy) -> SoldiersDeployed:
         """The dice as rolled, entered on the touchscreen: the pawns to expect (RuleViolation
         if the dice or the turn are wrong)."""
+        self._sync()
         event = self.rules.deploy(self.game.state, dice)
         self.dice, self.card, self._submitted = dice, None, None
         return event
@@ -428,10 +429,15 @@ class TenkaSessionRules:
     def enter_card(self, colour: Colour, card: Tactic | None) -> None:
         """A card is being played (``card`` None: ``colour``'s Daimyo card): its pawns are moved
         on the table, then :meth:`card_command` reads the effect (sections 7, 10)."""
+        self._sync()
         self.dice, self.card, self._submitted = None, (colour, card), None
 
     def cancel(self) -> None:
-        """Nothing entered: pawns moved now are discrepancies again."""
+        """Nothing entered: pawns moved now are discrepancies again. A command submitted and
+        accepted keeps its pawns where it put them, even if no reconciliation has run since
+        (the screen leaves the dice as the deployment is played, maybe while a pawn still
+        rests or is in hand)."""
+        self._sync()
         self.dice, self.card, self._submitted = None, None, None
 
     def table_moves(self, seen: Mapping[str, str]) -> tuple[tuple[PawnMove, ...], list[str]]:
