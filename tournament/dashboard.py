@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import queue
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -102,6 +103,12 @@ class Dashboard:
         self._serving: threading.Thread | None = None
 
     @property
+    def client_id(self) -> str:
+        """The same on every start of this dashboard (this host, this port), so the broker's
+        session for it is found again, not a new one left behind each time."""
+        return f"dashboard-{socket.gethostname()}-{self.port}"[:64]
+
+    @property
     def port(self) -> int:
         return int(self.server.server_address[1])
 
@@ -130,6 +137,7 @@ class Dashboard:
         self.watcher = connect(
             self.address, self.address.account, self.address.password,
             on_message=self.receive, keep_trying=True, on_state=self._broker,
+            persistent=True, client_id=self.client_id,
             subscriptions=tuple(f"{root}/tables/+/{leaf}" for leaf in topics.PUBLIC_LEAVES))
         self._serving = threading.Thread(target=self.server.serve_forever, name="dashboard",
                                          daemon=True)

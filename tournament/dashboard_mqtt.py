@@ -56,17 +56,20 @@ OnState = Callable[[bool], None]
 
 def connect(address: Address, account: str, password: str, *, on_message: OnMessage,
             subscriptions: tuple[str, ...] = (), client_id: str | None = None,
-            keep_trying: bool = False, on_state: OnState | None = None) -> mqtt.Client:
+            keep_trying: bool = False, on_state: OnState | None = None,
+            persistent: bool = False) -> mqtt.Client:
     """A connected client, its network loop running in its own thread, subscribed (QoS 1) to
     ``subscriptions`` on every (re)connection. ConnectRefused when the broker refuses the
     account or cannot be reached (unless ``keep_trying``: the public watcher waits for a
-    broker that is not up yet)."""
+    broker that is not up yet). ``persistent`` (with a fixed ``client_id``): the broker keeps
+    the subscriptions, across its own restart too, and holds what arrives while this client is
+    away: a table that reconnects first and resends loses nothing for it."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or "",
-                         protocol=mqtt.MQTTv311, clean_session=True)
+                         protocol=mqtt.MQTTv311, clean_session=not persistent)
     client.username_pw_set(account, password)
     if address.tls:
         client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
-    client.reconnect_delay_set(min_delay=1, max_delay=4)
+    client.reconnect_delay_set(min_delay=1, max_delay=2)
     answered = threading.Event()
     said: list[str] = []
 

@@ -70,6 +70,7 @@ class Table:
         if self.alerting:
             alert_text = (self.alert or {}).get("text") or (
                 f"Table {table_number(self.name)} calls the referee")
+        last = self.feed[-1] if self.feed else None
         return {
             "table": self.name, "number": table_number(self.name),
             "game": s.get("game"), "title": s.get("title") or s.get("game") or "",
@@ -84,6 +85,8 @@ class Table:
             "heard_at": self.heard_at, "moved_at": self.moved_at,
             "board": s.get("board"),
             "seals": self.seals.get("seals") or [],
+            "last_line": (f"Entry {last['entry']}: " + " ".join(
+                line["text"] for line in last["lines"])) if last and last["lines"] else None,
         }
 
 
@@ -113,8 +116,8 @@ class Tables:
         self.prefix = f"{topics.event_root(event)}/tables/"
         self.tables: dict[str, Table] = {}
         self.lock = threading.Lock()
-        self.latencies: deque[float] = deque(maxlen=LATENCIES_KEPT)
-        """Seconds from a table's ``sent`` to this dashboard having the message."""
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=LATENCIES_KEPT)
+        """Each message's ``sent`` and the seconds from it to this dashboard having it."""
         self.duplicates = 0
 
     def receive(self, topic: str, payload: bytes, now: float) -> list[Update]:
@@ -143,7 +146,7 @@ class Tables:
             state.seen.add(seq)
             sent = sent_time(message.get("sent"))
             if sent is not None:
-                self.latencies.append(now - sent)
+                self.latencies.append((sent, now - sent))
             return self._apply(state, leaf, seq, message, now)
 
     def _apply(self, state: Table, leaf: str, seq: int, message: dict[str, Any],

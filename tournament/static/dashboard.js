@@ -4,9 +4,8 @@
 (function () {
   const tables = new Map();     // table name -> summary
   const cards = new Map();      // table name -> card element
-  const lastLine = new Map();   // table name -> newest feed line's text
   const pendingShown = [];      // feed items waiting to be painted (their `sent`, for timing)
-  window.dashboardLatencies = []; // ms from a table's `sent` to this page painting it
+  window.dashboardLatencies = []; // [sent, ms from it to this page painting it], each feed line
   let clockOffset = 0;          // server time - this page's time, seconds
   let broker = null;
   let standings = [];
@@ -66,17 +65,24 @@
       });
       renderAlerts(sorted.filter((t) => t.alert));
     }
-    const painted = Date.now();
-    for (const sent of pendingShown.splice(0)) {
-      if (window.dashboardLatencies.length < 200000) window.dashboardLatencies.push(painted - sent);
-    }
+    // Timed at the next frame's start: the frame holding this change has been painted.
+    const shown = pendingShown.splice(0);
+    const first = window.dashboardPainted === undefined && tables.size > 0;
+    if (first) window.dashboardPainted = null;
+    if (shown.length || first) requestAnimationFrame(() => {
+      if (first) window.dashboardPainted = performance.now();
+      const painted = Date.now();
+      for (const sent of shown) {
+        if (window.dashboardLatencies.length < 200000) window.dashboardLatencies.push([sent, painted - sent]);
+      }
+    });
   }
   function renderAlerts(alerting) {
     const box = $("alerts");
     box.replaceChildren(...alerting.map((t) => {
       const b = el("button", "alert", t.alert_text || ("Table " + t.number + " calls the referee"));
       b.dataset.table = t.table;
-      b.appendChild(el("small", "", "Called " + ago(t.alert_at || t.heard_at) + ". " + (t.stage || "")));
+      b.appendChild(el("small", "", "Called " + ago(t.alert_at || t.heard_at) + ": tap to open the table"));
       b.addEventListener("click", () => show(t.table));
       return b;
     }));
@@ -100,7 +106,7 @@
     const head = el("h2", "", "Table " + t.number);
     head.appendChild(el("span", "game", t.title));
     const parts = [head];
-    if (t.alert) parts.push(el("div", "line stage", "⚠ " + (t.alert_text || "Calls the referee")));
+    if (t.alert) parts.push(el("div", "line stage", "⚠ Calls the referee"));
     const who = players(t);
     if (who) parts.push(el("div", "line", who));
     parts.push(el("div", "line stage", t.finished ? (t.result || "Finished") : (t.stage || "Not started")));
@@ -115,9 +121,8 @@
     if (t.last_ruling) parts.push(el("div", "line muted", "Last ruling: entry " + t.last_ruling.entry +
       (t.last_ruling.rule ? " (rule " + t.last_ruling.rule + ")" : "") + ": " + t.last_ruling.text));
     if (t.last_seal) parts.push(el("div", "line muted", "Last seal: " + t.last_seal.label +
-      " " + t.last_seal.code));
-    const last = lastLine.get(t.table);
-    if (last) parts.push(el("div", "line last", last));
+      ": " + t.last_seal.code));
+    if (t.last_line) parts.push(el("div", "line last", t.last_line));
     const heard = el("div", "line heard" + (silent ? " late" : ""), "Last heard " + ago(t.heard_at));
     heard.dataset.heard = t.heard_at;
     parts.push(heard);
@@ -150,12 +155,7 @@
     else if (before.moved_at !== t.moved_at) orderStale = true;
     if (open === t.table) renderDetailCard();
   }
-  function feedText(item) {
-    return item.lines.map((l) => l.text + (l.rule ? " (" + l.rule + ")" : "")).join(" ");
-  }
   function takeFeed(item) {
-    if (item.lines.length) lastLine.set(item.table, "Entry " + item.entry + ": " + feedText(item));
-    dirty.add(item.table);
     const sent = Date.parse(item.sent);
     if (!isNaN(sent)) pendingShown.push(sent);
     if (open === item.table) addFeed(item, true);
@@ -319,7 +319,8 @@
   setInterval(() => {
     if (orderStale) { orderStale = false; orderDirty = true; schedule(); }
   }, 5000);
-  setInterval(() => {            // "last heard N s ago" moves on by itself
+  setInterval(() => {            // "last heard N s ago" and "called N s ago" move on by themselves
+    if ($("alerts").children.length) renderAlerts([...tables.values()].filter((t) => t.alert).sort(order));
     for (const span of document.querySelectorAll(".heard")) {
       const t = Number(span.dataset.heard);
       span.textContent = "Last heard " + ago(t);
