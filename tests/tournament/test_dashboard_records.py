@@ -1,20 +1,22 @@
 """A referee's record through the dashboard's server, without a browser: a Tenka Meidou game
 fetched over the broker is verified, replayed in its public view (the Daimyo cards stay face
 down, 9) and explained; an edited record is refused naming its entry, and nothing is replayed
-from it; logging out ends the session (docs/tournament.md, "The dashboard")."""
+from it; logging out ends the session; a broker restart loses nothing for the dashboard
+(docs/tournament.md, "The dashboard")."""
 
 from __future__ import annotations
 
 import json
 import random
+import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_kit import RecordingTable
+from dashboard_kit import RecordingTable, shaped
 
 from companion.core.exports import export_text
 from companion.core.store import Store
@@ -23,6 +25,7 @@ from companion.games.tenka_meidou.explain_words import Words
 from companion.games.tenka_meidou.players import RandomPlayer, random_start
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase
+from tournament import topics
 from tournament.broker import Broker, free_port
 from tournament.dashboard import Dashboard
 from tournament.dashboard_mqtt import Address
@@ -127,3 +130,46 @@ def test_an_edited_record_is_refused_naming_its_entry(
     code, said = page.ask("GET", "/api/replay?table=table-02&at=1&view=public")
     assert code == 400 and said["error"].startswith("this record does not hold")
     table.close()
+
+
+def test_nothing_is_lost_for_the_dashboard_across_a_broker_restart(
+        broker: Broker, dashboard: Dashboard) -> None:
+    """The table resends what the broker missed as soon as it is back, maybe before the
+    dashboard has reconnected: the broker holds it for the dashboard's session."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    table = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="restart-table-01",
+                        protocol=mqtt.MQTTv311, clean_session=False)
+    table.username_pw_set("table-01", broker.accounts.passwords["table-01"])
+    table.reconnect_delay_set(min_delay=1, max_delay=1)
+    table.connect(broker.host, broker.port)
+    table.loop_start()
+    events = topics.table_topic(EVENT, "table-01", "events")
+
+    def send(seq: int) -> None:
+        table.publish(events, shaped("table-01", seq, game_id=1, entry=seq, lines=[]), qos=1)
+
+    send(1)
+    assert until(lambda: dashboard.tables.seqs().get("table-01") == [1])
+    broker.stop()
+    for seq in (2, 3):  # played on while the broker was away
+        send(seq)
+    broker.start()
+    assert until(lambda: table.is_connected())
+    send(4)
+    assert until(lambda: dashboard.tables.seqs().get("table-01") == [1, 2, 3, 4]), (
+        dashboard.tables.seqs())
+    table.disconnect()
+    table.loop_stop()
+
+
+def until(check: Callable[[], bool], bound_s: float = 10.0) -> bool:
+    """Poll ``check`` until it holds: reconnections are real I/O (the bound only stops a broken
+    test)."""
+    deadline = time.monotonic() + bound_s
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
