@@ -79,6 +79,10 @@ class GameDescriptor:
     hardware: str | None = None
     """The package holding the game's hardware data files (antenna layout, default wiring),
     read by :meth:`hardware_file`."""
+    tournament: str | None = None
+    """``"module:attribute"`` of what tournament play needs of a game (``tournament.status``):
+    its rules, commands and undo policy, its public feed lines and its status at a glance.
+    None: its tables publish entries without lines or status."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "commands", MappingProxyType(dict(self.commands)))
@@ -129,7 +133,7 @@ class GameDescriptor:
         return self.hardware_file(name).read_text("utf-8")
 
 
-_LAZY = ("table", "ui", "records", "referee")
+_LAZY = ("table", "ui", "records", "referee", "tournament")
 
 
 def load_target(target: str, what: str) -> Any:

@@ -13,5 +13,6 @@ GAME = GameDescriptor(
     ui="ui.sekigahara:UI",
     records="companion.games.sekigahara.explain:RECORDS",
     referee="companion.games.sekigahara.referee:add_calculators",
+    tournament="companion.games.sekigahara.tournament:FEED",
     hardware="companion.games.sekigahara.data",
 )

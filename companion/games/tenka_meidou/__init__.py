@@ -12,5 +12,6 @@ GAME = GameDescriptor(
     table="companion.games.tenka_meidou.table:TABLE",
     ui="ui.tenka_meidou:UI",
     records="companion.games.tenka_meidou.explain:RECORDS",
+    tournament="companion.games.tenka_meidou.tournament:FEED",
     hardware="companion.games.tenka_meidou.data",
 )
