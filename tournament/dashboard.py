@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 import paho.mqtt.client as mqtt
 
 from tournament import topics
-from tournament.dashboard_mqtt import Address, connect
+from tournament.dashboard_mqtt import connect
 from tournament.dashboard_referee import (
     RefereeError,
     Referees,
@@ -34,6 +34,7 @@ from tournament.dashboard_referee import (
     replay,
 )
 from tournament.dashboard_state import Tables, Update
+from tournament.url import TournamentUrl
 
 STATIC = {"/": ("dashboard.html", "text/html; charset=utf-8"),
           "/dashboard.js": ("dashboard.js", "text/javascript; charset=utf-8"),
@@ -89,7 +90,7 @@ def _summary(update: Update) -> dict[str, Any]:
 class Dashboard:
     """The dashboard's state, its broker connection and its web server."""
 
-    def __init__(self, address: Address, *, bind: str = "127.0.0.1", port: int = 8080,
+    def __init__(self, address: TournamentUrl, *, bind: str = "127.0.0.1", port: int = 8080,
                  referees: Referees | None = None) -> None:
         self.address = address
         self.tables = Tables(address.event)
@@ -333,7 +334,7 @@ def _status_of(exc: RefereeError) -> HTTPStatus:
 
 def serve(url: str, *, port: int, bind: str, idle_s: float) -> None:
     """Run the dashboard until Ctrl-C."""
-    address = Address.parse(url)
+    address = TournamentUrl.parse(url)
     dashboard = Dashboard(address, bind=bind, port=port,
                           referees=Referees(address, idle_s=idle_s))
     dashboard.start()

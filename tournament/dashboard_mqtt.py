@@ -6,14 +6,12 @@ from __future__ import annotations
 import ssl
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
-from tournament import topics
+from tournament.url import TournamentUrl
 
 CONNECT_WAIT_S = 10.0
 """How long the broker may take to answer a connection (a few ms on a loopback)."""
@@ -23,38 +21,12 @@ class ConnectRefused(Exception):
     """The broker did not take the connection; the message says why in one line."""
 
 
-@dataclass(frozen=True)
-class Address:
-    """A tournament URL: ``mqtt[s]://ACCOUNT:PASSWORD@HOST:PORT/EVENT``."""
-
-    host: str
-    port: int
-    event: str
-    account: str
-    password: str
-    tls: bool
-
-    @classmethod
-    def parse(cls, url: str) -> Address:
-        parts = urlsplit(url)
-        if parts.scheme not in ("mqtt", "mqtts"):
-            raise ValueError(f"{url!r} is not a tournament URL (mqtt://ACCOUNT:PASSWORD@HOST:"
-                             "PORT/EVENT)")
-        event = parts.path.strip("/")
-        if not topics.EVENT_NAME.match(event):
-            raise ValueError(f"the tournament URL names no event ({event!r}): it ends in "
-                             "/EVENT, lower-case letters, digits, dashes")
-        tls = parts.scheme == "mqtts"
-        return cls(parts.hostname or "127.0.0.1", parts.port or (8883 if tls else 1883), event,
-                   unquote(parts.username or ""), unquote(parts.password or ""), tls)
-
-
 OnMessage = Callable[[str, bytes], None]
 OnState = Callable[[bool], None]
 """Told True on every connection the broker takes, False on every one lost."""
 
 
-def connect(address: Address, account: str, password: str, *, on_message: OnMessage,
+def connect(address: TournamentUrl, account: str, password: str, *, on_message: OnMessage,
             subscriptions: tuple[str, ...] = (), client_id: str | None = None,
             keep_trying: bool = False, on_state: OnState | None = None,
             persistent: bool = False) -> mqtt.Client:
@@ -68,7 +40,8 @@ def connect(address: Address, account: str, password: str, *, on_message: OnMess
                          protocol=mqtt.MQTTv311, clean_session=not persistent)
     client.username_pw_set(account, password)
     if address.tls:
-        client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        client.tls_set(ca_certs=str(address.ca) if address.ca else None,
+                       cert_reqs=ssl.CERT_REQUIRED)
     client.reconnect_delay_set(min_delay=1, max_delay=2)
     answered = threading.Event()
     said: list[str] = []

@@ -31,7 +31,8 @@ from companion.core.records import GameRecords, LogRefused
 from companion.core.referee_cli import CannotCheck, records_of
 from companion.core.store import StoreError
 from tournament import topics
-from tournament.dashboard_mqtt import Address, ConnectRefused, connect
+from tournament.dashboard_mqtt import ConnectRefused, connect
+from tournament.url import TournamentUrl
 
 SESSION_IDLE_S = 15 * 60
 """A referee's session ends after this long without use: a page left open in the hall is
@@ -85,7 +86,7 @@ class Session:
 class Referees:
     """The sessions of the referees logged in on this dashboard."""
 
-    def __init__(self, address: Address, *, idle_s: float = SESSION_IDLE_S,
+    def __init__(self, address: TournamentUrl, *, idle_s: float = SESSION_IDLE_S,
                  clock: Callable[[], float] = time.monotonic,
                  record_wait_s: float = RECORD_WAIT_S) -> None:
         self.address = address

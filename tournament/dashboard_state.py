@@ -10,6 +10,7 @@ so the tests never sleep.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -195,16 +196,19 @@ class Tables:
 
     def standings(self) -> list[dict[str, Any]]:
         """Every player's finished games and wins, most wins first (from the statuses of
-        finished games: a player is named by the name the table gave)."""
+        finished games: a player is named by the name the table gave; a game whose table gave
+        no names counts its winner as the table's side, "Table 3, Ishida")."""
         with self.lock:
-            games = [g for t in self.tables.values() for g in t.finished.values()]
+            games = [(t.name, g) for t in self.tables.values() for g in t.finished.values()]
         rows: dict[str, dict[str, Any]] = {}
-        for game in games:
-            players = game.get("players") or {}
+        for table, game in games:
             winner = winner_of(game)
+            players = {str(side): str(name).strip() for side, name in
+                       (game.get("players") or {}).items() if str(name).strip()}
+            if not players and winner is not None:
+                players = {winner: f"Table {table_number(table)}, {winner.capitalize()}"}
             for side, name in players.items():
-                who = str(name).strip() or str(side).capitalize()
-                row = rows.setdefault(who, {"player": who, "played": 0, "won": 0})
+                row = rows.setdefault(name, {"player": name, "played": 0, "won": 0})
                 row["played"] += 1
                 row["won"] += int(side == winner)
         return sorted(rows.values(), key=lambda r: (-r["won"], r["played"], r["player"]))
@@ -212,9 +216,11 @@ class Tables:
 
 def winner_of(status: dict[str, Any]) -> str | None:
     """The winning side or colour of a finished game: ``winner`` if the table gives it, else
-    the side whose name opens the result ("Ishida won ...")."""
+    the side that opens the result ("ishida wins (...)", "Red won ...")."""
     if isinstance(status.get("winner"), str):
         return str(status["winner"])
-    result = str(status.get("result") or "").lower()
-    sides = [str(side) for side in (status.get("players") or {})]
-    return next((side for side in sides if result.startswith(side.lower())), None)
+    said = WINS.match(str(status.get("result") or ""))
+    return said.group(1).lower() if said else None
+
+
+WINS = re.compile(r"^\s*([A-Za-z][\w-]*) (?:wins|won)\b")

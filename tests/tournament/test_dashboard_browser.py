@@ -1,13 +1,16 @@
 """The referees' dashboard in a real headless Chromium: tables publish to a real Mosquitto, the
 dashboard reads them as the players' account, and the page shows a table's status and alert
 live; a referee logs in on the page, fetches a table's record over the broker, and the page
-verifies, replays and explains it. One browser for the module (docs/tournament.md, "The
+verifies, replays and explains it. The last test runs the whole path with a simulated table
+(the real publisher, its own database). One browser for the module (docs/tournament.md, "The
 dashboard")."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +22,9 @@ from companion.games.sekigahara import selfplay
 from tournament import topics
 from tournament.broker import Broker, BrokerError, free_port, mosquitto_binary, prepare
 from tournament.dashboard import Dashboard
-from tournament.dashboard_mqtt import Address
 from tournament.dashboard_referee import Referees
+from tournament.simtable import SimResult, play_and_publish
+from tournament.url import TournamentUrl
 
 EVENT = "test-cup"
 WAIT_S = 10.0
@@ -44,6 +48,7 @@ class Hall:
     clock: Clock
     url: str
     export: str
+    where: Path
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +65,13 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
     with prepare(where / "broker", event=EVENT, tables=4, referees=["ana"],
                  port=free_port()) as broker:
         clock = Clock()
-        address = Address.parse(broker.url("players"))
+        address = TournamentUrl.parse(broker.url("players"))
         dashboard = Dashboard(address, port=free_port(),
                               referees=Referees(address, clock=clock, idle_s=600))
         dashboard.start()
         try:
-            yield Hall(broker, dashboard, clock, f"http://127.0.0.1:{dashboard.port}/", export)
+            yield Hall(broker, dashboard, clock, f"http://127.0.0.1:{dashboard.port}/", export,
+                       where)
         finally:
             dashboard.stop()
 
@@ -205,3 +211,39 @@ def test_a_referee_fetches_verifies_replays_and_explains_a_tables_record(
     assert page.find_element(By.ID, "referee-tools").get_attribute("hidden")
     assert hall.dashboard.referees.sessions == {}
     answering.close()
+
+
+def test_a_simulated_table_end_to_end(hall: Hall, page: Any) -> None:
+    """A seeded Tenka Meidou game played and published by the real table side; its result
+    reaches the standings; a referee fetches, verifies and replays its record."""
+    from selenium.webdriver.common.by import By
+
+    stop = threading.Event()
+    done: list[SimResult] = []
+    table = threading.Thread(target=lambda: done.append(play_and_publish(
+        hall.broker.url("table-04"), hall.where / "table-04.sqlite", "tenka-meidou", 5, 0.0,
+        stop)))
+    table.start()
+    try:
+        open_page(page, hall)
+        until(page, shows("[data-table=table-04]", " wins ("))
+        winner = text_of(page, "[data-table=table-04]").split(" wins (")[0].split()[-1]
+        until(page, shows("#standings", f"Table 4, {winner}"))
+        page.find_element(By.CSS_SELECTOR, "[data-table=table-04]").click()
+        log_in(page, "ana", hall.broker.accounts.passwords["referee-ana"])
+        until(page, shows("#session", "Referee ana"))
+        page.find_element(By.ID, "fetch").click()
+        until(page, shows("#verified", "hash chain intact"))
+        said = text_of(page, "#verified")
+        assert said.startswith("✔ verified: ") and " won (" in said, said
+        until(page, shows("#replay", "(referee view) of "))
+        at = page.find_element(By.ID, "replay-at")
+        at.clear()
+        at.send_keys("3")
+        page.find_element(By.CSS_SELECTOR, "#replay-view option[value=public]").click()
+        page.find_element(By.ID, "replay-go").click()
+        until(page, shows("#replay", "after entry 3 (public view)"))
+    finally:
+        stop.set()
+        table.join(30)
+    assert done and done[0].finished and done[0].errors == ()

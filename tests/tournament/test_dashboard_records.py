@@ -28,7 +28,7 @@ from companion.games.tenka_meidou.state import Phase
 from tournament import topics
 from tournament.broker import Broker, free_port
 from tournament.dashboard import Dashboard
-from tournament.dashboard_mqtt import Address
+from tournament.url import TournamentUrl
 
 EVENT = "test-cup"
 
@@ -49,7 +49,7 @@ def tenka_export(tmp_path: Path, seed: int = 7) -> str:
 
 @pytest.fixture
 def dashboard(broker: Broker) -> Iterator[Dashboard]:
-    running = Dashboard(Address.parse(broker.url("players")), port=free_port())
+    running = Dashboard(TournamentUrl.parse(broker.url("players")), port=free_port())
     running.start()
     yield running
     running.stop()

@@ -89,3 +89,7 @@ def test_standings_count_each_finished_game_once_by_its_players_names() -> None:
     assert tables.standings() == [
         {"player": "Ana", "played": 1, "won": 1}, {"player": "Cy", "played": 1, "won": 1},
         {"player": "Ben", "played": 2, "won": 0}]
+    tables.receive(topic("table-03", "status"), message(  # a table that named no players
+        "table-03", 1, game="tenka-meidou", game_id=2, players={}, finished=True,
+        result="red wins (red 21, blue 15)"), T0)
+    assert {"player": "Table 3, Red", "played": 1, "won": 1} in tables.standings()

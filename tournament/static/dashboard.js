@@ -109,7 +109,7 @@
     if (t.alert) parts.push(el("div", "line stage", "⚠ Calls the referee"));
     const who = players(t);
     if (who) parts.push(el("div", "line", who));
-    parts.push(el("div", "line stage", t.finished ? (t.result || "Finished") : (t.stage || "Not started")));
+    parts.push(el("div", "line stage", t.finished ? (t.result ? t.result.charAt(0).toUpperCase() + t.result.slice(1) : "Finished") : (t.stage || "Not started")));
     if (!t.finished && t.waiting_for) parts.push(el("div", "line waiting", waiting(t)));
     if (t.score) parts.push(el("div", "line", "Score: " + t.score));
     if (t.discrepancies) {
