@@ -141,11 +141,24 @@ def simulated(broker: Broker, event: str, table: str, number: int, pace_s: float
     game = "tenka-meidou" if number % 4 == 0 else "sekigahara"
 
     def run() -> dict[str, Any]:
-        done = play_and_publish(broker.url(table), where / f"{table}.sqlite", game, number,
-                                pace_s, stop)
-        return {"last_seq": done.last_seq, "pending": done.pending}
+        db = where / f"{table}.sqlite"
+        done = play_and_publish(broker.url(table), db, game, number, pace_s, stop)
+        return {"last_seq": done.last_seq, "pending": done.pending,
+                "acked": acked_seqs(db), "errors": done.errors}
 
     return run
+
+
+def acked_seqs(db: Path) -> list[int]:
+    """The sequence numbers the broker acknowledged, from the table's outbox (a status that a
+    newer one replaced before it was sent is never sent: its ``seq`` is not counted)."""
+    import sqlite3
+
+    from tournament.outbox import ACKED
+
+    with sqlite3.connect(db) as connection:
+        return [int(seq) for (seq,) in connection.execute(
+            "SELECT seq FROM tournament_outbox WHERE state = ?", (ACKED,))]
 
 
 # ---------------------------------------------------------------------- the browser
@@ -287,15 +300,18 @@ def main() -> int:
             print(f"{table}: {done['error']}")
             continue
         got = set(seen["seqs"].get(table, []))
-        lost += sum(1 for seq in range(1, done["last_seq"] + 1) if seq not in got)
-        published += done["last_seq"]
+        sent = done.get("acked") or range(1, done["last_seq"] + 1)
+        lost += sum(1 for seq in sent if seq not in got)
+        published += len(sent)
         pending += done["pending"]
+        for error in done.get("errors") or ():
+            print(f"{table}: {error}")
     cores = os.cpu_count()
     print(f"measured here ({cores} cores), command: python benchmarks/tournament.py --tables "
           f"{args.tables} --pace {args.pace:g} --seconds {args.seconds:g}"
           + (" --tables-from shaped" if source == "shaped" else ""))
     print(f"tables={args.tables} source={source} pace_s={args.pace:g} "
-          f"({args.tables / args.pace:.0f} entries/s in the hall) published={published} "
+          f"({args.tables / args.pace:.0f} entries/s in the hall) published_acked={published} "
           f"received_distinct={sum(len(v) for v in seen['seqs'].values())} "
           f"duplicates_dropped={seen['duplicates']}")
     print(figures("event_to_dashboard", steady) + "  (play: every message but the restart's)")
@@ -325,7 +341,8 @@ def _answers(port: int) -> bool:
 
 def _caught_up(port: int, results: dict[str, dict[str, Any]]) -> bool:
     seqs = metrics(port)["seqs"]
-    return all(len(seqs.get(t, [])) >= r.get("last_seq", 0) for t, r in results.items())
+    return all(set(r.get("acked") or range(1, r.get("last_seq", 0) + 1)) <= set(seqs.get(t, []))
+               for t, r in results.items())
 
 
 if __name__ == "__main__":
