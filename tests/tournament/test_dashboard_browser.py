@@ -7,6 +7,7 @@ dashboard")."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -188,15 +189,19 @@ def test_a_referee_fetches_verifies_replays_and_explains_a_tables_record(
     until(page, shows("#verified", "verified: 188 entries (188 commands re-adjudicated"))
     assert "hash chain intact" in text_of(page, "#verified")
     assert answering.requests[0]["referee"] == "referee-ana"
-    until(page, shows("#replay", "after entry 188 (referee view) of 188"))
+    until(page, shows("#replay", "after entry 188 (public view) of 188"))
 
     at = page.find_element(By.ID, "replay-at")
     at.clear()
     at.send_keys("26")
-    page.find_element(By.CSS_SELECTOR, "#replay-view option[value=public]").click()
     page.find_element(By.ID, "replay-go").click()
     until(page, shows("#replay", "after entry 26 (public view) of 188"))
     assert "Units on the board (Ishida / Tokugawa):" in text_of(page, "#replay")
+    assert "Blocks (the manifest id" not in text_of(page, "#replay")  # none hidden shown
+    page.find_element(By.CSS_SELECTOR, "#replay-view option[value=referee]").click()
+    page.find_element(By.ID, "replay-go").click()
+    until(page, shows("#replay", "after entry 26 (referee view) of 188"))
+    assert "Blocks (the manifest id" in text_of(page, "#replay")
 
     n = page.find_element(By.ID, "explain-n")
     n.clear()
@@ -230,17 +235,19 @@ def test_a_simulated_table_end_to_end(hall: Hall, page: Any) -> None:
         winner = text_of(page, "[data-table=table-04]").split(" wins (")[0].split()[-1]
         until(page, shows("#standings", f"Table 4, {winner}"))
         page.find_element(By.CSS_SELECTOR, "[data-table=table-04]").click()
+        until(page, shows("#feed", " wins with "))
+        feed = text_of(page, "#feed")
+        assert not re.search(r"\(([^()]+)\)\s*\(\1\)", feed), feed  # no rule cited twice
         log_in(page, "ana", hall.broker.accounts.passwords["referee-ana"])
         until(page, shows("#session", "Referee ana"))
         page.find_element(By.ID, "fetch").click()
         until(page, shows("#verified", "hash chain intact"))
         said = text_of(page, "#verified")
         assert said.startswith("✔ verified: ") and " won (" in said, said
-        until(page, shows("#replay", "(referee view) of "))
+        until(page, shows("#replay", "(public view) of "))
         at = page.find_element(By.ID, "replay-at")
         at.clear()
         at.send_keys("3")
-        page.find_element(By.CSS_SELECTOR, "#replay-view option[value=public]").click()
         page.find_element(By.ID, "replay-go").click()
         until(page, shows("#replay", "after entry 3 (public view)"))
     finally:

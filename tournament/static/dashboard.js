@@ -118,8 +118,8 @@
         " open discrepancy" : " open discrepancies")));
       parts.push(d);
     }
-    if (t.last_ruling) parts.push(el("div", "line muted", "Last ruling: entry " + t.last_ruling.entry +
-      (t.last_ruling.rule ? " (rule " + t.last_ruling.rule + ")" : "") + ": " + t.last_ruling.text));
+    if (t.last_ruling) parts.push(el("div", "line muted", "Last ruling, entry " + t.last_ruling.entry +
+      ": " + t.last_ruling.text + cited(t.last_ruling.text, t.last_ruling.rule)));
     if (t.last_seal) parts.push(el("div", "line muted", "Last seal: " + t.last_seal.label +
       ": " + t.last_seal.code));
     if (t.last_line) parts.push(el("div", "line last", t.last_line));
@@ -160,14 +160,18 @@
     if (!isNaN(sent)) pendingShown.push(sent);
     if (open === item.table) addFeed(item, true);
   }
+  function cited(text, rule) {   // a feed line ends with its rule already: never cite it twice
+    return rule && !text.includes("(" + rule + ")") ? " (" + rule + ")" : "";
+  }
   function addFeed(item, first) {
     const li = el("li");
     li.value = item.entry;
-    item.lines.forEach((l, i) => {
-      if (i) li.appendChild(document.createTextNode(" "));
-      li.appendChild(document.createTextNode(l.text));
-      if (l.rule) li.appendChild(el("span", "rule", " (" + l.rule + ")"));
-    });
+    for (const l of item.lines) {
+      const line = el("div", "", l.text);
+      const rule = cited(l.text, l.rule);
+      if (rule) line.appendChild(el("span", "rule", rule));
+      li.appendChild(line);
+    }
     const box = $("feed");
     if (first) box.insertBefore(li, box.firstChild); else box.appendChild(li);
   }
@@ -212,7 +216,7 @@
     renderDetailCard();
     const data = await call("GET", "/api/table?table=" + encodeURIComponent(name));
     if (open !== name) return;
-    $("board").textContent = data.board || "This table's status carries no board: the referee's replay shows it.";
+    $("board").textContent = data.board || "The table publishes no board positions: a referee's replay shows the board.";
     $("feed").replaceChildren();
     data.feed.slice().reverse().forEach((item) => addFeed(item, false));
     window.scrollTo(0, 0);
@@ -283,7 +287,7 @@
         $("replay-view").replaceChildren(...data.views.map((name) => {
           const o = el("option", "", cap(name)); o.value = name; return o;
         }));
-        $("replay-view").value = "referee";
+        $("replay-view").value = "public";  // hidden pieces only when the referee asks
         for (const id of ["replay-at", "replay-slider"]) $(id).max = data.entries;
         $("explain-n").max = data.entries;
         $("replay-at").value = data.entries; $("replay-slider").value = data.entries;
