@@ -173,3 +173,13 @@ def until(check: Callable[[], bool], bound_s: float = 10.0) -> bool:
             return False
         time.sleep(0.02)
     return True
+
+
+def test_the_command_refuses_a_url_that_is_not_a_tournaments_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["tournament", "dashboard", "--broker", "http://players:pw@host/cup"]) == 1
+    said = capsys.readouterr().err
+    assert said == ("companion tournament: a tournament URL starts with mqtt:// or "
+                    "mqtts://\n")
