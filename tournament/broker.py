@@ -27,8 +27,9 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
-from tournament import topics
+from tournament import certs, topics
 
 READY_WAIT_S = 10.0
 """How long a starting Mosquitto may take to accept connections (about 20 ms here)."""
@@ -98,9 +99,12 @@ def access_list(event: str, accounts: Accounts) -> str:
     return "\n".join(lines)
 
 
-def configuration(directory: Path, port: int, bind: str) -> str:
+def configuration(directory: Path, port: int, bind: str, tls: bool = False) -> str:
     """``mosquitto.conf`` for a small event: authenticated clients only, QoS 1 messages and
-    retained status kept on disk across a restart (saved on every change)."""
+    retained status kept on disk across a restart (saved on every change); with ``tls``, the
+    listener speaks only TLS, with the certificates :mod:`tournament.certs` made."""
+    secure = [f"cafile {directory / 'ca.crt'}", f"certfile {directory / 'server.crt'}",
+              f"keyfile {directory / 'server.key'}", "tls_version tlsv1.2"] if tls else []
     return "\n".join([
         "# Written by companion tournament broker.",
         "per_listener_settings false",
@@ -122,6 +126,7 @@ def configuration(directory: Path, port: int, bind: str) -> str:
         "log_type notice",
         "connection_messages true",
         f"listener {port} {bind}",
+        *secure,
         "",
     ])
 
@@ -150,6 +155,7 @@ class Broker:
     port: int
     bind: str
     accounts: Accounts
+    tls: bool = False
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -157,9 +163,12 @@ class Broker:
         return "127.0.0.1" if self.bind in ("0.0.0.0", "127.0.0.1") else self.bind
 
     def url(self, account: str, host: str | None = None) -> str:
-        """The tournament URL an account connects with (docs/tournament.md, "URLs")."""
-        return (f"mqtt://{account}:{self.accounts.passwords[account]}@{host or self.host}:"
-                f"{self.port}/{self.event}")
+        """The tournament URL an account connects with (docs/tournament.md, "URLs"); over TLS
+        it names the CA file the broker's certificate is checked against."""
+        scheme = "mqtts" if self.tls else "mqtt"
+        ca = f"?ca={quote(str(self.directory / 'ca.crt'))}" if self.tls else ""
+        return (f"{scheme}://{account}:{self.accounts.passwords[account]}@{host or self.host}:"
+                f"{self.port}/{self.event}{ca}")
 
     def start(self) -> None:
         """Start Mosquitto and wait until it accepts connections."""
@@ -214,9 +223,11 @@ class Broker:
 
 def prepare(directory: Path, *, event: str, tables: int, referees: Iterable[str],
             port: int = 1883, bind: str = "127.0.0.1",
-            accounts: Accounts | None = None) -> Broker:
+            accounts: Accounts | None = None, tls: bool = False,
+            hosts: Iterable[str] = ()) -> Broker:
     """Write the configuration, the accounts (hashed by ``mosquitto_passwd``), the access list
-    and ``credentials.txt`` (every account's URL, for the organiser) into ``directory``."""
+    and ``credentials.txt`` (every account's URL, for the organiser) into ``directory``; with
+    ``tls``, a CA and the broker's certificate too (naming its addresses and ``hosts``)."""
     if not topics.EVENT_NAME.match(event):
         raise BrokerError(f"{event!r} is not an event name: lower-case letters, digits, dashes")
     if not 1 <= tables <= 999:
@@ -233,8 +244,13 @@ def prepare(directory: Path, *, event: str, tables: int, referees: Iterable[str]
         passwd.unlink(missing_ok=True)
         raise BrokerError(f"cannot hash the passwords with mosquitto_passwd: {exc}") from None
     _write_private(directory / "acl", access_list(event, accounts))
-    _write_private(directory / "mosquitto.conf", configuration(directory, port, bind))
-    broker = Broker(event, directory, port, bind, accounts)
+    if tls:
+        try:
+            certs.make(directory, event, certs.names(bind, hosts))
+        except certs.CertificateError as exc:
+            raise BrokerError(str(exc)) from None
+    _write_private(directory / "mosquitto.conf", configuration(directory, port, bind, tls))
+    broker = Broker(event, directory, port, bind, accounts, tls)
     _write_private(directory / "credentials.txt", "".join(
         f"{name}  {broker.url(name)}\n" for name in accounts.passwords))
     return broker

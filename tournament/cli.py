@@ -16,15 +16,20 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _broker(args: argparse.Namespace) -> int:
+    port = args.port if args.port is not None else 8883 if args.tls else 1883
     broker = prepare(Path(args.dir), event=args.event, tables=args.tables,
-                     referees=args.referee or ["head"], port=args.port, bind=args.bind)
+                     referees=args.referee or ["head"], port=port, bind=args.bind,
+                     tls=args.tls, hosts=args.host or ())
     if args.write_only:
         print(f"Mosquitto's configuration, accounts and access list are in {args.dir}; every "
               f"account's tournament URL is in {Path(args.dir) / 'credentials.txt'}.")
         return 0
     broker.start()
-    print(f"Mosquitto for {args.event!r} listens on {args.bind}:{args.port}, "
-          f"{len(broker.accounts.tables)} tables.")
+    print(f"Mosquitto for {args.event!r} listens on {args.bind}:{port}"
+          f"{' (TLS)' if args.tls else ''}, {len(broker.accounts.tables)} tables.")
+    if args.tls:
+        print(f"Copy {Path(args.dir) / 'ca.crt'} to every table and referee (their URLs name "
+              "it with ?ca=); ca.key stays here.")
     print(f"Every account's tournament URL is in {Path(args.dir) / 'credentials.txt'} "
           f"(keep it private: give each table its own line).")
     print("Stop it with Ctrl-C.", flush=True)
@@ -81,7 +86,14 @@ def register(subparsers: Any) -> None:
     broker.add_argument("--tables", type=int, default=16, help="how many tables (default 16)")
     broker.add_argument("--referee", action="append", metavar="NAME",
                         help="a referee's account, repeatable (default: head)")
-    broker.add_argument("--port", type=int, default=1883, help="default 1883")
+    broker.add_argument("--port", type=int, default=None,
+                        help="default 1883 (8883 with --tls)")
+    broker.add_argument("--tls", action="store_true",
+                        help="TLS only: make a small CA and the broker's certificate in DIR "
+                             "(URLs become mqtts://...?ca=DIR/ca.crt)")
+    broker.add_argument("--host", action="append", metavar="NAME",
+                        help="with --tls: a name or address tables reach the broker by, "
+                             "repeatable (this machine's name and addresses are always in)")
     broker.add_argument("--bind", default="0.0.0.0",
                         help="the address to listen on (default: every interface)")
     broker.add_argument("--write-only", action="store_true",

@@ -163,6 +163,12 @@ class Outbox:
         found.update({names[int(s)]: int(n) for s, n in rows})
         return found
 
+    def data_version(self) -> int:
+        """SQLite's count of commits by other connections to the database (the app's store
+        writing an entry): it changes when there may be something new to publish."""
+        with self._lock:
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     def last_seq(self) -> int:
         with self._lock:
             row = self._db.execute("SELECT value FROM tournament_counter "

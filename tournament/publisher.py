@@ -23,6 +23,7 @@ import queue
 import re
 import ssl
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,28 +65,36 @@ class TablePublisher:
 
     ``store``: the table's open Store (one is opened on ``db`` when not given). ``now``: the
     clock the messages' ``sent`` is read from. ``retry_s``: the wait before connecting again.
+    ``watch_s``: also look this often whether another connection wrote to the database (the
+    table app's store, which does not tell the publisher), and publish the game written to
+    last; None: only what :meth:`recorded` names.
     """
 
     def __init__(self, url: TournamentUrl | str, db: Path, *, store: Store | None = None,
-                 now: Clock = utc_now, retry_s: float = 1.0) -> None:
+                 now: Clock = utc_now, retry_s: float = 1.0,
+                 watch_s: float | None = None) -> None:
         self.url = url if isinstance(url, TournamentUrl) else TournamentUrl.parse(url)
         self.table = self.url.table
         self._own_store = store is None
         self.store = store if store is not None else Store.open(db)  # the schema first
         self.outbox = Outbox(db, self.table, now=now)
         self.retry_s = retry_s
+        self.watch_s = watch_s
+        self._version = self.outbox.data_version()
         self.players: dict[str, str] = {}
         self.discrepancies = 0
         self.alert = False
         self._alert_text: str | None = None
         self._game_id: int | None = None
         self._followers: dict[int, Follower] = {}
+        self._asked: set[int] = set()
         self._seals: dict[int, int] = {}
         self._jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._stop = threading.Event()
         self._new = threading.Event()
         self._connection = Connection(False)
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._threads: list[threading.Thread] = []
         self.errors: list[str] = []
         """What went wrong off the game thread (never raised into the game), newest last."""
@@ -94,7 +103,11 @@ class TablePublisher:
 
     def recorded(self, game_id: int) -> None:
         """An entry of ``game_id`` was stored (or the game was finished): publish it. Returns
-        at once."""
+        at once; entries stored faster than they are published are taken together."""
+        with self._lock:
+            if game_id in self._asked:
+                return
+            self._asked.add(game_id)
         self._jobs.put(("game", game_id))
 
     def call_referee(self, where: str | None = None) -> None:
@@ -159,7 +172,11 @@ class TablePublisher:
 
     def _produce(self) -> None:
         while not self._stop.is_set():
-            kind, value = self._jobs.get()
+            try:
+                kind, value = self._jobs.get(timeout=self.watch_s)
+            except queue.Empty:
+                self._watch()
+                continue
             try:
                 if kind != "stop":
                     self._job(kind, value)
@@ -170,6 +187,8 @@ class TablePublisher:
 
     def _job(self, kind: str, value: Any) -> None:
         if kind == "game":
+            with self._lock:
+                self._asked.discard(value)
             self._follow(int(value))
         elif kind == "catch up":
             self._catch_up()
@@ -199,6 +218,19 @@ class TablePublisher:
                     self._follow(summary.id)
                 except Exception as exc:
                     self.errors.append(f"catching up: {type(exc).__name__}: {exc}")
+
+    def _watch(self) -> None:
+        """The database changed under another connection: follow the game written to last."""
+        try:
+            version = self.outbox.data_version()
+            if version == self._version:
+                return
+            self._version = version
+            games = [g for g in self.store.list_games() if g.problem is None]
+            if games:
+                self._follow(max(games, key=lambda g: (g.updated or g.created, g.id)).id)
+        except Exception as exc:  # never into the game: said in errors, tried again
+            self.errors.append(f"watching the store: {type(exc).__name__}: {exc}")
 
     def _follower(self, log: GameLog) -> tuple[Follower, int]:
         """The game's follower, brought up to the entries already published (without
@@ -301,8 +333,20 @@ class TablePublisher:
     # ------------------------------------------------------------------ the sender
 
     def _set(self, connection: Connection) -> None:
-        with self._lock:
+        with self._changed:
             self._connection = connection
+            self._changed.notify_all()
+
+    def wait_connected(self, connected: bool, timeout: float) -> bool:
+        """Wait until the connection is (or is not) up, at most ``timeout`` seconds: whether
+        it is as asked (tests; a screen only reads :attr:`connection`)."""
+        return self.wait_until(lambda c: c.connected == connected, timeout)
+
+    def wait_until(self, test: Callable[[Connection], bool], timeout: float) -> bool:
+        """Wait until ``test`` holds of the connection (a connection attempt's outcome), at
+        most ``timeout`` seconds."""
+        with self._changed:
+            return self._changed.wait_for(lambda: test(self._connection), timeout)
 
     def _send(self) -> None:
         while not self._stop.is_set():
@@ -356,7 +400,8 @@ class TablePublisher:
             self.outbox.acked(state.take_acks())
             if client.is_connected():
                 client.disconnect()
-            self._set(Connection(False, state.lost or "the broker closed the connection"))
+            self._set(Connection(False, state.refused or state.lost
+                                 or "the broker closed the connection"))
 
     def _publish_pending(self, client: mqtt.Client, state: _Session) -> None:
         room = WINDOW - state.inflight()
@@ -388,7 +433,7 @@ class _Session:
     def on_connect(self, client: mqtt.Client, _u: object, _f: object,
                    reason: ReasonCode, _p: object = None) -> None:
         if reason.is_failure:
-            self.refused = f"the broker refused the table: {reason}"
+            self.refused = f"the broker refused the table's account ({reason})"
             return
         self.ready = True
         client.subscribe(self.publisher._topic("record/request"), qos=1)

@@ -10,8 +10,8 @@ of the stored entry, and an undo rebuilds the game as the referee tools do.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Protocol
 
 from pydantic import TypeAdapter
@@ -28,6 +28,7 @@ from companion.core.records import (
     readjudicate,
     step,
 )
+from companion.core.seals import points_of, seal_code
 from companion.core.store import Entry, GameLog
 
 Line = dict[str, Any]
@@ -65,14 +66,19 @@ def feed_of(game: str) -> GameFeed:
     return found
 
 
+@lru_cache(maxsize=4096)
+def _code(head: str) -> str:
+    """A seal's code is scrypt of the chain's head (tens of milliseconds each, on purpose):
+    each is worked out once, not again at every entry."""
+    return seal_code(head)
+
+
 def seals_of(log: GameLog) -> list[dict[str, Any]]:
-    """The game's seals (``companion.core.seals``, when this companion has them), as
+    """The game's seals as the table shows them (:mod:`companion.core.seals`), as
     ``[{"entry", "label", "code"}]``."""
-    try:
-        module: Any = importlib.import_module("companion.core.seals")
-    except ImportError:
-        return []
-    return [{"entry": s.entry, "label": s.label, "code": s.code} for s in module.seals(log)]
+    by_seq = {e.seq: e for e in log.entries}
+    return [{"entry": n, "label": label, "code": _code(by_seq[n].hash)}
+            for n, label in points_of(log)(log.entries) if n in by_seq]
 
 
 class Follower:

@@ -1,7 +1,7 @@
 """Game exports: a stored game as a portable file, for every game (docs/referee.md).
 
 Export format (JSON lines, UTF-8, canonical JSON per line): line 1 is the header ``{"format":
-"sekigahara-companion/game", "version": 1, "header": {game, uid, created, rules_version, ...},
+"sekigahara-companion/game", "version": 2, "header": {game, uid, created, rules_version, ...},
 "header_hash", "finished", "result", "entries", "head"}``; then one entry a line, ``{"seq",
 "kind", "at", "data", "prev", "hash"}``. :func:`export_lines` and :func:`read_export` round-trip
 it byte for byte. The header's ``game`` says whose rules check it (:func:`import_export` takes
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from companion.core.chain import canonical_json
@@ -20,7 +20,10 @@ from companion.core.store import Entry, GameLog, GameSummary, Store, StoreError
 
 EXPORT_FORMAT = "sekigahara-companion/game"
 """The format's name (the distribution's, for every game it plays)."""
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2
+"""2: ``finished`` is the recorded time of the command that ended the game (it is checked
+against the chain). A version 1 file's ``finished`` was the clock a moment later: it is read as
+its last command's time (:func:`read_export`), as the store's schema 2 migrated it."""
 
 
 def export_lines(log: GameLog) -> list[str]:
@@ -82,6 +85,9 @@ def read_export(text: str, name: str = "the file") -> Export:
                                  dict(raw["data"]), str(raw["prev"]), str(raw["hash"])))
         except (ValueError, KeyError, TypeError):
             raise StoreError(f"{name} line {number} is not a stored entry", "invalid") from None
+    if head["version"] < 2 and summary.finished is not None:
+        ended = next((e.at for e in reversed(entries) if e.kind == "command"), None)
+        summary = replace(summary, finished=ended or summary.finished)
     return Export(GameLog(summary, header, header_hash, tuple(entries)), count, last)
 
 
@@ -95,11 +101,11 @@ def import_export(store: Store, export: Export, check: Check) -> int:
     does not verify (LogRefused), whose end is not text, or a game already in the store
     (StoreError). One transaction (:meth:`Store.import_game`): a refused import stores
     nothing."""
-    check(export)
     log = export.log
     for what, value in (("finished", log.summary.finished), ("result", log.summary.result)):
         if value is not None and not isinstance(value, str):
             raise StoreError(f"the file's {what} is not text: not a game export", "invalid")
+    check(export)
     extra = {k: v for k, v in log.header.items() if k not in ("game", "uid", "created")}
     return store.import_game(log.summary.game, extra, uid=log.summary.uid,
                              created=log.summary.created, entries=log.entries,

@@ -27,6 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 from companion.core.chain import ChainBreak, check_chain, entry_hash
 from companion.core.game import GameRules, judge_of
 from companion.core.rules import RuleViolation
+from companion.core.seals import SealPoints
 from companion.core.store import CommandRecorder, Entry, GameLog
 
 S = TypeVar("S")
@@ -256,9 +257,11 @@ def _difference(what: str, recorded: list[Any], given: list[dict[str, Any]]) -> 
 
 def check(log: GameLog, game: str, title: str, rules: GameRules[S, Any, Any],
           commands: TypeAdapter[Any], *, count: int | None = None,
-          head: str | None = None, undo: UndoPolicy | None = None) -> Rebuilt[S]:
+          head: str | None = None, undo: UndoPolicy | None = None,
+          result: Callable[[S], str | None] | None = None) -> Rebuilt[S]:
     """The hash chain, then that the log is a game of ``game`` (``title`` is its name for
-    players), then re-adjudication; LogRefused at the first entry at fault."""
+    players), then re-adjudication, then (given the game's ``result``) that the stored end
+    agrees with the record (:func:`check_end`); LogRefused at the first entry at fault."""
     header_hash = entry_hash("", log.header)
     if header_hash != log.header_hash:
         raise LogRefused(0, "the game's header was edited: its hash does not match")
@@ -267,7 +270,35 @@ def check(log: GameLog, game: str, title: str, rules: GameRules[S, Any, Any],
         raise LogRefused(broken.entry, broken.reason)
     if log.header.get("game") != game:
         raise LogRefused(0, f"not a game of {title} ({log.header.get('game')!r})")
-    return readjudicate(rules, commands, log.entries, undo=undo)
+    rebuilt = readjudicate(rules, commands, log.entries, undo=undo)
+    if result is not None:
+        check_end(log, result(rebuilt.state))
+    return rebuilt
+
+
+def check_end(log: GameLog, derived: str | None) -> None:
+    """The stored ``result`` and ``finished`` are not trusted: they must be what the chained
+    entries give. ``derived`` is the result the rules give the re-adjudicated game (None: not
+    over); ``finished`` must be the recorded time of the command that ended it (the last one
+    standing). A game over but not yet marked finished holds (the table stopped before it
+    could mark it). LogRefused naming the ending entry."""
+    finished, stored = log.summary.finished, log.summary.result
+    end = last_standing(log.entries)
+    last = log.entries[-1].seq if log.entries else 0
+    if finished is None:
+        if stored:
+            raise LogRefused(last, f"the stored result says {stored!r}, but the game is not "
+                                   "marked finished")
+        return
+    if derived is None or end is None:
+        raise LogRefused(last, f"the game is marked finished ({stored!r}), but its record "
+                               "does not end it: the rules say it is still being played")
+    if stored != derived:
+        raise LogRefused(end.seq, f"the stored result says {stored!r}; the record gives "
+                                  f"{derived!r}")
+    if finished != end.at:
+        raise LogRefused(end.seq, f"the stored end time {finished} is not the time of entry "
+                                  f"{end.seq}, which ended the game ({end.at})")
 
 
 class Checker(Protocol):
@@ -299,3 +330,6 @@ class GameRecords:
     explain_entry: Callable[[GameLog, int], dict[str, Any]]
     """Why entry ``n`` was ruled as it was (:func:`companion.core.explain.explain_entry`);
     ``verdict`` is "refused" when the rules refuse it now."""
+    seal_points: SealPoints = field(default=lambda _entries: [])
+    """The game's checkpoints in a record, where a seal is shown (:mod:`companion.core.seals`):
+    none unless the game says."""

@@ -25,9 +25,18 @@ from typing import TYPE_CHECKING, Any
 from companion.core.commands import first_wins
 from companion.core.descriptor import DescriptorError, descriptor, descriptors
 from companion.core.explain import NoEntry, explain_text
-from companion.core.exports import export_text, import_export, open_log, read_export
+from companion.core.exports import Export, export_text, import_export, open_log, read_export
 from companion.core.paths import add_db_argument, default_db_path
 from companion.core.records import GameRecords, LogRefused
+from companion.core.seals import (
+    BadSeal,
+    Seal,
+    check_seals,
+    last_seal,
+    parse_seal,
+    read_seals,
+    seals,
+)
 from companion.core.store import GameLog, Store, StoreError
 
 if TYPE_CHECKING:
@@ -120,13 +129,30 @@ def _import(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise StoreError(f"cannot read {args.file}: {getattr(exc, 'strerror', exc)}") from None
+    given = given_seals(args)
     export = read_export(text, str(args.file))
     records = records_of(export.log)
+
+    said: list[str] = []
+
+    def check(e: Export) -> None:
+        records.check(e.log, count=e.count, head=e.head)
+        said.append(verify_seals(e.log, given))
+
     with Store.open(args.db) as store:
-        game_id = import_export(
-            store, export, lambda e: records.check(e.log, count=e.count, head=e.head))
-    print(f"imported {args.file} as game {game_id} ({export.count} entries, verified)")
+        game_id = import_export(store, export, check)
+    matched = "".join(said)
+    print(f"imported {args.file} as game {game_id} ({export.count} entries, verified"
+          f"{matched})")
     return EXIT_OK
+
+
+def _seal_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seal", action="append", metavar="LABEL_OR_ENTRY=CODE",
+                        help="a seal noted at the table (\"week 2=K7Q2-M9XD\", "
+                        "\"game=...\", \"57=...\"); repeatable")
+    parser.add_argument("--seals", action="append", metavar="FILE",
+                        help="seals one a line, LABEL=CODE, # comments; repeatable")
 
 
 def register_game(subparsers: SubParsers) -> None:
@@ -145,6 +171,7 @@ def register_game(subparsers: SubParsers) -> None:
     export.set_defaults(handler=_guarded(_export))
     imported = inner.add_parser("import", help="verify an export file and store it")
     imported.add_argument("file", type=Path, metavar="FILE")
+    _seal_arguments(imported)
     add_db_argument(imported)
     imported.set_defaults(handler=_guarded(_import))
 
@@ -152,16 +179,62 @@ def register_game(subparsers: SubParsers) -> None:
 # ---------------------------------------------------------------------- companion referee
 
 
+MAX_SEALS_FILE = 64_000
+"""The most bytes ``verify --seals FILE`` reads (a real file: a few hundred)."""
+
+
+def given_seals(args: argparse.Namespace) -> list[Seal]:
+    """``verify``'s ``--seal LABEL_OR_ENTRY=CODE`` and ``--seals FILE`` (one a line, ``#``
+    comments), read bounded; CannotCheck naming the one that cannot be read."""
+    try:
+        given = [parse_seal(text) for text in args.seal or ()]
+        for name in args.seals or ():
+            given += read_seals(_read_bounded(Path(name), MAX_SEALS_FILE), str(name))
+    except BadSeal as exc:
+        raise CannotCheck(f"cannot read the seals: {exc}") from None
+    return given
+
+
+def _read_bounded(path: Path, cap: int) -> str:
+    try:
+        with path.open("rb") as f:
+            raw = f.read(cap + 1)
+    except OSError as exc:
+        raise CannotCheck(f"cannot read {path}: {exc.strerror}") from None
+    if len(raw) > cap:
+        raise CannotCheck(f"{path} is longer than {cap:,} bytes: not a list of seals")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CannotCheck(f"{path} is not UTF-8 text: not a list of seals") from None
+
+
+def verify_seals(log: GameLog, given: list[Seal]) -> str:
+    """What ``verify`` says of ``given`` seals for a record whose chain and rules hold:
+    "" when none were given, the seals matched otherwise; LogRefused at the first entry known
+    to differ, naming the seal (the tournament's seals are checked through this too)."""
+    if not given:
+        return ""
+    broken = check_seals(log, given)
+    if broken is not None:
+        raise LogRefused(broken.entry, f"the record does not match the seals: {broken}")
+    return f"; {len(given)} seal{'s' if len(given) != 1 else ''} matched"
+
+
 def _verify(args: argparse.Namespace) -> int:
+    given = given_seals(args)
     log, count, head = open_log(args.source, args.db)
     records = records_of(log)
     rebuilt = records.check(log, count=count, head=head)
+    matched = verify_seals(log, given)
     corrections = sum(1 for e in log.entries if e.kind == "correction")
     undone = (f", entries {', '.join(map(str, rebuilt.undone))} undone" if rebuilt.undone
               else "")
+    last = last_seal(log, records.seal_points)
+    sealed = f", {str(last)[0].lower()}{str(last)[1:]}" if last is not None else ""
     print(f"verified: {len(log.entries)} entries ({rebuilt.commands} commands re-adjudicated, "
-          f"{corrections} corrections{undone}), hash chain intact, head {log.head[:16]}; "
-          f"{records.standing(log, rebuilt)}")
+          f"{corrections} corrections{undone}), hash chain intact{matched}, head "
+          f"{log.head[:16]}{sealed}; {records.standing(log, rebuilt)}")
     return EXIT_OK
 
 
@@ -179,7 +252,13 @@ def _replay(args: argparse.Namespace) -> int:
         raise CannotCheck(f"--view is one of {', '.join(records.views)} for this game")
     records.check(log, count=count, head=head)
     shown = records.view_at(log, args.at, args.view)
-    _print(shown, records.view_text(shown) if not args.json else "", args.json)
+    sealed = [s for s in seals(log, records.seal_points) if s.entry <= args.at]
+    text = "" if args.json else records.view_text(shown)
+    if sealed:  # public: the players saw it on the screen and noted it
+        shown["seal"] = {"entry": sealed[-1].entry, "label": sealed[-1].label,
+                         "code": sealed[-1].code}
+        text += f"\n{sealed[-1]} (entry {sealed[-1].entry})" if text else ""
+    _print(shown, text, args.json)
     return EXIT_OK
 
 
@@ -198,6 +277,7 @@ def register_referee(subparsers: SubParsers) -> None:
     inner = parser.add_subparsers(dest="referee_command", metavar="WHAT", required=True)
     verify = inner.add_parser("verify", help="check a game's hash chain and re-adjudicate it")
     verify.add_argument("source", metavar="FILE|ID")
+    _seal_arguments(verify)
     add_db_argument(verify)
     verify.set_defaults(handler=_guarded(_verify))
     replay = inner.add_parser("replay", help="the game as it stood after entry N")

@@ -61,7 +61,7 @@ from pydantic import BaseModel
 from companion.core.chain import canonical_json, entry_hash
 from companion.core.paths import default_db_path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 GENESIS = ""
 """The 'previous hash' fed to the header hash."""
 
@@ -107,7 +107,22 @@ def _to_v1(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX games_unfinished ON games(finished, id)")
 
 
-MIGRATIONS: tuple[Migration, ...] = (_to_v1,)
+def _to_v2(db: sqlite3.Connection) -> None:
+    """A finished game's ``finished`` becomes the recorded time of its last command (the one
+    that ended it), as :meth:`Store.finish` now sets it: the end is then read from the hash
+    chain, not from a column anyone could edit (``referee verify`` requires it). Before, it was
+    the clock a moment later, outside the chain."""
+    db.execute(
+        """UPDATE games SET finished = (
+               SELECT e.at FROM entries e WHERE e.game_id = games.id AND e.kind = 'command'
+               ORDER BY e.seq DESC LIMIT 1)
+           WHERE typeof(finished) = 'text' AND EXISTS (
+               SELECT 1 FROM entries e WHERE e.game_id = games.id AND e.kind = 'command'
+               AND typeof(e.at) = 'text')"""
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (_to_v1, _to_v2)
 """``MIGRATIONS[v]`` takes a database from schema version ``v`` to ``v + 1``."""
 
 
@@ -331,10 +346,19 @@ class Store:
             return game_id
 
     def finish(self, game_id: int, result: str, *, at: str | None = None) -> None:
-        """Mark a game finished (it is no longer offered for resume)."""
+        """Mark a game finished (it is no longer offered for resume). ``result`` is the one
+        the game's rules give, and ``at`` (by default) the recorded time of the last command,
+        the one that ended the game: both are then read from the hash chain, and ``referee
+        verify`` refuses a game whose columns say otherwise
+        (:func:`companion.core.records.check_end`)."""
         with self._write() as db:
+            if at is None:
+                last = db.execute(
+                    "SELECT at FROM entries WHERE game_id = ? AND kind = 'command' "
+                    "ORDER BY seq DESC LIMIT 1", (game_id,)).fetchone()
+                at = last[0] if last is not None and isinstance(last[0], str) else _now()
             db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?",
-                       (at or _now(), result, game_id))
+                       (at, result, game_id))
 
     def list_games(self) -> list[GameSummary]:
         """Every game, newest first."""

@@ -12,7 +12,14 @@ import pytest
 from companion.cli import main
 from companion.core import store as store_module
 from companion.core.chain import canonical_json
-from companion.core.store import MAX_DEPTH, MAX_TEXT, Store, StoreError, bounded_json
+from companion.core.store import (
+    MAX_DEPTH,
+    MAX_TEXT,
+    SCHEMA_VERSION,
+    Store,
+    StoreError,
+    bounded_json,
+)
 from companion.games.sekigahara import records
 
 GOOD_BODY = canonical_json({"command": {"type": "finish"}, "events": []})
@@ -143,7 +150,7 @@ def test_a_database_built_without_column_types_is_type_checked_too(tmp_path: Pat
     db.execute("INSERT INTO games VALUES ('three', 'u3', 'toy', '{}', 'h', 'c', NULL, NULL)")
     db.execute("INSERT INTO entries VALUES (1, 1, 'command', 'at', 7, 'p', 'h')")
     db.execute("INSERT INTO entries VALUES (2, 'one', 'command', 'at', '{}', 'p', 'h')")
-    db.execute("PRAGMA user_version = 1")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     db.commit()
     db.close()
     with Store.open(path, readonly=True) as store:

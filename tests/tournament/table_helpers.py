@@ -26,7 +26,7 @@ class Receiver:
     """A referee's persistent session: QoS 1 messages queued for it while it is away (or the
     broker restarts) arrive when it is back. ``received`` holds every payload as parsed JSON."""
 
-    def __init__(self, broker: Broker, account: str, topic: str) -> None:
+    def __init__(self, broker: Broker, account: str, topic: str, tls: bool = False) -> None:
         self.messages: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
         self._ready = threading.Event()
         self.topic = topic
@@ -34,6 +34,8 @@ class Receiver:
                                   protocol=mqtt.MQTTv311, clean_session=False)
         self.client.username_pw_set(account, broker.accounts.passwords[account])
         self.client.reconnect_delay_set(min_delay=1, max_delay=1)
+        if tls:
+            self.client.tls_set(ca_certs=str(broker.directory / "ca.crt"))
         self.client.on_connect = lambda c, *_: c.subscribe(self.topic, qos=1)
         self.client.on_subscribe = lambda *_: self._ready.set()
         self.client.on_message = lambda _c, _u, m: self.messages.put(

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from table_helpers import Receiver, entries_of, play, unique
+from table_helpers import WAIT_S, Receiver, entries_of, play, unique
 
 from companion.core.store import Store
 from tournament import topics
@@ -46,7 +46,7 @@ def test_a_table_plays_on_while_the_broker_is_down_and_every_entry_arrives_once(
                 live.extend(receiver.until(lambda got: 5 in entries_of(got)))  # went out live
                 broker.stop()
             if n == 15:
-                assert not table.connection.connected  # played 10 entries with no broker
+                assert table.wait_connected(False, WAIT_S)  # 10 entries played with no broker
                 assert table.outbox.counts()["pending"] > 0
                 broker.start()
 
@@ -161,3 +161,18 @@ def test_a_daimyo_card_chosen_face_down_is_never_named(broker: Broker, tmp_path:
     words = Words(TenkaRules())
     names = [words.card(d) for d in Daimyo] + [d.value for d in Daimyo]
     assert not any(name in text for text in chosen for name in names)
+
+
+def test_a_publisher_watching_the_database_follows_the_game_the_app_writes(
+        broker: Broker, tmp_path: Path) -> None:
+    """``companion run --tournament``: the app's store says nothing to the publisher; every
+    entry it writes is published all the same, from the game written to last."""
+    db = tmp_path / "table.sqlite"
+    Store.open(db).close()
+    receiver = Receiver(broker, "referee-ana", _events("table-02"))
+    with TablePublisher(broker.url("table-02"), db, retry_s=0.05, watch_s=0.02):
+        game_id = play(db, "tenka-meidou", 3, lambda game_id, n: None)
+        got = receiver.until(lambda got: len(set(entries_of(got))) == TENKA_ENTRIES)
+    receiver.close()
+    assert entries_of(got) == list(range(1, TENKA_ENTRIES + 1))
+    assert {m["game_id"] for m in unique(got)} == {game_id}

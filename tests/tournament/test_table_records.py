@@ -14,6 +14,7 @@ from companion.core.descriptor import descriptor
 from companion.core.exports import read_export
 from tournament import topics
 from tournament.broker import Broker, free_port, prepare
+from tournament.publisher import TablePublisher
 from tournament.simtable import SimResult, play_and_publish
 
 EVENT = "test-cup"
@@ -92,3 +93,20 @@ def test_malformed_requests_get_an_error_or_nothing_and_the_table_plays_on(
     assert third["request_id"] == "0000000000000003" and "export" in third
     assert results and results[0].finished and not thread.is_alive()
     assert len(results[0].errors) == 3  # the three that named no one to answer
+
+
+def test_a_table_cannot_publish_as_another(broker: Broker, tmp_path: Path) -> None:
+    """Table 2's password does not open table 1's account, and table 2's own account writes
+    nowhere but under table 2 (the access list)."""
+    players = Client(broker, "players")
+    players.subscribe(f"{topics.event_root(EVENT)}/tables/+/alerts")
+    forged = broker.url("table-01").replace(broker.accounts.passwords["table-01"],
+                                            broker.accounts.passwords["table-02"])
+    with TablePublisher(forged, tmp_path / "forged.sqlite", retry_s=0.05) as impostor:
+        impostor.call_referee("forged")
+        assert impostor.wait_until(lambda c: c.reason is not None, WAIT_S)
+        assert "refused" in str(impostor.connection.reason)
+    with TablePublisher(broker.url("table-02"), tmp_path / "honest.sqlite") as honest:
+        honest.call_referee()
+        got = players.next()
+    assert got.topic == topics.table_topic(EVENT, "table-02", "alerts")  # the forgery never came

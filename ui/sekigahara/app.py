@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from companion.core.pin import RefereePin
+from companion.core.seals import Seal
 from companion.core.store import CorrectionRecorder, GameLog, Store, StoreError
 from companion.games.sekigahara.components import Side, default_blocks, default_board
 from companion.games.sekigahara.facade import (
@@ -33,6 +34,7 @@ from ui.sekigahara.play import PlayScreen
 from ui.sekigahara.virtual_table import VirtualTable, side_to_move
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
+from ui.shell.sealing import SealWatch
 from ui.tableapp import GameTableApp, TableOptions
 
 log = logging.getLogger(__name__)
@@ -68,7 +70,8 @@ class TableApp(GameTableApp):
                 self.app.panel = self.virtual
         self.pin = RefereePin(options.pin_file)
         self.play = PlayScreen(self.app, self.control, self.show_start, history=self.history,
-                               finished=self.finished)
+                               finished=self.finished, seal=self.seal)
+        self.seals = SealWatch(records.seal_points)
         self.saved = SavedGames(options.db, records.GAME)
         self.game_id: int | None = None
         self.control.start()
@@ -91,6 +94,10 @@ class TableApp(GameTableApp):
                 records.finish_if_over(self.store, self.game_id, self.control.game)
             except StoreError as exc:
                 self.app.say(f"Not saved: {exc.message}")
+
+    def seal(self) -> Seal | None:
+        """The latest seal of the saved game (docs/referee.md, Seals)."""
+        return self.seals.latest(self.store, self.game_id, len(self.control.events))
 
     # ------------------------------------------------------------------ screens
 

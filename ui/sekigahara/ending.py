@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from companion.core.seals import Seal
 from companion.games.sekigahara.components import Side
 from ui.sekigahara.control import Snapshot
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, row
 from ui.shell.plots import Series, line_chart
+from ui.shell.sealing import draw_seal
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,8 @@ class History:
     weeks: tuple[WeekPoint, ...] = field(default_factory=tuple)
 
 
-def draw(canvas: Canvas, snap: Snapshot, history: History, leave: Callable[[], None]) -> None:
+def draw(canvas: Canvas, snap: Snapshot, history: History, leave: Callable[[], None],
+         seal: Seal | None = None) -> None:
     t = canvas.theme
     r = canvas.rect
     v = snap.view.payload
@@ -46,6 +49,8 @@ def draw(canvas: Canvas, snap: Snapshot, history: History, leave: Callable[[], N
         y = canvas.text(why, (t.gap * 2, y), size=t.small, width=r.width - 4 * t.gap).bottom
     else:
         y = canvas.text("The game is over", (t.gap * 2, y), size=t.title, bold=True).bottom
+    if seal is not None:
+        y = draw_seal(canvas, seal, (t.gap * 2, y + t.gap // 2), r.width - 4 * t.gap)
     y += t.gap
     labels = [f"W{p.week}" for p in history.weeks]
     bottom = r.bottom - t.target - 2 * t.gap

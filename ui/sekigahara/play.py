@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion.core.game import Rejection
+from companion.core.seals import Seal
 from companion.core.store import StoreError
 from companion.games.sekigahara.components import Side, default_board
 from companion.games.sekigahara.facade import (
@@ -41,6 +42,7 @@ from ui.shell import theme as th
 from ui.shell.app import App
 from ui.shell.canvas import Canvas, grid, row
 from ui.shell.hubstatus import hub_strip
+from ui.shell.sealing import draw_seal
 
 BLINK_MS = 500
 
@@ -56,6 +58,8 @@ class PlayScreen:
     history: Callable[[], ending.History] | None = None
     finished: Callable[[], None] | None = None
     """Called once the game is over (to mark it finished in the store)."""
+    seal: Callable[[], Seal | None] | None = None
+    """The latest seal of the saved game (shown as each week begins and at the end)."""
     _snap: Snapshot | None = None
     _layouts: dict[tuple[int, int], BoardRects] = field(default_factory=dict)
     _focus: tuple[int, int] | None = None
@@ -91,7 +95,7 @@ class PlayScreen:
             self.finished = None
         if page == "end":
             ending.draw(canvas, snap, self.history() if self.history else ending.History(),
-                        self.leave)
+                        self.leave, self.seal() if self.seal else None)
             return
         news = (page, bool(snap.in_hand), len(snap.discrepancies))
         old = self._news
@@ -372,6 +376,10 @@ class PlayScreen:
         v = snap.view.payload
         canvas.fill(th.PANEL, rect, radius=t.gap)
         inner = rect.inflate(-2 * t.gap, -2 * t.gap)
+        sealed = self.seal() if self.seal else None
+        if sealed is not None and sealed.label == f"week {v.week - 1}":
+            top = draw_seal(canvas, sealed, inner.topleft, inner.width) + t.gap // 2
+            inner = pygame.Rect(inner.x, top, inner.width, inner.bottom - top)
         if v.phase == "choose_first":
             waiting = next(iter(snap.prompt.waiting), None)
             y = canvas.text("Bids revealed: see the feed (6.3)", inner.topleft, size=t.small,

@@ -16,6 +16,7 @@ from functools import partial
 
 from companion.core.game import Game
 from companion.core.pin import RefereePin
+from companion.core.seals import Seal
 from companion.core.store import CommandRecorder, GameLog, StoreError
 from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.components import Colour
@@ -25,6 +26,7 @@ from firmware_bridge.tablelink import open_readers
 from ui.hardware import HardwareScreen
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
+from ui.shell.sealing import SealWatch
 from ui.tableapp import GameTableApp, TableOptions
 from ui.tenka_meidou.control import TenkaControl, TenkaGame
 from ui.tenka_meidou.play import PlayScreen
@@ -60,7 +62,9 @@ class TenkaApp(GameTableApp):
             self.control.on_start = self.virtual.lay_out
             if show_table:
                 self.app.panel = self.virtual
-        self.play = PlayScreen(self.control, self.show_start, finished=self.finished)
+        self.play = PlayScreen(self.control, self.show_start, finished=self.finished,
+                               seal=self.seal)
+        self.seals = SealWatch(records.seal_points)
         self.saved = SavedGames(options.db, records.GAME)
         self.game_id: int | None = None
         self._saving = True
@@ -176,6 +180,10 @@ class TenkaApp(GameTableApp):
                 records.finish_if_over(self.saved.store, self.game_id, self.control.game)
             except StoreError as exc:
                 self.app.say(f"Not saved: {exc.message}")
+
+    def seal(self) -> Seal | None:
+        """The latest seal of the saved game (docs/referee.md, Seals)."""
+        return self.seals.latest(self.saved.store, self.game_id, len(self.control.events))
 
     # ------------------------------------------------------------------ running
 

@@ -16,6 +16,7 @@ from functools import partial
 
 import pygame
 
+from companion.core.seals import Seal
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.views import Table
 from companion.games.tenka_meidou.war import DAIMYO_POWER, WarResult, ZoneResult
@@ -23,6 +24,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas, grid, row
 from ui.shell.pages import Detail
 from ui.shell.plots import Series, line_chart
+from ui.shell.sealing import draw_seal
 from ui.tenka_meidou.control import FeedLine, Snapshot, cited
 from ui.tenka_meidou.words import PAWN_FILL, SMALLEST, TEXT_COLOUR, colour_name, short_zone
 
@@ -158,9 +160,10 @@ def war_table(canvas: Canvas, rect: pygame.Rect, lines: tuple[FeedLine, ...],
 
 
 def draw_score(canvas: Canvas, snap: Snapshot, show: Callable[[Detail], None],
-               to_war: Callable[[], None], leave: Callable[[], None]) -> None:
+               to_war: Callable[[], None], leave: Callable[[], None],
+               seal: Seal | None = None) -> None:
     """The final score (6): who wins, each player's large and small castles, the score as the
-    zones were fought."""
+    zones were fought, and the seal of the game for the score sheet."""
     t = canvas.theme
     r = canvas.rect
     v = snap.view
@@ -187,6 +190,8 @@ def draw_score(canvas: Canvas, snap: Snapshot, show: Callable[[Detail], None],
         y = canvas.text(f"{colour_name(colour)}: large {large} + small {small} = "
                         f"{war.scores[colour]}, sword {v.swords.get(colour, '-')}",
                         (t.gap * 2, y), size=t.small).bottom
+    if seal is not None:
+        y = draw_seal(canvas, seal, (t.gap * 2, y + t.gap // 2), r.width - 4 * t.gap)
     chart = pygame.Rect(t.gap * 2, y + t.gap, r.width - 4 * t.gap,
                         r.bottom - y - t.target - 4 * t.gap)
     if chart.height > 3 * t.target:

@@ -32,6 +32,7 @@ from companion.games.sekigahara.records import (
     Rebuilt,
     check,
     manifest_hash,
+    seal_points,
     undo_policy,
 )
 
@@ -169,5 +170,6 @@ def standing(log: GameLog, rebuilt: Rebuilt[Any]) -> str:
 
 
 RECORDS = GameRecords(game=GAME, views=VIEWS, check=check, standing=standing, view_at=view_at,
-                      view_text=view_text, explain_entry=explain_entry)
+                      view_text=view_text, explain_entry=explain_entry,
+                      seal_points=seal_points)
 """Named by Sekigahara's descriptor (``records``)."""

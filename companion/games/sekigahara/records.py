@@ -53,8 +53,8 @@ from companion.games.sekigahara.engine.state import Phase, State
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "GAME", "Export", "LogRefused", "Rebuilt",
            "check", "export_lines", "export_text", "finish_if_over", "import_export",
-           "open_log", "progress", "read_export", "readjudicate", "resume", "start", "step",
-           "undo_policy", "write_export"]
+           "open_log", "progress", "read_export", "readjudicate", "result", "resume",
+           "seal_points", "start", "step", "undo_policy", "write_export"]
 
 GAME = "sekigahara"
 
@@ -169,9 +169,52 @@ def step(rules: SekigaharaRules, rebuilt: Rebuilt[State], entry: Entry) -> list[
 
 
 def check(log: GameLog, *, count: int | None = None, head: str | None = None) -> Rebuilt[State]:
-    """The hash chain, then re-adjudication; LogRefused at the first entry at fault."""
+    """The hash chain, then re-adjudication, then the stored end against the record;
+    LogRefused at the first entry at fault."""
     return core_records.check(log, GAME, "Sekigahara", SekigaharaRules(), COMMANDS,
-                              count=count, head=head, undo=undo_policy)
+                              count=count, head=head, undo=undo_policy, result=result)
+
+
+def result(state: State) -> str | None:
+    """The game's result as stored (2.1, 2.2): "ishida wins (...)", None while it is played."""
+    if state.phase is not Phase.GAME_OVER or state.winner is None:
+        return None
+    return f"{state.winner.value} wins ({state.victory})"
+
+
+def seal_points(entries: Sequence[Entry]) -> list[tuple[int, str]]:
+    """Where a seal is shown (:mod:`companion.core.seals`): the entry that ends each week (its
+    events begin the next week's first phase) and the one that ends the game (2.1, 2.2),
+    "week 2" and "game". A week ended again after an undo is listed again."""
+    points: list[tuple[int, str]] = []
+    week: int | None = None
+    before: dict[int, int | None] = {}
+    for entry in entries:
+        if entry.kind == "correction":
+            target = _undone_entry(entry)
+            if target in before:
+                week = before[target]
+            continue
+        before[entry.seq] = week
+        raw = entry.data.get("events")
+        for event in raw if isinstance(raw, list) else ():
+            kind = event.get("type") if isinstance(event, dict) else None
+            if kind == "game_won":
+                points.append((entry.seq, "game"))
+                break
+            began = event.get("week") if kind == "phase_began" else None
+            if isinstance(began, int) and not isinstance(began, bool):
+                if week is not None and began > week:
+                    points.append((entry.seq, f"week {week}"))
+                week = began
+    return points
+
+
+def _undone_entry(entry: Entry) -> int | None:
+    detail = entry.data.get("detail")
+    target = detail.get("entry") if isinstance(detail, dict) else None
+    is_undo = entry.data.get("action") == core_records.UNDO
+    return target if is_undo and isinstance(target, int) else None
 
 
 # ---------------------------------------------------------------------- the app's store API
@@ -215,10 +258,10 @@ def resume(store: Store, game_id: int) -> tuple[int, SekigaharaGame]:
 
 def finish_if_over(store: Store, game_id: int, game: SekigaharaGame) -> bool:
     """Mark the game finished in the store once the rules say it is over (2.1, 2.2)."""
-    state = game.state
-    if state.phase is not Phase.GAME_OVER or state.winner is None:
+    ended = result(game.state)
+    if ended is None:
         return False
-    store.finish(game_id, f"{state.winner.value} wins ({state.victory})")
+    store.finish(game_id, ended)
     return True
 
 

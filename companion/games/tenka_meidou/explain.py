@@ -18,7 +18,13 @@ from companion.core.store import GameLog
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.events import TenkaEvent
 from companion.games.tenka_meidou.explain_words import Words, command_words, event_rulings, who
-from companion.games.tenka_meidou.records import COMMANDS, GAME, check, undo_policy
+from companion.games.tenka_meidou.records import (
+    COMMANDS,
+    GAME,
+    check,
+    seal_points,
+    undo_policy,
+)
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase, State
 from companion.games.tenka_meidou.views import player_view, public_view, referee_view
@@ -118,5 +124,6 @@ def standing(_log: GameLog, rebuilt: Rebuilt[Any]) -> str:
 
 
 RECORDS = GameRecords(game=GAME, views=VIEWS, check=check, standing=standing, view_at=view_at,
-                      view_text=view_text, explain_entry=explain_entry)
+                      view_text=view_text, explain_entry=explain_entry,
+                      seal_points=seal_points)
 """Named by Tenka Meidou's descriptor (``records``)."""

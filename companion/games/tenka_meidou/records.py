@@ -24,13 +24,13 @@ from pydantic import TypeAdapter
 from companion.core import records as core_records
 from companion.core.game import Game
 from companion.core.records import LogRefused, Rebuilt
-from companion.core.store import CommandRecorder, GameLog, Store
+from companion.core.store import CommandRecorder, Entry, GameLog, Store
 from companion.games.tenka_meidou.events import TenkaCommand, TenkaEvent
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase, State
 
-__all__ = ["GAME", "LogRefused", "check", "finish_if_over", "progress", "resume", "start",
-           "undo_policy"]
+__all__ = ["GAME", "LogRefused", "check", "finish_if_over", "progress", "result", "resume",
+           "seal_points", "start", "undo_policy"]
 
 GAME = "tenka-meidou"
 COMMANDS = TypeAdapter[Any](TenkaCommand)
@@ -86,9 +86,31 @@ def progress(log: GameLog) -> str:
 
 
 def check(log: GameLog, *, count: int | None = None, head: str | None = None) -> Rebuilt[State]:
-    """The hash chain, then re-adjudication; LogRefused at the first entry at fault."""
+    """The hash chain, then re-adjudication, then the stored end against the record;
+    LogRefused at the first entry at fault."""
     return core_records.check(log, GAME, "Tenka Meidou", TenkaRules(), COMMANDS, count=count,
-                              head=head, undo=undo_policy)
+                              head=head, undo=undo_policy, result=result)
+
+
+def result(state: State) -> str | None:
+    """The game's result as stored, once the War is fought and scored (5.II, 6): "red wins
+    (red 31, blue 27)"; None before."""
+    war = state.war
+    if state.phase is not Phase.OVER or war is None:
+        return None
+    scores = ", ".join(f"{c.value} {n}" for c, n in war.scores.items())
+    return f"{war.winner.value} wins ({scores})"
+
+
+def seal_points(entries: Sequence[Entry]) -> list[tuple[int, str]]:
+    """Where a seal is shown (:mod:`companion.core.seals`): the entry whose War ends the game
+    (5.II), "game". The War cannot be undone, so there is one."""
+    for entry in entries:
+        raw = entry.data.get("events") if entry.kind == "command" else None
+        if isinstance(raw, list) and any(isinstance(e, dict) and e.get("type") == "war_fought"
+                                         for e in raw):
+            return [(entry.seq, "game")]
+    return []
 
 
 def start(store: Store, rules: TenkaRules | None = None) -> tuple[int, TenkaGame]:
@@ -112,9 +134,8 @@ def resume(store: Store, game_id: int, rules: TenkaRules | None = None
 
 def finish_if_over(store: Store, game_id: int, game: TenkaGame) -> bool:
     """Mark the game finished once the War is fought and scored (5.II, 6)."""
-    war = game.state.war
-    if game.state.phase is not Phase.OVER or war is None:
+    ended = result(game.state)
+    if ended is None:
         return False
-    scores = ", ".join(f"{c.value} {n}" for c, n in war.scores.items())
-    store.finish(game_id, f"{war.winner.value} wins ({scores})")
+    store.finish(game_id, ended)
     return True

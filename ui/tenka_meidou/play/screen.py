@@ -112,7 +112,8 @@ class PlayScreen(PlayState):
         if self.mode not in ("war", "score"):
             self.mode = "war"
         if self.mode == "score":
-            draw_score(canvas, snap, self.show, self.to_war, self.leave)
+            draw_score(canvas, snap, self.show, self.to_war, self.leave,
+                       self.seal() if self.seal else None)
         else:
             draw_war(canvas, snap, self.show, self.leave, self.to_score)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion.core.game import Rejection
+from companion.core.seals import Seal
 from companion.games.tenka_meidou.components import Tactic
 from companion.games.tenka_meidou.state import Phase
 from companion.games.tenka_meidou.views import Table
@@ -53,6 +54,8 @@ class PlayState:
     leave: Callable[[], None]
     finished: Callable[[], None] | None = None
     """Called once when the War has been fought (the app marks the stored game finished)."""
+    seal: Callable[[], Seal | None] | None = None
+    """The latest seal of the saved game (shown with the final score)."""
     detail: Detail | None = None
     mode: str = "turn"
     """turn, dice, place, tactic, card (deployment); war, score (after the War)."""
