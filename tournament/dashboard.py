@@ -99,6 +99,8 @@ class Dashboard:
         self.broker_up = False
         self.broker_since = time.time()
         self.watcher: mqtt.Client | None = None
+        self.subscribed = threading.Event()
+        """Set once the broker has acknowledged a subscription to the public topics."""
         self.server = ThreadingHTTPServer((bind, port), _handler(self))
         self.server.daemon_threads = True
         self._serving: threading.Thread | None = None
@@ -138,7 +140,7 @@ class Dashboard:
         self.watcher = connect(
             self.address, self.address.account, self.address.password,
             on_message=self.receive, keep_trying=True, on_state=self._broker,
-            persistent=True, client_id=self.client_id,
+            persistent=True, client_id=self.client_id, on_subscribed=self.subscribed.set,
             subscriptions=tuple(f"{root}/tables/+/{leaf}" for leaf in topics.PUBLIC_LEAVES))
         self._serving = threading.Thread(target=self.server.serve_forever, name="dashboard",
                                          daemon=True)
@@ -249,7 +251,10 @@ def _handler(dashboard: Dashboard) -> type[BaseHTTPRequestHandler]:
                     dashboard.referees.logout(self._token())
                     self._json({"ok": True})
                 elif path == "/api/record":
-                    record = dashboard.referees.fetch(self._token(), str(body.get("table", "")))
+                    table = str(body.get("table", ""))
+                    record = dashboard.referees.fetch(
+                        self._token(), table,
+                        published=lambda game: dashboard.tables.published_seals(table, game))
                     log = record.export.log
                     self._json({"table": record.table, "verified": record.verified,
                                 "holds": record.holds, "entries": len(log.entries),

@@ -29,7 +29,8 @@ OnState = Callable[[bool], None]
 def connect(address: TournamentUrl, account: str, password: str, *, on_message: OnMessage,
             subscriptions: tuple[str, ...] = (), client_id: str | None = None,
             keep_trying: bool = False, on_state: OnState | None = None,
-            persistent: bool = False) -> mqtt.Client:
+            persistent: bool = False,
+            on_subscribed: Callable[[], None] | None = None) -> mqtt.Client:
     """A connected client, its network loop running in its own thread, subscribed (QoS 1) to
     ``subscriptions`` on every (re)connection. ConnectRefused when the broker refuses the
     account or cannot be reached (unless ``keep_trying``: the public watcher waits for a
@@ -61,6 +62,8 @@ def connect(address: TournamentUrl, account: str, password: str, *, on_message: 
     client.on_message = lambda _c, _u, m: on_message(m.topic, bytes(m.payload))
     if on_state is not None:
         client.on_disconnect = lambda *_: on_state(False)
+    if on_subscribed is not None:
+        client.on_subscribe = lambda *_: on_subscribed()
     try:
         client.connect(address.host, address.port, keepalive=15)
     except OSError as exc:

@@ -17,7 +17,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -28,7 +28,8 @@ from companion.core.descriptor import descriptor
 from companion.core.explain import NoEntry, explain_text
 from companion.core.exports import Export, read_export
 from companion.core.records import GameRecords, LogRefused
-from companion.core.referee_cli import CannotCheck, records_of
+from companion.core.referee_cli import CannotCheck, records_of, verify_seals
+from companion.core.seals import Seal, last_seal
 from companion.core.store import StoreError
 from tournament import topics
 from tournament.dashboard_mqtt import ConnectRefused, connect
@@ -152,8 +153,10 @@ class Referees:
         for s in ended:
             _close(s)
 
-    def fetch(self, token: str | None, table: str, game_id: object = None) -> Record:
-        """Ask ``table`` for its full record over the broker, then verify it."""
+    def fetch(self, token: str | None, table: str, game_id: object = None,
+              published: Callable[[object], list[dict[str, Any]]] = lambda _: []) -> Record:
+        """Ask ``table`` for its full record over the broker, then verify it, against the
+        seals it ``published`` for that game too."""
         session = self.session(token)
         if not topics.TABLE_NAME.match(table):
             raise RefereeError(f"there is no table {table!r}")
@@ -176,7 +179,7 @@ class Referees:
             raise RefereeError("the answer was for another request")
         if answer.get("error"):
             raise RefereeError(f"The table says: {str(answer['error']).splitlines()[0]}")
-        record = verify(table, answer.get("export"))
+        record = verify(table, answer.get("export"), published(answer.get("game_id")))
         with session.lock:
             session.records[table] = record
         return record
@@ -194,9 +197,11 @@ def _close(session: Session) -> None:
     session.client.loop_stop()
 
 
-def verify(table: str, export_text: object) -> Record:
-    """A record as ``companion referee verify`` checks it: the hash chain and every command
-    re-adjudicated through the game's own rules."""
+def verify(table: str, export_text: object,
+           published: Sequence[dict[str, Any]] = ()) -> Record:
+    """A record as ``companion referee verify`` checks it: the hash chain, every command
+    re-adjudicated through the game's own rules, and the seals the table ``published`` for
+    this game (as ``verify --seal`` checks the ones noted on a score sheet)."""
     if not isinstance(export_text, str):
         raise RefereeError("the table's answer holds no record")
     try:
@@ -206,16 +211,21 @@ def verify(table: str, export_text: object) -> Record:
         raise RefereeError(str(getattr(exc, "message", exc))) from None
     log = export.log
     now = datetime.now(UTC).strftime("%H:%M:%S")
+    given = [Seal(int(s["entry"]), str(s.get("label") or ""), str(s["code"]))
+             for s in published]
     try:
         rebuilt = records.check(log, count=export.count, head=export.head)
+        matched = verify_seals(log, given)
     except LogRefused as exc:
         return Record(table, export, records, f"refused at {exc}", False, now)
     corrections = sum(1 for e in log.entries if e.kind == "correction")
     undone = (f", entries {', '.join(map(str, rebuilt.undone))} undone" if rebuilt.undone
               else "")
+    last = last_seal(log, records.seal_points)
+    sealed = f", {str(last)[0].lower()}{str(last)[1:]}" if last is not None else ""
     line = (f"verified: {len(log.entries)} entries ({rebuilt.commands} commands "
-            f"re-adjudicated, {corrections} corrections{undone}), hash chain intact, head "
-            f"{log.head[:16]}; {records.standing(log, rebuilt)}")
+            f"re-adjudicated, {corrections} corrections{undone}), hash chain intact{matched}, "
+            f"head {log.head[:16]}{sealed}; {records.standing(log, rebuilt)}")
     return Record(table, export, records, line, True, now)
 
 

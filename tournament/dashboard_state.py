@@ -57,6 +57,20 @@ class Table:
     """When the game last moved on (a new entry, or a new stage or waiting side)."""
     finished: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Every finished game seen at this table, by its ``game_id``: its last status."""
+    sealed: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    """Every seal published for each game (``game_id`` -> entry -> seal), the first one heard
+    for an entry kept: a record rewritten later must still match what was published then."""
+
+    def keep_seals(self, game_id: object, found: object) -> None:
+        if game_id is None or not isinstance(found, list):
+            return
+        kept = self.sealed.setdefault(str(game_id), {})
+        for seal in found:
+            if (isinstance(seal, dict) and isinstance(seal.get("entry"), int)
+                    and isinstance(seal.get("code"), str)):
+                kept.setdefault(seal["entry"], {"entry": seal["entry"],
+                                                "label": str(seal.get("label") or ""),
+                                                "code": seal["code"]})
 
     @property
     def alerting(self) -> bool:
@@ -162,10 +176,14 @@ class Tables:
                 state.moved_at = now
             if message.get("finished") and message.get("game_id") is not None:
                 state.finished[str(message["game_id"])] = message
+        if leaf == "status" and isinstance(message.get("last_seal"), dict):
+            state.keep_seals(message.get("game_id"), [message["last_seal"]])
         elif leaf == "alerts" and seq > state.alert_seq:
             state.alert, state.alert_seq = message, seq
-        elif leaf == "seals" and seq > state.seals_seq:
-            state.seals, state.seals_seq = message, seq
+        elif leaf == "seals":
+            state.keep_seals(message.get("game_id"), message.get("seals"))
+            if seq > state.seals_seq:
+                state.seals, state.seals_seq = message, seq
         elif leaf == "events":
             lines = [line for line in message.get("lines") or [] if isinstance(line, dict)]
             item = {"table": state.name, "seq": seq, "entry": message.get("entry"),
@@ -188,6 +206,13 @@ class Tables:
         with self.lock:
             state = self.tables.get(table)
             return list(state.feed) if state is not None else []
+
+    def published_seals(self, table: str, game_id: object) -> list[dict[str, Any]]:
+        """Every seal ``table`` published for its game ``game_id``, in entry order."""
+        with self.lock:
+            state = self.tables.get(table)
+            kept = state.sealed.get(str(game_id), {}) if state is not None else {}
+            return [kept[n] for n in sorted(kept)]
 
     def seqs(self) -> dict[str, list[int]]:
         """Every distinct ``seq`` received, by table (the benchmark's count of what was lost)."""

@@ -70,6 +70,7 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
         dashboard = Dashboard(address, port=free_port(),
                               referees=Referees(address, clock=clock, idle_s=600))
         dashboard.start()
+        assert dashboard.subscribed.wait(WAIT_S), "the dashboard never subscribed"
         try:
             yield Hall(broker, dashboard, clock, f"http://127.0.0.1:{dashboard.port}/", export,
                        where)
@@ -244,6 +245,7 @@ def test_a_simulated_table_end_to_end(hall: Hall, page: Any) -> None:
         until(page, shows("#verified", "hash chain intact"))
         said = text_of(page, "#verified")
         assert said.startswith("✔ verified: ") and " won (" in said, said
+        assert re.search(r"hash chain intact; \d+ seals? matched", said), said  # as published
         until(page, shows("#replay", "(public view) of "))
         at = page.find_element(By.ID, "replay-at")
         at.clear()

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from dashboard_kit import RecordingTable, shaped
 
-from companion.core.exports import export_text
+from companion.core.exports import export_text, read_export
+from companion.core.seals import seals
 from companion.core.store import Store
 from companion.games.tenka_meidou import records
 from companion.games.tenka_meidou.explain_words import Words
@@ -37,6 +38,7 @@ def tenka_export(tmp_path: Path, seed: int = 7) -> str:
     """A seeded random game of Tenka Meidou as ``companion game export`` writes it."""
     rules = TenkaRules()
     rng = random.Random(seed)
+    tmp_path.mkdir(parents=True, exist_ok=True)
     with Store.open(tmp_path / "tenka.sqlite") as store:
         game_id, game = records.start(store, rules)
         game.submit(random_start(rng, rules.board, rules.components))
@@ -51,6 +53,7 @@ def tenka_export(tmp_path: Path, seed: int = 7) -> str:
 def dashboard(broker: Broker) -> Iterator[Dashboard]:
     running = Dashboard(TournamentUrl.parse(broker.url("players")), port=free_port())
     running.start()
+    assert running.subscribed.wait(10), "the dashboard never subscribed"
     yield running
     running.stop()
 
@@ -183,3 +186,27 @@ def test_the_command_refuses_a_url_that_is_not_a_tournaments_in_one_line(
     said = capsys.readouterr().err
     assert said == ("companion tournament: a tournament URL starts with mqtt:// or "
                     "mqtts://\n")
+
+
+def test_a_record_is_checked_against_the_seals_the_table_published(
+        broker: Broker, dashboard: Dashboard, tmp_path: Path) -> None:
+    """A table answers with another game, legal from end to end (its chain and rules hold):
+    the seals it published while its real game was played catch it."""
+    honest = read_export(tenka_export(tmp_path / "honest", seed=7)).log
+    table = RecordingTable(broker, EVENT, "table-03", tenka_export(tmp_path / "other", seed=9))
+    published = [{"entry": s.entry, "label": s.label, "code": s.code} for s in seals(honest)]
+    assert published, "a finished game is sealed"
+    table.client.publish(topics.table_topic(EVENT, "table-03", "seals"),
+                         shaped("table-03", 1, game_id=1, seals=published), retain=True)
+    assert until(lambda: dashboard.tables.published_seals("table-03", 1) == published)
+    page = Page(dashboard)
+    page.log_in(broker)
+    code, out = page.ask("POST", "/api/record", {"table": "table-03"})
+    assert code == 200 and not out["holds"], out
+    assert "the record does not match the seals: Seal of " in out["verified"], out
+
+    table.export = export_text(honest)  # the real game matches every seal published
+    code, out = page.ask("POST", "/api/record", {"table": "table-03"})
+    n = len(published)
+    assert out["holds"] and f"{n} seal{'s' if n != 1 else ''} matched" in out["verified"], out
+    table.close()
