@@ -233,6 +233,7 @@ def test_a_simulated_table_end_to_end(hall: Hall, page: Any) -> None:
     try:
         open_page(page, hall)
         until(page, shows("[data-table=table-04]", " wins ("))
+        until(page, shows("[data-table=table-04]", "Seal of the game: "))  # to note down
         winner = text_of(page, "[data-table=table-04]").split(" wins (")[0].split()[-1]
         until(page, shows("#standings", f"Table 4, {winner}"))
         page.find_element(By.CSS_SELECTOR, "[data-table=table-04]").click()

@@ -120,13 +120,17 @@
     }
     if (t.last_ruling) parts.push(el("div", "line muted", "Last ruling, entry " + t.last_ruling.entry +
       ": " + t.last_ruling.text + cited(t.last_ruling.text, t.last_ruling.rule)));
-    if (t.last_seal) parts.push(el("div", "line muted", "Last seal: " + t.last_seal.label +
-      ": " + t.last_seal.code));
+    if (t.last_seal) parts.push(el("div", "line muted", sealName(t.last_seal)));
     if (t.last_line) parts.push(el("div", "line last", t.last_line));
     const heard = el("div", "line heard" + (silent ? " late" : ""), "Last heard " + ago(t.heard_at));
     heard.dataset.heard = t.heard_at;
     parts.push(heard);
     card.replaceChildren(...parts);
+  }
+  function sealName(seal) {     // as the table's screen shows it: "Seal of week 2: K7Q2-M9XD"
+    const label = String(seal.label || "");
+    const of = !label ? "entry " + seal.entry : label.toLowerCase() === "game" ? "the game" : label;
+    return "Seal of " + of + ": " + seal.code;
   }
   function renderStandings() {
     const body = $("standings").querySelector("tbody");
@@ -228,6 +232,11 @@
     const card = el("div", "card");
     fillCard(card, t);
     card.firstChild.remove();
+    if ((t.seals || []).length > 1) {
+      const all = el("div", "line muted", "Every seal: ");
+      all.textContent += t.seals.map((seal) => sealName(seal).replace(/^Seal of /, "")).join(" · ");
+      card.appendChild(all);
+    }
     $("detail-card").replaceChildren(card);
   }
   function hideDetail() {
