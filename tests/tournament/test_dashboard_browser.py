@@ -257,3 +257,16 @@ def test_a_simulated_table_end_to_end(hall: Hall, page: Any) -> None:
         stop.set()
         table.join(30)
     assert done and done[0].finished and done[0].errors == ()
+
+
+def test_the_page_says_when_the_broker_is_unreachable_and_when_it_is_back(
+        hall: Hall, page: Any) -> None:
+    open_page(page, hall)
+    until(page, shows("#broker", "Broker connected"))
+    hall.broker.stop()
+    try:
+        until(page, shows("#broker", "Broker unreachable since "))
+        assert "tables keep playing and resend when it is back" in text_of(page, "#broker")
+    finally:
+        hall.broker.start()
+    until(page, shows("#broker", "Broker connected"))  # it reconnects by itself
