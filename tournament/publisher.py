@@ -226,11 +226,14 @@ class TablePublisher:
             if version == self._version:
                 return
             self._version = version
-            games = [g for g in self.store.list_games() if g.problem is None]
-            if games:
-                self._follow(max(games, key=lambda g: (g.updated or g.created, g.id)).id)
+            self._follow_latest()
         except Exception as exc:  # never into the game: said in errors, tried again
             self.errors.append(f"watching the store: {type(exc).__name__}: {exc}")
+
+    def _follow_latest(self) -> None:
+        games = [g for g in self.store.list_games() if g.problem is None]
+        if games:
+            self._follow(max(games, key=lambda g: (g.updated or g.created, g.id)).id)
 
     def _follower(self, log: GameLog) -> tuple[Follower, int]:
         """The game's follower, brought up to the entries already published (without
@@ -286,6 +289,10 @@ class TablePublisher:
         if on == self.alert and where == self._alert_text:
             return
         self.alert, self._alert_text = on, where
+        if on and where is None and self.watch_s is not None:
+            self._follow_latest()  # the game as it stands now, even between two looks
+        if on and where is None and self._game_id in self._followers:
+            where = str(self._followers[self._game_id].glance()["stage"])
         number = self.url.number
         if on:
             text = f"Table {number} calls the referee" + (f": {where}" if where else "")

@@ -50,6 +50,14 @@ class TournamentUrl:
         return cls(account, password, parts.hostname, port or (8883 if tls else 1883), event,
                    tls, Path(ca) if ca else None)
 
+    @classmethod
+    def for_table(cls, text: str) -> TournamentUrl:
+        """A table's URL; UrlError when it is none, or names another account."""
+        url = cls.parse(text)
+        if not topics.TABLE_NAME.match(url.account):
+            raise UrlError(f"{url.account} is not a table's account (table-03)")
+        return url
+
     @property
     def table(self) -> str:
         """The table's name, when the account is a table's (``table-03``)."""

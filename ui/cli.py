@@ -121,6 +121,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="with --record: only the strings and targets (what "
                         "python -m ui.shell.legibility checks), no PNG frames")
     parser.add_argument("--log", type=Path, default=None, help="write a debug log here")
+    parser.add_argument("--tournament", metavar="URL", default=None,
+                        help="publish the table's public game to the event's broker: "
+                             "mqtt://table-03:PASSWORD@HOST:PORT/EVENT (docs/tournament.md)")
     add_db_argument(parser)
     parser.set_defaults(handler=run_command)
 
@@ -143,11 +146,19 @@ def run_command(args: argparse.Namespace) -> int:
     if not 1 <= args.instr_us <= 10_000:
         print("companion run: error: --instr-us is 1 to 10000 microseconds", file=sys.stderr)
         return 2
+    if args.tournament is not None:
+        from tournament.url import TournamentUrl, UrlError
+
+        try:
+            TournamentUrl.for_table(args.tournament)
+        except UrlError as exc:
+            print(f"companion run: error: --tournament: {exc}", file=sys.stderr)
+            return 2
     try:
         with one_app(args):
             if not args.headless:
                 open_display(kiosk=args.kiosk)
-            return play(args)
+            return play_in_tournament(args)
     except DatabaseInUse as exc:  # another app holds the database: one line, at once
         print(f"companion run: error: {exc.message}", file=sys.stderr)
         return 3
@@ -169,6 +180,26 @@ def one_app(args: argparse.Namespace) -> DatabaseLock | nullcontext[None]:
     if args.demo and args.db is None:
         return nullcontext()
     return DatabaseLock(args.db)
+
+
+def play_in_tournament(args: argparse.Namespace) -> int:
+    """:func:`play`, publishing to the tournament while it runs: ``--tournament``, else the
+    URL last joined on the start screen (not for a demo) (:mod:`ui.shell.tournament`)."""
+    from ui.shell import tournament
+    from ui.shell.tournament_screen import saved
+
+    url = args.tournament or (None if args.demo else saved())
+    if url is None:
+        return play(args)
+    try:
+        tournament.start(url, args.db)
+    except ValueError as exc:  # a saved URL spoilt by hand: play on, out of the tournament
+        logging.getLogger(__name__).error("the saved tournament URL is not used: %s", exc)
+        return play(args)
+    try:
+        return play(args)
+    finally:
+        tournament.stop()
 
 
 def play(args: argparse.Namespace) -> int:

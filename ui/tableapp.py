@@ -190,6 +190,12 @@ class GameTableApp:
         self.changing = True
         self.app.running = False
 
+    def show_tournament(self) -> None:
+        """The tournament setting: the table's URL, joined or left (docs/tournament.md)."""
+        from ui.shell.tournament_screen import TournamentScreen
+
+        self.app.show(TournamentScreen(self.options.db, self.show_start))
+
     def back_to_game(self) -> None:
         self.app.show(self.play)
 

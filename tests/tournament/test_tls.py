@@ -8,11 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import _need_mosquitto
 from table_helpers import WAIT_S, Receiver
 
 from tournament import certs, topics
-from tournament.broker import Broker, free_port, prepare
+from tournament.broker import Broker, BrokerError, free_port, mosquitto_binary, prepare
 from tournament.publisher import TablePublisher
 from tournament.url import TournamentUrl
 
@@ -21,7 +20,10 @@ EVENT = "tls-cup"
 
 @pytest.fixture
 def tls_broker(tmp_path: Path) -> Iterator[Broker]:
-    _need_mosquitto()
+    try:
+        mosquitto_binary()
+    except BrokerError as exc:
+        pytest.skip(str(exc))
     with prepare(tmp_path / "broker", event=EVENT, tables=2, referees=["ana"],
                  port=free_port(), tls=True) as running:
         yield running

@@ -118,7 +118,8 @@ class TableApp(GameTableApp):
             retry=self.show_start if self.store is None else None,
             without_saving=self.ask_new_game_unsaved if self.store is None else None,
             change_game=self.change_game if self.options.change_game else None,
-            saved_games=self.show_saved_games if has_saved else None))
+            saved_games=self.show_saved_games if has_saved else None,
+            tournament=self.show_tournament))
 
     title = "Sekigahara"
 

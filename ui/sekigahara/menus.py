@@ -21,6 +21,7 @@ from companion.games.sekigahara.facade import (
 from ui.sekigahara.control import TableControl
 from ui.sekigahara.parts import side_colour, side_name
 from ui.shell import theme as th
+from ui.shell import tournament
 from ui.shell.app import App, Screen
 from ui.shell.canvas import Canvas, column
 from ui.shell.pages import confirm_page, pager
@@ -45,6 +46,8 @@ class StartScreen:
     """Back to the game choice (when more than one game is installed)."""
     saved_games: Callable[[], None] | None = None
     """The Saved games page (when an unfinished game is saved)."""
+    tournament: Callable[[], None] | None = None
+    """The tournament setting (ui.shell.tournament_screen)."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -59,6 +62,9 @@ class StartScreen:
                         colour=th.DIM).bottom + t.gap
         y = canvas.text(f"Readers: {self.control.readers.describe()}", (r.centerx, y),
                         size=t.small, anchor="midtop", colour=th.DIM).bottom
+        if tournament.shown():
+            y = canvas.text(str(tournament.shown()), (r.centerx, y), size=t.small,
+                            anchor="midtop", colour=th.DIM, width=r.width - 4 * t.gap).bottom
         if self.problem:
             y = canvas.text(f"Games cannot be saved: {self.problem}", (r.centerx, y),
                             size=t.small, anchor="midtop", colour=th.WARN,
@@ -70,6 +76,8 @@ class StartScreen:
                                self.saved_games)
         entries += [("Hardware check", self.hardware, th.PANEL_HI),
                     ("Referee", self.referee, th.PANEL_HI)]
+        if self.tournament is not None:
+            entries.append(("Tournament", self.tournament, th.PANEL_HI))
         if self.change_game is not None:
             entries.append(("Change game", self.change_game, th.PANEL))
         height = min(int(t.target * 1.4), (area.height - t.gap * (len(entries) - 1))

@@ -43,6 +43,7 @@ from ui.shell.app import App
 from ui.shell.canvas import Canvas, grid, row
 from ui.shell.hubstatus import hub_strip
 from ui.shell.sealing import draw_seal
+from ui.shell.tournament import referee_call
 
 BLINK_MS = 500
 
@@ -114,7 +115,8 @@ class PlayScreen:
                 undo_button(canvas, undo, self.control, self.app.say)
                 y = undo.bottom + t.gap
             top = max(rects.feed.y, y + t.gap) if t.portrait else rects.feed.y
-            below = pygame.Rect(rects.feed.x, top, rects.feed.width, rects.feed.bottom - top)
+            below = referee_call(canvas, pygame.Rect(rects.feed.x, top, rects.feed.width,
+                                                     rects.feed.bottom - top))
             if below.height >= t.target:  # upright, a long prompt runs over the rulings
                 feed(canvas, below, snap.feed, self.open_detail)
             if self._focus is not None:
@@ -144,7 +146,8 @@ class PlayScreen:
                     self.control, self.app.say)
         y = self._actions(canvas, pygame.Rect(right.x, right.y, right.width,
                                               menu.y - t.gap - right.y), snap, page)
-        feed_rect = pygame.Rect(right.x, y + t.gap, right.width, menu.y - y - 2 * t.gap)
+        feed_rect = referee_call(canvas, pygame.Rect(right.x, y + t.gap, right.width,
+                                                     menu.y - y - 2 * t.gap))
         if feed_rect.height > t.target:
             feed(canvas, feed_rect, snap.feed, self.open_detail)
 

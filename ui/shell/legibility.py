@@ -58,8 +58,12 @@ class Problem:
         return self.kind, self.screen, self.text, self.detail
 
 
+AT = "placeholder '@'"
+URL_SCREENS = frozenset({"tournament"})
+"""Screens where a URL is typed (ui.shell.tournament_screen): its ``@`` is the URL's own."""
+
 WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("placeholder '@'", re.compile(r"@")),
+    (AT, re.compile(r"@")),
     ("placeholder brace", re.compile(r"[{}]")),
     ("'None'", re.compile(r"\bNone\b")),
     ("engine constant", re.compile(r"\b(?:10000|9999|99999)\b")),
@@ -189,7 +193,8 @@ def check_frame(strings: Sequence[Record], frame: Record | None = None,
             if top is None or (top["label"] == record["text"] and not top.get("area")):
                 add("cut", record, "cut by max_lines" if record.get("cut") else "ends in ...")
         for found in word_problems(record["text"], names):
-            add("words", record, found)
+            if not (found == AT and record["screen"] in URL_SCREENS):
+                add("words", record, found)
     for part in ("screen", "panel", "window"):
         group = sorted((r for r in strings if _part(r) == part), key=lambda r: r["rect"][0])
         for i, a in enumerate(group):

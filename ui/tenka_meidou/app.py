@@ -93,7 +93,8 @@ class TenkaApp(GameTableApp):
             without_saving=self.ask_new_game_unsaved if store is None else None,
             hardware=self.show_hardware, referee=self.show_referee,
             change_game=self.change_game if self.options.change_game else None,
-            saved_games=self.show_saved_games if has_saved else None))
+            saved_games=self.show_saved_games if has_saved else None,
+            tournament=self.show_tournament))
 
     title = "Tenka Meidou"
 

@@ -13,6 +13,7 @@ import pygame
 from companion.games.tenka_meidou.components import Colour
 from companion.games.tenka_meidou.rulebook import default_rules
 from ui.shell import theme as th
+from ui.shell import tournament
 from ui.shell.canvas import Canvas, column, row
 from ui.shell.pages import pager
 from ui.shell.saving import game_entries
@@ -38,6 +39,8 @@ class StartScreen:
     """Back to the game choice (when more than one game is installed)."""
     saved_games: Callable[[], None] | None = None
     """The Saved games page (ui.shell.saving), when an unfinished game is saved."""
+    tournament: Callable[[], None] | None = None
+    """The tournament setting (ui.shell.tournament_screen)."""
     name: str = "start"
 
     def tick_ms(self) -> int | None:
@@ -54,6 +57,9 @@ class StartScreen:
         if self.readers:
             y = canvas.text(f"Readers: {self.readers}", (r.centerx, y), size=t.small,
                             colour=th.DIM, anchor="midtop").bottom
+        if tournament.shown():
+            y = canvas.text(str(tournament.shown()), (r.centerx, y), size=t.small,
+                            anchor="midtop", colour=th.DIM, width=r.width - 4 * t.gap).bottom
         if self.problem:
             y = canvas.text(f"Games cannot be saved: {self.problem}", (r.centerx, y),
                             size=t.small, anchor="midtop", colour=th.WARN,
@@ -67,6 +73,8 @@ class StartScreen:
             entries.append(("Hardware check", self.hardware, th.PANEL_HI))
         if self.referee is not None:
             entries.append(("Referee", self.referee, th.PANEL_HI))
+        if self.tournament is not None:
+            entries.append(("Tournament", self.tournament, th.PANEL_HI))
         if self.change_game is not None:
             entries.append(("Change game", self.change_game, th.PANEL))
         top = y + 2 * t.gap

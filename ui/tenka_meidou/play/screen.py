@@ -31,6 +31,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 from ui.shell.hubstatus import hub_strip
 from ui.shell.pages import detail_page, split
+from ui.shell.tournament import referee_call
 from ui.tenka_meidou.boardview import draw_board
 from ui.tenka_meidou.control import Snapshot
 from ui.tenka_meidou.play.cards import CardPlay, DaimyoReason, Tactics
@@ -135,8 +136,8 @@ class PlayScreen(PlayState):
             used = canvas.text(snap.unsaved[:1].upper() + snap.unsaved[1:], (side.x, side.y + used),
                                size=t.small, colour=th.DANGER, width=side.width,
                                max_lines=2).bottom - side.y
-        feed_rect = pygame.Rect(side.x, side.y + used + t.gap, side.width,
-                                side.bottom - side.y - used - t.gap)
+        feed_rect = referee_call(canvas, pygame.Rect(side.x, side.y + used + t.gap, side.width,
+                                                     side.bottom - side.y - used - t.gap))
         if feed_rect.height >= t.target:
             feed(canvas, feed_rect, snap.feed, self.show)
 
