@@ -127,7 +127,16 @@ def status(table: str, seq: int, **fields: Any) -> str:
     return shaped(table, seq, **(given | fields))
 
 
+def first_card(page: Any) -> str:
+    return str(page.execute_script(
+        "return document.querySelector('#tables .card').dataset.table"))
+
+
 def test_a_tables_status_feed_and_alert_appear_live(hall: Hall, page: Any) -> None:
+    waiting = Client(hall.broker, "table-01")  # waiting longer than table 2
+    waiting.publish(topics.table_topic(EVENT, "table-01", "status"),
+                    status("table-01", 1, stage="Week 1, bidding"), retain=True)
+    waiting.close()
     open_page(page, hall)
     table = Client(hall.broker, "table-02")
     seq = Seq()
@@ -147,8 +156,10 @@ def test_a_tables_status_feed_and_alert_appear_live(hall: Hall, page: Any) -> No
     table.publish(topics.table_topic(EVENT, "table-02", "alerts"), shaped(
         "table-02", seq(), kind="call_referee",
         text="Table 2 calls the referee: Week 2, combat at Kiyosu"), retain=True)
+    assert first_card(page) == "table-01"  # the one waiting longest
     until(page, shows("#alerts", "Table 2 calls the referee: Week 2, combat at Kiyosu"))
     assert "Called" in text_of(page, "#alerts .alert")  # how long ago, said on the alert
+    assert first_card(page) == "table-02"  # alerts first
     table.publish(topics.table_topic(EVENT, "table-02", "alerts"), shaped(
         "table-02", seq(), kind="cleared", text=""), retain=True)
     until(page, lambda d: text_of(d, "#alerts") == "")
