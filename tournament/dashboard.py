@@ -33,7 +33,7 @@ from tournament.dashboard_referee import (
     public_board,
     replay,
 )
-from tournament.dashboard_state import Tables, Update
+from tournament.dashboard_state import Tables, Update, table_number
 from tournament.url import TournamentUrl
 
 STATIC = {"/": ("dashboard.html", "text/html; charset=utf-8"),
@@ -166,7 +166,8 @@ class Dashboard:
             state = self.tables.tables.get(name)
             summary = state.summary() if state is not None else None
         if summary is None:
-            raise RefereeError(f"no table {name!r} has been heard of")
+            shown = f"Table {table_number(name)}" if topics.TABLE_NAME.match(name) else "That table"
+            raise RefereeError(f"{shown} has not been heard from yet")
         last = next((f["entry"] for f in reversed(self.tables.feed(name))), None)
         board = public_board(summary["game"], summary.get("board"), last)
         return {"summary": _summary(Update("table", summary)), "feed": self.tables.feed(name),

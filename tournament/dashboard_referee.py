@@ -159,7 +159,7 @@ class Referees:
         seals it ``published`` for that game too."""
         session = self.session(token)
         if not topics.TABLE_NAME.match(table):
-            raise RefereeError(f"there is no table {table!r}")
+            raise RefereeError("There is no such table")
         request_id = secrets.token_hex(8)
         box: queue.Queue[dict[str, Any]] = queue.Queue()
         session.replies[request_id] = box
@@ -171,7 +171,7 @@ class Referees:
             try:
                 answer = box.get(timeout=self.record_wait_s)
             except queue.Empty:
-                raise RefereeError(f"Table {table.split('-')[1].lstrip('0')} did not answer "
+                raise RefereeError(f"Table {int(table.split('-')[1])} did not answer "
                                    f"within {self.record_wait_s:.0f} s: is it on?") from None
         finally:
             session.replies.pop(request_id, None)
