@@ -152,11 +152,11 @@ def test_a_tables_status_feed_and_alert_appear_live(hall: Hall, page: Any) -> No
         "table-02", seq(), game_id=1, entry=61,
         lines=[{"text": "Tokugawa moves 3 blocks from Edo to Hakone", "rule": "7.3"}]))
     until(page, shows("[data-table=table-02]", "Entry 61: Tokugawa moves 3 blocks from Edo"))
+    assert first_card(page) == "table-01"  # the one waiting longest
 
     table.publish(topics.table_topic(EVENT, "table-02", "alerts"), shaped(
         "table-02", seq(), kind="call_referee",
         text="Table 2 calls the referee: Week 2, combat at Kiyosu"), retain=True)
-    assert first_card(page) == "table-01"  # the one waiting longest
     until(page, shows("#alerts", "Table 2 calls the referee: Week 2, combat at Kiyosu"))
     assert "Called" in text_of(page, "#alerts .alert")  # how long ago, said on the alert
     assert first_card(page) == "table-02"  # alerts first
