@@ -28,7 +28,7 @@ from tournament.simtable import SimResult, play_and_publish
 from tournament.url import TournamentUrl
 
 EVENT = "test-cup"
-WAIT_S = 10.0
+WAIT_S = 20.0
 """The bound on every wait for the page (a wait ends as soon as the page shows it)."""
 
 

@@ -167,7 +167,7 @@ def test_nothing_is_lost_for_the_dashboard_across_a_broker_restart(
     table.loop_stop()
 
 
-def until(check: Callable[[], bool], bound_s: float = 10.0) -> bool:
+def until(check: Callable[[], bool], bound_s: float = 20.0) -> bool:
     """Poll ``check`` until it holds: reconnections are real I/O (the bound only stops a broken
     test)."""
     deadline = time.monotonic() + bound_s
