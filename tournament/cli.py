@@ -46,6 +46,16 @@ def _broker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dashboard(args: argparse.Namespace) -> int:
+    from tournament.dashboard import serve  # the web server only when asked for
+
+    try:
+        serve(args.broker, port=args.port, bind=args.bind, idle_s=args.session_minutes * 60)
+    except ValueError as exc:
+        raise BrokerError(str(exc)) from None
+    return 0
+
+
 def _guarded(handler: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
         try:
@@ -89,3 +99,16 @@ def register(subparsers: Any) -> None:
     broker.add_argument("--write-only", action="store_true",
                         help="write the files (for an existing broker) without starting one")
     broker.set_defaults(handler=_guarded(_broker))
+    dashboard = commands.add_parser(
+        "dashboard", help="the referees' live web page",
+        description="Watch every table's public game live in a web page; a referee logs in on "
+                    "the page to fetch, verify, replay and explain a table's full record.")
+    dashboard.add_argument("--broker", required=True, metavar="URL",
+                           help="the players' tournament URL (mqtt://players:PASSWORD@HOST:"
+                           "PORT/EVENT, from credentials.txt)")
+    dashboard.add_argument("--port", type=int, default=8080, help="default 8080")
+    dashboard.add_argument("--bind", default="127.0.0.1", help="the address to serve on "
+                           "(default 127.0.0.1: this machine only; 0.0.0.0 for the hall)")
+    dashboard.add_argument("--session-minutes", type=float, default=15.0,
+                           help="a referee's session ends after this long unused (default 15)")
+    dashboard.set_defaults(handler=_guarded(_dashboard))
