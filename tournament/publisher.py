@@ -117,6 +117,10 @@ class TablePublisher:
     def clear_referee(self) -> None:
         self._jobs.put(("clear", None))
 
+    def set_discrepancies(self, count: int) -> None:
+        """The table session's open discrepancies changed: a new status says so."""
+        self._jobs.put(("discrepancies", count))
+
     def set_players(self, players: dict[str, str]) -> None:
         self._jobs.put(("players", dict(players)))
 
@@ -132,6 +136,10 @@ class TablePublisher:
     # ------------------------------------------------------------------ running
 
     def start(self) -> TablePublisher:
+        """Start publishing (once: a second call, as from ``with``, changes nothing; two
+        producers would follow one game twice)."""
+        if self._threads:
+            return self
         self._jobs.put(("catch up", None))
         for name, target in (("producer", self._produce), ("sender", self._send)):
             thread = threading.Thread(target=target, name=f"{self.table}-{name}", daemon=True)
@@ -216,6 +224,10 @@ class TablePublisher:
         elif kind == "players":
             self.players = value
             self._put_status([])
+        elif kind == "discrepancies":
+            if value != self.discrepancies:
+                self.discrepancies = value
+                self._put_status([])
         elif kind == "request":
             self._answer(value)
 

@@ -157,5 +157,6 @@ def status_body(log: GameLog, follower: Follower, *, title: str, players: dict[s
             "players": players, "stage": glance["stage"], "score": glance["score"],
             "discrepancies": discrepancies, "waiting_for": glance["waiting_for"],
             "last_ruling": follower.last_ruling, "last_seal": last_seal,
+            "board": glance.get("board"), "winner": glance.get("winner"),
             "finished": log.summary.finished is not None, "result": log.summary.result,
             "alert": alert}

@@ -4,6 +4,7 @@ away, nothing waited for, every message once after receivers drop resends by seq
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -189,10 +190,31 @@ def test_status_and_seals_carry_what_the_contract_says(broker: Broker, tmp_path:
     status, seals = got["status"], got["seals"]
     assert set(status) == {"v", "table", "seq", "sent", "game", "title", "game_id", "players",
                            "stage", "score", "discrepancies", "waiting_for", "last_ruling",
-                           "last_seal", "finished", "result", "alert"}
+                           "last_seal", "finished", "result", "alert", "board", "winner"}
     assert (status["game"], status["title"], status["finished"], status["result"]) == (
         "tenka-meidou", "Tenka Meidou", True, result.result)
     assert status["stage"] == "The War is fought" and status["waiting_for"] is None
     assert status["last_ruling"]["entry"] == result.entries
     assert seals["seals"][-1] == status["last_seal"]
     assert status["last_seal"]["label"] == "game" and status["last_seal"]["entry"] == 20
+    assert status["winner"] == result.result.split()[0]  # "red wins (...)"
+    assert "(castle " in status["board"] and "Pawns in reserve:" in status["board"]
+
+
+def test_open_discrepancies_reach_the_status(broker: Broker, tmp_path: Path) -> None:
+    """The table session's open discrepancies (what the screens blink) are in the status as
+    soon as their number changes, and a Sekigahara board says only what the shared screen
+    does: how many blocks of each side stand where."""
+    db = tmp_path / "t.sqlite"
+    play_and_publish(broker.url("table-02"), db, "sekigahara", 1, 0)
+    watcher = Receiver(broker, "referee-ana", topics.table_topic(EVENT, "table-02", "status"))
+    with TablePublisher(broker.url("table-02"), db, retry_s=0.2) as table:
+        assert table.start() is table  # already started by ``with``: still one producer
+        table.set_discrepancies(2)
+        got = watcher.until(lambda got: any(b["discrepancies"] == 2 for _, b in got))
+    watcher.close()
+    status = got[-1][1]
+    assert status["discrepancies"] == 2 and status["stage"] == "Game over"
+    board = status["board"]
+    assert "In hand: Ishida" in board and " block" in board
+    assert not re.search(r"\b[IT]\d\d\b|mon|leader", board)  # no block named

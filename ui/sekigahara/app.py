@@ -32,6 +32,7 @@ from ui.sekigahara.menus import SekigaharaReferee, StartScreen
 from ui.sekigahara.parts import victory_points
 from ui.sekigahara.play import PlayScreen
 from ui.sekigahara.virtual_table import VirtualTable, side_to_move
+from ui.shell import tournament
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
 from ui.shell.sealing import SealWatch
@@ -61,6 +62,7 @@ class TableApp(GameTableApp):
         show_table = self._open_window("Sekigahara table companion",
                                        readers.simulated is not None)
         self.control.on_change = self.app.wake
+        tournament.follow(self.control)
         self.virtual: VirtualTable | None = None
         if readers.simulated is not None:
             self.virtual = VirtualTable(

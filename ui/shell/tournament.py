@@ -18,6 +18,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 
 if TYPE_CHECKING:
+    from firmware_bridge.tablelink import TableLink
     from tournament.publisher import TablePublisher
 
 WATCH_S = 0.25
@@ -30,6 +31,7 @@ class TournamentLink:
     def __init__(self, publisher: TablePublisher) -> None:
         self.publisher = publisher
         self.called = False
+        self.discrepancies = 0
 
     def toggle(self) -> None:
         """Call the referee, or (tapped again) say the referee came."""
@@ -38,6 +40,12 @@ class TournamentLink:
         else:
             self.publisher.call_referee()
         self.called = not self.called
+
+    def seen(self, discrepancies: int) -> None:
+        """The table session's open discrepancies, published in the status when they change."""
+        if discrepancies != self.discrepancies:
+            self.discrepancies = discrepancies
+            self.publisher.set_discrepancies(discrepancies)
 
     def shown(self) -> str:
         """"Tournament: table-03 at 192.168.1.20, connected" (or "not connected, playing on")."""
@@ -59,6 +67,21 @@ def start(url: str, db: Path | None) -> TournamentLink:
                                watch_s=WATCH_S)
     LINK = TournamentLink(publisher.start())
     return LINK
+
+
+def follow(link: TableLink) -> None:
+    """Tell the tournament, whenever the table changes, how many discrepancies the table
+    session has open (the status's ``discrepancies``): wraps ``link.on_change``, so call it
+    after that is set. A tournament joined later, on the start screen, is told too."""
+    inner = link.on_change
+
+    def changed() -> None:
+        if LINK is not None:
+            LINK.seen(len(link.session.discrepancies))
+        if inner is not None:
+            inner()
+
+    link.on_change = changed
 
 
 def stop() -> None:

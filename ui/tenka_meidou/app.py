@@ -24,6 +24,7 @@ from companion.games.tenka_meidou.state import Phase
 from companion.games.tenka_meidou.views import referee_view
 from firmware_bridge.tablelink import open_readers
 from ui.hardware import HardwareScreen
+from ui.shell import tournament
 from ui.shell.referee import RefereeScreen
 from ui.shell.saving import SavedGames
 from ui.shell.sealing import SealWatch
@@ -70,6 +71,7 @@ class TenkaApp(GameTableApp):
         self._saving = True
         self.pin = RefereePin(options.pin_file)
         self.control.start(self.app.wake)
+        tournament.follow(self.control.link)
         self.show_start()
 
     # ------------------------------------------------------------------ screens

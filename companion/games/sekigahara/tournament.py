@@ -16,10 +16,11 @@ from companion.core.records import NotUndoable, Undoable
 from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.feed import citation, feed_line
+from companion.games.sekigahara.engine.feed import citation, feed_line, place
 from companion.games.sekigahara.engine.game import COMMANDS, SekigaharaRules
 from companion.games.sekigahara.engine.state import Phase, State
-from companion.games.sekigahara.zones import side_name
+from companion.games.sekigahara.engine.views import public_view
+from companion.games.sekigahara.zones import count_words, side_name
 
 
 class SekigaharaFeed:
@@ -41,7 +42,9 @@ class SekigaharaFeed:
         score)."""
         score = ", ".join(f"{side_name(s)} {state.score.get(s, 0)}" for s in Side)
         if state.phase is Phase.GAME_OVER:
-            return {"stage": "Game over", "score": score, "waiting_for": None}
+            return {"stage": "Game over", "score": score, "waiting_for": None,
+                    "board": self.board(state),
+                    "winner": state.winner.value if state.winner is not None else None}
         if state.phase in (Phase.NOT_STARTED, Phase.SETUP):
             stage = "Set-up"
         else:
@@ -51,7 +54,24 @@ class SekigaharaFeed:
         if active is not None:
             stage += f", {side_name(active)} to move"
         return {"stage": stage, "score": score,
-                "waiting_for": active.value if active is not None else None}
+                "waiting_for": active.value if active is not None else None,
+                "board": self.board(state)}
+
+    def board(self, state: State) -> str:
+        """The board as the shared screen shows it (4.1: blocks stand concealed): each occupied
+        location with how many blocks of each side stand there, and whose castle it is."""
+        view = public_view(state).payload
+        lines = []
+        for location, stack in sorted(view.locations.items(), key=lambda kv: place(kv[0])):
+            counts = [count_words(n, f"{side_name(s)} block") for s in Side
+                      if (n := getattr(stack, s.value))]
+            if not counts:
+                continue
+            owner = view.castles.get(location)
+            castle = f" ({side_name(Side(owner))} castle)" if owner else ""
+            lines.append(f"{place(location)}{castle}: {', '.join(counts)}")
+        hands = ", ".join(f"{side_name(s)} {count_words(view.hand[s], 'card')}" for s in Side)
+        return "\n".join([*lines, f"In hand: {hands}"])
 
     def result(self, state: State) -> str | None:
         """The result a finished game is stored with (as the app stores it), or None."""

@@ -20,6 +20,7 @@ from companion.games.tenka_meidou.players import RandomPlayer
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.simulator import MAX_COMMANDS
 from companion.games.tenka_meidou.state import Phase, State
+from companion.games.tenka_meidou.views import public_view
 
 
 class TenkaFeed:
@@ -35,19 +36,22 @@ class TenkaFeed:
     def undo(self, command: Any, events: Any) -> Undoable | NotUndoable:
         return records.undo_policy(command, events)
 
+    def _words_of(self) -> Words:
+        if self._words is None:
+            self._words = Words(TenkaRules())
+        return self._words
+
     def lines(self, before: State, events: Sequence[tev.TenkaEvent]
               ) -> list[tuple[str, str | None]]:
         """Each event in plain words with its section; a Daimyo card chosen is said to be
         chosen, never named (9)."""
-        if self._words is None:
-            self._words = Words(TenkaRules())
         found: list[tuple[str, str | None]] = []
         for event in events:
             if isinstance(event, tev.DaimyoChosen):
                 found.append((f"{who(event.colour)} has chosen a Daimyo card, face down (9)",
                               "9"))
                 continue
-            for ruling in event_rulings(self._words, before, event):
+            for ruling in event_rulings(self._words_of(), before, event):
                 rule = ruling.get("rule")
                 text = str(ruling.get("text", ""))
                 found.append((f"{text} ({rule})" if rule else text,
@@ -59,17 +63,35 @@ class TenkaFeed:
         ``waiting_for``."""
         if state.phase is Phase.OVER and state.war is not None:
             scores = ", ".join(f"{who(c)} {n}" for c, n in state.war.scores.items())
-            return {"stage": "The War is fought", "score": scores, "waiting_for": None}
+            return {"stage": "The War is fought", "score": scores, "waiting_for": None,
+                    "board": self.board(state), "winner": state.war.winner.value}
         swords = ", ".join(f"{who(c)} sword {n}" for c, n in state.swords.items())
         score = f"Swords taken: {swords}" if swords else "No sword taken yet"
         if state.phase is Phase.SETUP:
-            return {"stage": "Set-up", "score": score, "waiting_for": None}
+            return {"stage": "Set-up", "score": score, "waiting_for": None,
+                    "board": self.board(state)}
         current = state.current
         stage = "Choosing Daimyo cards" if state.phase is Phase.DAIMYO else "Deployment"
         if current is not None:
             stage += f", {who(current)} to play"
         return {"stage": stage, "score": score,
-                "waiting_for": current.value if current is not None else None}
+                "waiting_for": current.value if current is not None else None,
+                "board": self.board(state)}
+
+    def board(self, state: State) -> str:
+        """The board as everyone at the table sees it: each zone's castle number and the
+        pawns of each colour standing there, Daimyo pawns named (9), and the reserves."""
+        view = public_view(state).payload
+        words = self._words_of()
+        lines = []
+        for zone, number in sorted(view.castles.items(), key=lambda kv: kv[1]):
+            here = [f"{who(c)} {n} {'soldier' if n == 1 else 'soldiers'}"
+                    for c, n in view.soldiers.get(zone, {}).items() if n]
+            here += [f"{who(c)} Daimyo" for c, z in view.daimyo_at.items() if z == zone]
+            if here:
+                lines.append(f"{words.zone(zone)} (castle {number}): {', '.join(here)}")
+        reserves = ", ".join(f"{who(c)} {n}" for c, n in view.reserve.items())
+        return "\n".join([*lines, f"Pawns in reserve: {reserves}"])
 
     def result(self, state: State) -> str | None:
         """The result a finished game is stored with (as the app stores it), or None."""
