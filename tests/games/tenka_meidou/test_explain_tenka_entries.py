@@ -33,7 +33,8 @@ RAW = {
     "a zone id": re.compile(r"\b(" + "|".join(default_board().zone_ids) + r")\b"),
     "a card id": re.compile(r"\b(" + "|".join(t.value for t in Tactic) + r")\b"),
     "a (s) plural": re.compile(r"\(s\)"),
-    "one with a plural": re.compile(r"(?<![\d.])\b1 (pawns|soldiers|cards|zones|tokens|reinforcements|players)\b"),
+    "one with a plural": re.compile(
+        r"(?<![\d.])\b1 (pawns|soldiers|cards|zones|tokens|reinforcements|players)\b"),
 }
 
 
