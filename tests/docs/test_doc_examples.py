@@ -160,7 +160,7 @@ def test_a_made_up_subcommand_or_flag_is_caught() -> None:
     assert unknown_words(["game", "list|export", "ID|import", "FILE"]) == []
     assert unknown_words(["referee", "judge", "FILE"]) == ["judge"]
     assert unknown_words(["run", "--headless", "[--fullscreen]"]) == ["--fullscreen"]
-    assert unknown_words(["tournament"]) == ["tournament"]
+    assert unknown_words(["tourney"]) == ["tourney"]
     assert unknown_words(["referee", "replay", "F", "--vue", "public"]) == ["--vue"]
 
 

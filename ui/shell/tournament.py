@@ -9,8 +9,9 @@ nothing here waits for the network or is told of each entry.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sized
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -18,8 +19,22 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas
 
 if TYPE_CHECKING:
-    from firmware_bridge.tablelink import TableLink
     from tournament.publisher import TablePublisher
+
+
+class _Session(Protocol):
+    @property
+    def discrepancies(self) -> Sized: ...
+
+
+class TableLink(Protocol):
+    """What :func:`follow` needs of a game's table link (firmware_bridge's ``TableLink``: the
+    shell imports no bridge)."""
+
+    on_change: Callable[[], None] | None
+
+    @property
+    def session(self) -> _Session: ...
 
 WATCH_S = 0.25
 """How often the publisher looks for entries the app stored."""

@@ -50,7 +50,7 @@ def _path_loads(package: Path) -> set[tuple[str, str]]:
 
 
 def test_no_package_loads_a_file_by_path() -> None:
-    for package in ("companion", "firmware_bridge", "ui"):
+    for package in ("companion", "firmware_bridge", "ui", "tournament"):
         assert (ROOT / package).is_dir()
         assert not _path_loads(ROOT / package), package
 
@@ -91,6 +91,18 @@ def test_the_bridge_imports_neither_game() -> None:
     assert any(m.startswith("companion.core") for _, m in imports)  # the scan sees imports
     bad = {(f, m) for f, m in imports if m.startswith(("companion.games", "ui"))}
     assert not bad
+
+
+def test_the_tournament_imports_no_game_screen_or_bridge_and_nothing_imports_it() -> None:
+    """tournament/ serves every game through the core's descriptors; the core, the games and
+    the bridge never import it (the touchscreen shell does, only when a table joins one)."""
+    imports = _imports(ROOT / "tournament")
+    assert any(m.startswith("companion.core") for _, m in imports)  # the scan sees imports
+    bad = {(f, m) for f, m in imports
+           if m.startswith(("companion.games", "ui", "firmware_bridge"))}
+    assert not bad
+    for package in ("companion", "firmware_bridge"):
+        assert not {(f, m) for f, m in _imports(ROOT / package) if m.startswith("tournament")}
 
 
 def test_the_scan_sees_function_local_imports(tmp_path: Path) -> None:
