@@ -21,6 +21,7 @@
   const $ = (id) => document.getElementById(id);
   const now = () => Date.now() / 1000 + clockOffset;
   const cap = (s) => String(s || "").replace(/(^|[\s-])\w/g, (c) => c.toUpperCase());
+  const NO_BOARD = "The table publishes no board positions: a referee's replay shows the board.";
   function el(tag, cls, text) {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -157,7 +158,20 @@
     dirty.add(t.table);
     if (!before || before.alert !== t.alert || before.finished !== t.finished) orderDirty = true;
     else if (before.moved_at !== t.moved_at) orderStale = true;
-    if (open === t.table) renderDetailCard();
+    if (open === t.table) { renderDetailCard(); refreshBoard(); }
+  }
+  let boardTimer = null;
+  function refreshBoard() {   // the open table's board follows its status, at most once a second
+    if (boardTimer) return;
+    boardTimer = setTimeout(async () => {
+      boardTimer = null;
+      const name = open;
+      if (!name) return;
+      try {
+        const data = await call("GET", "/api/table?table=" + encodeURIComponent(name));
+        if (open === name) $("board").textContent = data.board || NO_BOARD;
+      } catch (e) { /* the next status asks again */ }
+    }, 1000);
   }
   function takeFeed(item) {
     const sent = Date.parse(item.sent);
@@ -220,7 +234,7 @@
     renderDetailCard();
     const data = await call("GET", "/api/table?table=" + encodeURIComponent(name));
     if (open !== name) return;
-    $("board").textContent = data.board || "The table publishes no board positions: a referee's replay shows the board.";
+    $("board").textContent = data.board || NO_BOARD;
     $("feed").replaceChildren();
     data.feed.slice().reverse().forEach((item) => addFeed(item, false));
     window.scrollTo(0, 0);

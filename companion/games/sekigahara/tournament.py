@@ -16,11 +16,12 @@ from companion.core.records import NotUndoable, Undoable
 from companion.games.sekigahara import records
 from companion.games.sekigahara.components import Side
 from companion.games.sekigahara.engine import events as ev
-from companion.games.sekigahara.engine.feed import citation, feed_line, place
+from companion.games.sekigahara.engine.feed import citation, feed_line
 from companion.games.sekigahara.engine.game import COMMANDS, SekigaharaRules
 from companion.games.sekigahara.engine.state import Phase, State
+from companion.games.sekigahara.engine.victory import victory_points
 from companion.games.sekigahara.engine.views import public_view
-from companion.games.sekigahara.zones import count_words, side_name
+from companion.games.sekigahara.zones import side_name
 
 
 class SekigaharaFeed:
@@ -38,9 +39,14 @@ class SekigaharaFeed:
         return [(line, citation(line)) for line in map(feed_line, events)]
 
     def glance(self, state: State) -> dict[str, Any]:
-        """``stage``, ``score`` and ``waiting_for`` in plain words (2.1: castles and resources
-        score)."""
-        score = ", ".join(f"{side_name(s)} {state.score.get(s, 0)}" for s in Side)
+        """``stage``, ``score`` and ``waiting_for`` in plain words; the score is the victory
+        points were the game to end now (2.2: castles x 2 + Resource Locations), the final
+        score once it has."""
+        view = public_view(state).payload
+        now = {s: victory_points(sum(1 for c in view.castles.values() if c == s.value),
+                                 sum(1 for r in view.resources.values() if r == s.value))
+               for s in Side}
+        score = ", ".join(f"{side_name(s)} {state.score.get(s, now[s])} VP" for s in Side)
         if state.phase is Phase.GAME_OVER:
             return {"stage": "Game over", "score": score, "waiting_for": None,
                     "board": self.board(state),
@@ -57,21 +63,10 @@ class SekigaharaFeed:
                 "waiting_for": active.value if active is not None else None,
                 "board": self.board(state)}
 
-    def board(self, state: State) -> str:
-        """The board as the shared screen shows it (4.1: blocks stand concealed): each occupied
-        location with how many blocks of each side stand there, and whose castle it is."""
-        view = public_view(state).payload
-        lines = []
-        for location, stack in sorted(view.locations.items(), key=lambda kv: place(kv[0])):
-            counts = [count_words(n, f"{side_name(s)} block") for s in Side
-                      if (n := getattr(stack, s.value))]
-            if not counts:
-                continue
-            owner = view.castles.get(location)
-            castle = f" ({side_name(Side(owner))} castle)" if owner else ""
-            lines.append(f"{place(location)}{castle}: {', '.join(counts)}")
-        hands = ", ".join(f"{side_name(s)} {count_words(view.hand[s], 'card')}" for s in Side)
-        return "\n".join([*lines, f"In hand: {hands}"])
+    def board(self, state: State) -> dict[str, Any]:
+        """The board as the shared screen shows it: the public view (blocks counted by side,
+        never a concealed face), which the dashboard reads in ``referee replay``'s words."""
+        return public_view(state).payload.model_dump(mode="json")
 
     def result(self, state: State) -> str | None:
         """The result a finished game is stored with (as the app stores it), or None."""

@@ -78,20 +78,11 @@ class TenkaFeed:
                 "waiting_for": current.value if current is not None else None,
                 "board": self.board(state)}
 
-    def board(self, state: State) -> str:
-        """The board as everyone at the table sees it: each zone's castle number and the
-        pawns of each colour standing there, Daimyo pawns named (9), and the reserves."""
-        view = public_view(state).payload
-        words = self._words_of()
-        lines = []
-        for zone, number in sorted(view.castles.items(), key=lambda kv: kv[1]):
-            here = [f"{who(c)} {n} {'soldier' if n == 1 else 'soldiers'}"
-                    for c, n in view.soldiers.get(zone, {}).items() if n]
-            here += [f"{who(c)} Daimyo" for c, z in view.daimyo_at.items() if z == zone]
-            if here:
-                lines.append(f"{words.zone(zone)} (castle {number}): {', '.join(here)}")
-        reserves = ", ".join(f"{who(c)} {n}" for c, n in view.reserve.items())
-        return "\n".join([*lines, f"Pawns in reserve: {reserves}"])
+    def board(self, state: State) -> dict[str, Any]:
+        """The board as everyone at the table sees it: the public view (pawns by colour and
+        zone, never a face-down Daimyo card), read by the dashboard in ``referee replay``'s
+        words."""
+        return public_view(state).payload.model_dump(mode="json")
 
     def result(self, state: State) -> str | None:
         """The result a finished game is stored with (as the app stores it), or None."""
