@@ -187,8 +187,8 @@ def parse_json(text: str, name: str | None = None, limits: Limits = DATA_FILE) -
         return data
 
     try:
-        data = json.loads(text, parse_int=number, parse_float=decimal, parse_constant=constant,
-                          object_pairs_hook=unique)
+        data = json.loads(text, parse_int=None if _ints_capped(limits) else number,
+                          parse_float=decimal, parse_constant=constant, object_pairs_hook=unique)
     except InputError:
         raise
     except json.JSONDecodeError as exc:
@@ -199,22 +199,28 @@ def parse_json(text: str, name: str | None = None, limits: Limits = DATA_FILE) -
                      "levels") from None
     except ValueError as exc:  # an integer Python will not convert (PYTHONINTMAXSTRDIGITS)
         raise _fault(name, f"not valid input: {str(exc).split(';')[0]}") from None
-    check_depth(data, limits.depth, name)
+    if text.count("[") + text.count("{") > limits.depth:  # else it cannot nest that deep
+        check_depth(data, limits.depth, name)
     return data
 
 
+def _ints_capped(limits: Limits) -> bool:
+    """Whether the interpreter itself refuses integers longer than ``limits.digits`` (its
+    default), so no per-integer check is needed (``PYTHONINTMAXSTRDIGITS=0`` turns that off)."""
+    return 0 < sys.get_int_max_str_digits() <= limits.digits
+
+
 def check_depth(data: Any, most: int, name: str | None = None) -> None:
-    """InputError if ``data`` nests deeper than ``most`` lists and objects (walked without
-    recursion)."""
-    if not isinstance(data, dict | list | tuple):
-        return
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        node, level = stack.pop()
-        if level > most:
+    """InputError if ``data`` nests deeper than ``most`` lists and objects (walked level by
+    level, without recursion)."""
+    level = [data] if isinstance(data, dict | list | tuple) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > most:
             raise _fault(name, f"not valid input: nested deeper than {most} levels")
-        items = node.values() if isinstance(node, dict) else node
-        stack += [(v, level + 1) for v in items if isinstance(v, dict | list | tuple)]
+        level = [v for node in level for v in (node.values() if isinstance(node, dict) else node)
+                 if isinstance(v, dict | list | tuple)]
 
 
 # --------------------------------------------------------------------------- YAML
