@@ -163,7 +163,10 @@ def test_hardware_check_prints_the_read_times_and_full_reads_the_hubs_report(
                     and 310 in a3.read_ms, WAIT_S)
     lines, _ = check_report(bridge, None)  # the untimed simulator's reads are full, untimed
     a03 = next(line for line in lines if line.startswith("  A03 "))
-    assert re.search(r"reads/s, 55 ms a read \(worst 310\), \d+% full$", a03), a03
+    # the reads/s (and a "DEAD" note when none fell in the rate's window under load) are
+    # another test's subject: this one is the read times and the share of full reads
+    assert re.search(r"reads/s, 55 ms a read \(worst 310\), \d+% full(  <-- DEAD: .*)?$",
+                     a03), a03
     summary = next(line for line in lines if line.startswith("  read times: median"))
     assert summary.startswith("  read times: median 55 ms, worst 310 ms over the last 4 reads; ")
     assert summary.endswith("reads full (a quick read asks only for new tags)")

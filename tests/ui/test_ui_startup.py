@@ -218,7 +218,8 @@ def test_the_screen_retries_by_itself_until_the_hubs_are_plugged_in(tmp_path: Pa
 
 @pytest.mark.parametrize("command", [
     ("run", "--headless", "--game", "tenka-meidou", "--hubs", "sim", "--db", "g.sqlite"),
-    ("run", "--headless", "--demo", "--game", "tenka-meidou", "--seed", "3"),  # its own db
+    # a demo long enough (all seven weeks) that the signal always finds it running
+    ("run", "--headless", "--demo", "--game", "sekigahara", "--weeks", "7", "--seed", "3"),
 ], ids=["app", "demo"])
 def test_sigterm_leaves_no_work_directory(tmp_path: Path, command: tuple[str, ...]) -> None:
     tmp = tmp_path / "tmp"
