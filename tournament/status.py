@@ -28,7 +28,7 @@ from companion.core.records import (
     readjudicate,
     step,
 )
-from companion.core.seals import SealPoints, seal_code
+from companion.core.seals import seals
 from companion.core.store import Entry, GameLog
 
 Line = dict[str, Any]
@@ -66,24 +66,6 @@ def feed_of(game: str) -> GameFeed:
     return found
 
 
-@lru_cache(maxsize=4096)
-def _code(head: str) -> str:
-    """A seal's code is scrypt of the chain's head (tens of milliseconds each, on purpose):
-    each is worked out once, not again at every entry."""
-    return seal_code(head)
-
-
-@lru_cache(maxsize=64)
-def _points(game: str) -> SealPoints:
-    """The game's seal points (its records'), looked up once: reading the installed games'
-    registrations takes milliseconds, too long to repeat at every entry."""
-    try:
-        points: SealPoints = descriptor(game).load_records().seal_points
-    except (KeyError, DescriptorError):
-        return lambda _entries: []
-    return points
-
-
 @lru_cache(maxsize=64)
 def title_of(game: str) -> str:
     """The game's name for players ("Tenka Meidou")."""
@@ -94,11 +76,9 @@ def title_of(game: str) -> str:
 
 
 def seals_of(log: GameLog) -> list[dict[str, Any]]:
-    """The game's seals as the table shows them (:mod:`companion.core.seals`), as
+    """The game's seals as the table shows them (:func:`companion.core.seals.seals`), as
     ``[{"entry", "label", "code"}]``."""
-    by_seq = {e.seq: e for e in log.entries}
-    return [{"entry": n, "label": label, "code": _code(by_seq[n].hash)}
-            for n, label in _points(log.summary.game)(log.entries) if n in by_seq]
+    return [{"entry": s.entry, "label": s.label, "code": s.code} for s in seals(log)]
 
 
 class Follower:

@@ -116,12 +116,19 @@ def _key(label: str) -> str:
 def points_of(log: GameLog) -> SealPoints:
     """The seal points of ``log``'s game (its records' ``seal_points``); none for a game
     whose records are not installed."""
+    return _game_points(str(log.header.get("game", log.summary.game)))
+
+
+@lru_cache(maxsize=64)
+def _game_points(game: str) -> SealPoints:
+    """A game's seal points, looked up once: reading the installed games' registrations takes
+    milliseconds, too long to repeat at every entry a table publishes."""
     from companion.core.descriptor import DescriptorError, descriptor
     try:
-        return descriptor(str(log.header.get("game", log.summary.game))).load_records(
-        ).seal_points
+        points: SealPoints = descriptor(game).load_records().seal_points
     except (KeyError, DescriptorError):
         return lambda _entries: []
+    return points
 
 
 def seals(log: GameLog, points: SealPoints | None = None) -> list[Seal]:
