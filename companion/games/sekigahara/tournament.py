@@ -19,7 +19,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.feed import citation, feed_line
 from companion.games.sekigahara.engine.game import COMMANDS, SekigaharaRules
 from companion.games.sekigahara.engine.state import Phase, State
-from companion.games.sekigahara.engine.victory import victory_points
+from companion.games.sekigahara.engine.victory import points_now
 from companion.games.sekigahara.engine.views import public_view
 from companion.games.sekigahara.zones import side_name
 
@@ -42,10 +42,7 @@ class SekigaharaFeed:
         """``stage``, ``score`` and ``waiting_for`` in plain words; the score is the victory
         points were the game to end now (2.2: castles x 2 + Resource Locations), the final
         score once it has."""
-        view = public_view(state).payload
-        now = {s: victory_points(sum(1 for c in view.castles.values() if c == s.value),
-                                 sum(1 for r in view.resources.values() if r == s.value))
-               for s in Side}
+        now = points_now(state)
         score = ", ".join(f"{side_name(s)} {state.score.get(s, now[s])} VP" for s in Side)
         if state.phase is Phase.GAME_OVER:
             return {"stage": "Game over", "score": score, "waiting_for": None,

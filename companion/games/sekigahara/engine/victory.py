@@ -7,7 +7,7 @@ from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.castles import castles_controlled, resources_controlled
 from companion.games.sekigahara.engine.data import ISHIDA_LEADER, TOKUGAWA_LEADER
 from companion.games.sekigahara.engine.flow import Emitter
-from companion.games.sekigahara.engine.state import DEAD
+from companion.games.sekigahara.engine.state import DEAD, State
 
 
 def check_instant_victory(em: Emitter, rule: str = "2.1") -> None:
@@ -35,12 +35,14 @@ def victory_points(castles: int, resources: int) -> int:
     return 2 * castles + resources
 
 
+def points_now(s: State) -> dict[Side, int]:
+    """2.2: each side's victory points were the game to end now."""
+    return {side: victory_points(castles_controlled(s, side), resources_controlled(s, side))
+            for side in Side}
+
+
 def final_score(em: Emitter) -> None:
     """2.2: the points of the castles and Resource Locations held; a tie goes to Ishida."""
-    s = em.state
-    score = {
-        side: victory_points(castles_controlled(s, side), resources_controlled(s, side))
-        for side in Side
-    }
+    score = points_now(em.state)
     winner = Side.TOKUGAWA if score[Side.TOKUGAWA] > score[Side.ISHIDA] else Side.ISHIDA
     em.emit(ev.GameWon(winner=winner, reason="victory points (2.2)", score=score))
