@@ -22,8 +22,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.core.store import Entry, StoreError, bounded_json
-
 PENDING, ACKED, SUPERSEDED = 0, 1, 2
 Clock = Callable[[], datetime]
 
@@ -164,28 +162,6 @@ class Outbox:
         found = {name: 0 for name in names.values()}
         found.update({names[int(s)]: int(n) for s, n in rows})
         return found
-
-    def entries_after(self, game_id: int, after: int) -> tuple[Entry, ...]:
-        """The game's entries after entry ``after``, read as the store reads them (every
-        column type-checked, the body decoded with bounds); StoreError for a damaged row."""
-        with self._lock:
-            rows = self._db.execute("SELECT seq, kind, at, body, prev, hash FROM entries "
-                                    "WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                    (game_id, after)).fetchall()
-        found = []
-        for seq, kind, at, body, prev, digest in rows:
-            try:
-                if not (isinstance(seq, int) and all(isinstance(v, str) for v in
-                                                     (kind, at, body, prev, digest))):
-                    raise ValueError("a column is not of its type")
-                data = bounded_json(body)
-                if not isinstance(data, dict):
-                    raise ValueError("its body is not a JSON object")
-            except ValueError as exc:
-                raise StoreError(f"stored game {game_id}, entry {seq}: {exc}",
-                                 "corrupt") from None
-            found.append(Entry(seq, kind, at, data, prev, digest))
-        return tuple(found)
 
     def data_version(self) -> int:
         """SQLite's count of commits by other connections to the database (the app's store

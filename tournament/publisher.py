@@ -277,7 +277,7 @@ class TablePublisher:
             follower = Follower(feed_of(summary.game))
             self._followers = {game_id: follower}  # one game at a time
             return summary, follower, done, self.store.load(game_id).entries
-        return summary, follower, done, self.outbox.entries_after(game_id, follower.count)
+        return summary, follower, done, self.store.entries_after(game_id, follower.count)
 
     def _follow(self, game_id: int, extra: Sequence[Outgoing] = ()) -> None:
         summary, follower, done, new = self._catch(game_id)

@@ -411,12 +411,7 @@ class Store:
                 raise StoreError(f"stored game {game_id} holds more than {MAX_ENTRIES:,} "
                                  f"entries or {MAX_GAME_TEXT:,} characters of them: not a "
                                  "game the companion wrote", "corrupt")
-            rows = db.execute(
-                f"SELECT seq, {_field_sql('kind')}, {_field_sql('at')}, "
-                f"{_field_sql('body', MAX_TEXT)}, {_field_sql('prev')}, {_field_sql('hash')} "
-                "FROM entries WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            ).fetchall()
+            rows = _entry_rows(db, game_id, after=0)
         found = self._summaries("WHERE g.id = ?", (game_id,))
         if not found:
             raise StoreError(f"there is no game {game_id} in {self.path}", "missing")
@@ -430,6 +425,14 @@ class Store:
             raise StoreError(f"stored game {game_id}: {exc}", "corrupt") from None
         return GameLog(summary, header, header_hash,
                        tuple(_entry(game_id, entry) for entry in rows))
+
+    def entries_after(self, game_id: int, after: int) -> tuple[Entry, ...]:
+        """The game's entries after entry ``after``, type-checked as :meth:`load` reads them
+        (a publisher following a game reads only what is new); StoreError (corrupt) naming
+        the game and entry for a damaged row."""
+        with self._read() as db:
+            rows = _entry_rows(db, game_id, after=after)
+        return tuple(_entry(game_id, entry) for entry in rows)
 
     # ------------------------------------------------------------------ entries
 
@@ -562,6 +565,17 @@ def _summary(row: Sequence[Any]) -> GameSummary:
     except ValueError as exc:
         return GameSummary(game_id, "", "", "", None, None, int(entries), None,
                            problem=f"stored game {game_id}: {exc}")
+
+
+def _entry_rows(db: sqlite3.Connection, game_id: int, *, after: int) -> list[Any]:
+    """The game's entries rows after entry ``after``, each column with its SQL type beside it
+    (:func:`_field_sql`), for :func:`_entry` to check."""
+    return db.execute(
+        f"SELECT seq, {_field_sql('kind')}, {_field_sql('at')}, "
+        f"{_field_sql('body', MAX_TEXT)}, {_field_sql('prev')}, {_field_sql('hash')} "
+        "FROM entries WHERE game_id = ? AND seq > ? ORDER BY seq",
+        (game_id, after),
+    ).fetchall()
 
 
 def _entry(game_id: int, row: Sequence[Any]) -> Entry:
