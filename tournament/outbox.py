@@ -22,6 +22,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.core.store import immediate
+
 PENDING, ACKED, SUPERSEDED = 0, 1, 2
 Clock = Callable[[], datetime]
 
@@ -87,15 +89,8 @@ class Outbox:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+        with self._lock, immediate(self._db) as db:
+            yield db
 
     def put(self, messages: Sequence[Outgoing], *,
             followed: tuple[str, int, bool] | None = None) -> list[int]:

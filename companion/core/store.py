@@ -302,14 +302,8 @@ class Store:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on any failure."""
         with self._lock:
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._db
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-                    raise
+                with immediate(self._db) as db:
+                    yield db
             except sqlite3.Error as exc:
                 raise _classify(exc, self.path) from None
 
@@ -565,6 +559,20 @@ def _summary(row: Sequence[Any]) -> GameSummary:
     except ValueError as exc:
         return GameSummary(game_id, "", "", "", None, None, int(entries), None,
                            problem=f"stored game {game_id}: {exc}")
+
+
+@contextmanager
+def immediate(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction on ``db`` (opened with ``isolation_level=None``): BEGIN IMMEDIATE
+    ... COMMIT, rolled back on any failure. The caller holds the connection's lock."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
 
 
 def _entry_rows(db: sqlite3.Connection, game_id: int, *, after: int) -> list[Any]:
