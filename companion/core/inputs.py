@@ -210,17 +210,24 @@ def _ints_capped(limits: Limits) -> bool:
     return 0 < sys.get_int_max_str_digits() <= limits.digits
 
 
-def check_depth(data: Any, most: int, name: str | None = None) -> None:
-    """InputError if ``data`` nests deeper than ``most`` lists and objects (walked level by
-    level, without recursion)."""
+def deeper_than(data: Any, most: int) -> bool:
+    """Whether ``data`` nests more than ``most`` lists and objects (walked level by level,
+    without recursion)."""
     level = [data] if isinstance(data, dict | list | tuple) else []
     depth = 0
     while level:
         depth += 1
         if depth > most:
-            raise _fault(name, f"not valid input: nested deeper than {most} levels")
+            return True
         level = [v for node in level for v in (node.values() if isinstance(node, dict) else node)
                  if isinstance(v, dict | list | tuple)]
+    return False
+
+
+def check_depth(data: Any, most: int, name: str | None = None) -> None:
+    """InputError if ``data`` nests deeper than ``most`` lists and objects."""
+    if deeper_than(data, most):
+        raise _fault(name, f"not valid input: nested deeper than {most} levels")
 
 
 # --------------------------------------------------------------------------- YAML

@@ -59,6 +59,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from companion.core.chain import canonical_json, entry_hash
+from companion.core.inputs import deeper_than
 from companion.core.paths import default_db_path
 
 SCHEMA_VERSION = 2
@@ -627,15 +628,8 @@ def bounded_json(text: str, *, depth: int = MAX_DEPTH) -> Any:
         raise ValueError(f"not valid JSON ({exc})") from None
     except ValueError:  # Python's own limit on the digits of a number
         raise ValueError("not valid JSON (a number too long to read)") from None
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if not isinstance(item, dict | list):
-            continue
-        if level > depth:
-            raise ValueError(f"nested more than {depth} deep")
-        stack.extend((child, level + 1) for child in (
-            item.values() if isinstance(item, dict) else item))
+    if text.count("[") + text.count("{") > depth and deeper_than(value, depth):
+        raise ValueError(f"nested more than {depth} deep")
     return value
 
 
