@@ -9,12 +9,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import pytest
+from hypothesis import event as hypothesis_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from companion.core.game import HiddenViolation
 from companion.core.rules import RuleViolation
 from companion.games.kensei.battle.deck import (
+    EVENT_CLASSES,
     SIDES,
     CardsDrawn,
     CommanderActivated,
@@ -398,9 +401,18 @@ def test_swapped_cards_of_equal_value_show_nothing(what: str, play: Play) -> Non
 def test_every_event_kind_has_public_words() -> None:
     kinds = {CardsDrawn, HandDiscarded, DeckReshuffled, DuelBid, DuelRevealed, OfferingMade,
              CommanderActivated, DeckPairReset}
+    assert set(EVENT_CLASSES) == kinds
     seen = {type(e) for _, play in FACE_DOWN + SHOWN
             for e in play(world(SAME_A, SAME_B))}
     assert seen == kinds
+
+
+def test_events_round_trip_through_json() -> None:
+    """Records store events as JSON: every kind comes back equal through the DeckEvent union."""
+    reader: TypeAdapter[DeckEvent] = TypeAdapter(DeckEvent)
+    for _, play in FACE_DOWN + SHOWN:
+        for event in play(world(SAME_A, SAME_B)):
+            assert reader.validate_json(event.model_dump_json()) == event
 
 
 # --- conservation over random play -----------------------------------------------------------
@@ -418,11 +430,11 @@ def test_cards_are_conserved_in_any_sequence(data: st.DataObject) -> None:
     levels = {s: data.draw(st.sampled_from(["hatamoto", "taisho", "daimyo"])) for s in "ab"}
     rng = random.Random(data.draw(st.integers(0, 2**32)))
     decks, initiative, roll = new_decks(), "a", 0
-    for side in SIDES:
-        extra = extra_draws(levels[side])
-        cards = deal(decks, side, hand_size(size) + extra, rng)
-        decks = applied(decks, draw(decks, side, cards, cards[:extra], size, levels[side]))
-    for _ in range(data.draw(st.integers(5, 60))):
+    for first in SIDES:
+        extra = extra_draws(levels[first])
+        cards = deal(decks, first, hand_size(size) + extra, rng)
+        decks = applied(decks, draw(decks, first, cards, cards[:extra], size, levels[first]))
+    for _ in range(data.draw(st.integers(5, 120))):
         side: Side = data.draw(st.sampled_from(["a", "b"]))
         action = data.draw(st.sampled_from(ACTIONS))
         hand = decks.side(side).hand
@@ -459,13 +471,14 @@ def test_cards_are_conserved_in_any_sequence(data: st.DataObject) -> None:
             continue
         for event in events:
             decks = apply(decks, event)
+            hypothesis_event(event.type)
             if isinstance(event, DuelRevealed):
                 initiative = event.initiative_after
             assert check_cards(decks) == [], event
         view = public(decks)
         for s in ("a", "b"):
-            bid = view["duel"]["bids"][s] if view["duel"] else 0
-            assert view[s]["pile"] + view[s]["hand"] + view[s]["discards"] + bid == 24
+            bids = view["duel"]["bids"][s] if view["duel"] else 0
+            assert view[s]["pile"] + view[s]["hand"] + view[s]["discards"] + bids == 24
             assert view[s]["hand"] <= hand_size(size)
             assert len(view[s]["shown"]) <= view[s]["discards"]
 
@@ -483,7 +496,7 @@ def test_a_long_game_goes_through_the_deck_several_times() -> None:
         decks = applied(decks, duel_bid(decks, "a", decks.a.hand[:2], "a"))
         decks = applied(decks, offering(decks, "b", decks.b.hand[0], "add", f"t{turn}", "a"))
         decks = applied(decks, end_pair(decks))
-        for side in ("a", "b"):
+        for side in SIDES:
             decks = applied(decks, discard_hand(decks, side))
         assert check_cards(decks) == []
     assert reshuffles >= 4

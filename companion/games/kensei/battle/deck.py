@@ -247,6 +247,9 @@ DeckEvent = Annotated[
     | CommanderActivated | DeckPairReset,
     Field(discriminator="type"),
 ]
+EVENT_CLASSES = (CardsDrawn, HandDiscarded, DeckReshuffled, DuelBid, DuelRevealed, OfferingMade,
+                 CommanderActivated, DeckPairReset)
+"""Every deck event class, for an engine routing its events to :func:`apply`."""
 
 
 # --- checks --------------------------------------------------------------------------------
@@ -499,8 +502,10 @@ def apply(decks: Decks, event: Event) -> Decks:
 # --- views and words -----------------------------------------------------------------------
 
 def public(decks: Decks) -> dict[str, Any]:
-    """What a shared screen may show: counts, the values of shown cards, how many cards each
-    side has bid in a duel under way (never their values)."""
+    """What a shared screen may show: counts (``pile`` counts the cards under it too,
+    ``discards`` the whole discard pile, face down and shown), the values of the shown cards,
+    how many cards each side has bid in a duel under way (never their values), the offerings
+    made in this pair."""
     view: dict[str, Any] = {}
     for side in SIDES:
         own = decks.side(side)
