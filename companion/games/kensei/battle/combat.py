@@ -10,7 +10,7 @@ from typing import Any
 from companion.core.rules import RuleViolation
 from companion.games.kensei.battle.commands import MarkerName, Melee, Shoot, Side
 from companion.games.kensei.battle.events import MeleeFought, ShotFired, TroopChange
-from companion.games.kensei.battle.state import SIDES, State, Troop
+from companion.games.kensei.battle.state import SIDES, Activation, State, Troop
 from companion.games.kensei.battle.troops import leader_of, name, profile, single
 from companion.games.kensei.calculator import adjudicate
 from companion.games.kensei.errors import KenseiError
@@ -218,4 +218,18 @@ def apply(state: State, event: object) -> State | None:
     dead = dict(state.general_dead)
     for side in event.general_killed:
         dead[side] = True
-    return state.model_copy(update={"troops": troops, "general_dead": dead})
+    return state.model_copy(update={"troops": troops, "general_dead": dead,
+                                    "activation": _orders_lost(state, event)})
+
+
+def _orders_lost(state: State, event: MeleeFought | ShotFired) -> Activation | None:
+    """A troop that falls back, retreats or is destroyed loses its orders (B7)."""
+    act = state.activation
+    if act is None:
+        return None
+    left = dict(act.left)
+    for c in event.changes:
+        side = state.troops[c.troop].side
+        if act.troops.get(side) == c.troop and ("used" in c.markers or c.models_after == 0):
+            left[side] = 0
+    return act.model_copy(update={"left": left})

@@ -8,9 +8,6 @@ from companion.games.kensei.battle import deck
 from companion.games.kensei.battle.state import SIDES, State
 from companion.games.kensei.battle.views import public_view
 
-DECK_SIZE = 24
-"""B1.1: 24 cards per player."""
-
 
 def violations(state: State) -> list[str]:
     """What is wrong with ``state`` (empty when all is well)."""
@@ -26,46 +23,29 @@ def violations(state: State) -> list[str]:
             found.append(f"{t.id}: removed with models left")
         if t.inside is not None and not state.troops[t.inside].alive and t.alive:
             found.append(f"{t.id}: a living leader inside a destroyed unit")
+    if len(set(state.activated)) != len(state.activated):
+        found.append("a troop activated twice in one turn (B3.3)")
     act = state.activation
     if act is not None:
         for side, tid in act.troops.items():
-            if state.troops[tid].used:
-                found.append(f"{tid}: a Used troop is active (B3.3)")
+            if state.troops[tid].used and act.left.get(side, 0):
+                found.append(f"{tid}: a Used troop has orders left (B3.3, B7)")
         if any(v < 0 for v in act.left.values()):
             found.append("negative orders left")
     if state.decks is not None:
-        found += _cards(state)
-    text = json.dumps(public_view(state))
+        found += deck.check_cards(state.decks)
+        for side in SIDES:
+            held = len(state.decks.side(side).hand)
+            if held > deck.hand_size(state.army(side).list.size):
+                found.append(f"{side}: {held} cards in hand (B9.1)")
+    public = public_view(state)
+    text = json.dumps(public)
     if state.phase not in ("scoring", "over"):
-        for side, die in state.secondary.items():
-            if '"secondary_die"' in text or public_view(state)["secondary"][side] not in (
-                    "rolled", None):
+        for side in state.secondary:
+            if public["secondary"][side] != "rolled":
                 found.append(f"the public view shows {side}'s secondary mission (B17)")
     for side in SIDES:
         for card in deck.card_ids(side):
-            if f'"{card}"' in text and card not in _shown(state, side):
+            if f'"{card}"' in text:
                 found.append(f"the public view names the face-down card {card} (B17)")
-    return found
-
-
-def _shown(state: State, side: str) -> set[str]:
-    return set(getattr(getattr(state.decks, side), "shown", ()))
-
-
-def _cards(state: State) -> list[str]:
-    """Card conservation: each side's 24 cards are in exactly one of pile, bottom, hand,
-    discards or a bid on the table (B9.1)."""
-    found: list[str] = []
-    decks = state.decks
-    bids = getattr(decks, "duel", None) or {}
-    for side in SIDES:
-        own = getattr(decks, side)
-        places = [*own.pile, *own.bottom, *own.hand, *own.discards]
-        if isinstance(bids, dict):
-            places += list(bids.get(side, ()))
-        if sorted(places) != sorted(deck.card_ids(side)):
-            found.append(f"{side}: {len(places)} cards accounted for, not {DECK_SIZE}")
-        size = state.army(side).list.size
-        if len(own.hand) > deck.hand_size(size):
-            found.append(f"{side}: {len(own.hand)} cards in hand (B9.1)")
     return found

@@ -144,10 +144,10 @@ class KenseiRules:
 
 
 def _deck(state: State, event: Event) -> State:
-    update: dict[str, Any] = {"decks": deck.apply(state.decks, event)}
-    if isinstance(event, deck.CardsDrawn) and state.phase == "maintenance":
-        if event.side not in state.drawn:
-            update["drawn"] = (*state.drawn, event.side)
+    update: dict[str, Any] = {"decks": deck.apply(state.command_decks, event)}
+    if (isinstance(event, deck.CardsDrawn) and state.phase == "maintenance"
+            and event.side not in state.drawn):
+        update["drawn"] = (*state.drawn, event.side)
     if isinstance(event, deck.DuelRevealed):
         update["initiative"] = event.initiative_after
     return state.model_copy(update=update)

@@ -90,14 +90,15 @@ def needs_inputs(state: State) -> bool:
 
 
 def _int(d: Any, key: str, low: int, high: int, where: str) -> int:
-    value = d.get(key, 0) if isinstance(d, dict) else None
+    """A count from the inputs; a count not given is 0."""
+    value = (d or {}).get(key, 0) if isinstance(d or {}, dict) else None
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise RuleViolation(RULE, f"{where}.{key}: a whole number from {low} to {high}")
     return value
 
 
 def _flag(d: Any, key: str, where: str) -> bool:
-    value = d.get(key, False) if isinstance(d, dict) else None
+    value = (d or {}).get(key, False) if isinstance(d or {}, dict) else None
     if not isinstance(value, bool):
         raise RuleViolation(RULE, f"{where}.{key}: yes or no")
     return value

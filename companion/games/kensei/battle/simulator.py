@@ -109,9 +109,9 @@ class RandomCommanders:
             side = next(s for s in SIDES if s not in state.secondary)
             return SecondaryMission(side=side, die=d6(rng))
         if phase == "deployment":
-            side = pregame.deployer(state)
-            assert side is not None
-            return Deploy(side=side, troop=rng.choice(pregame.waiting(state, side)).id)
+            due = pregame.deployer(state)
+            assert due is not None
+            return Deploy(side=due, troop=rng.choice(pregame.waiting(state, due)).id)
         if phase == "maintenance":
             return self._maintenance(state)
         if phase == "initiative":
@@ -125,7 +125,7 @@ class RandomCommanders:
             if side not in state.drawn:
                 army = state.army(side).list
                 need = deck.hand_size(army.size) + deck.extra_draws(army.commander_level)
-                cards = draw_choice(state.decks, side, need, self.rng)
+                cards = list(deck.deal(state.command_decks, side, need, self.rng))
                 under = cards[deck.hand_size(army.size):]
                 return DrawCards(side=side, cards=cards, under=under)
         troop = next(t for t in state.troops.values() if t.alive and t.retreat)
@@ -136,13 +136,13 @@ class RandomCommanders:
         rng, act = self.rng, state.activation
         if act is None:
             return self._between_pairs(state)
-        for side in SIDES:
-            if side in act.troops and side not in act.orders:
-                return OrderRoll(side=side, die=d6(rng))
         if act.solo is None:
             for side in SIDES:
                 if side not in act.troops:
                     return Activate(side=side, troop=self._pick(state, side))
+        for side in SIDES:
+            if side in act.troops and side not in act.orders:
+                return OrderRoll(side=side, die=d6(rng))
         for side in rng.sample(SIDES, 2):
             if act.left.get(side, 0) > 0 and side in act.troops:
                 found = self._orders(state, side)
@@ -162,11 +162,11 @@ class RandomCommanders:
             return Concede(side=rng.choice(SIDES))
         if has["a"] and has["b"]:
             caller = other(holder)
-            bid = getattr(state.decks, "duel", None)
-            hands = {s: list(getattr(state.decks, s).hand) for s in SIDES}
-            if bid:
-                return CommandDuel(side=holder, cards=hands[holder][:1] or [])
-            if (not getattr(state.decks, "duel_fought", False) and hands[caller]
+            decks = state.command_decks
+            hands = {s: list(decks.side(s).hand) for s in SIDES}
+            if decks.duel is not None:
+                return CommandDuel(side=holder, cards=hands[holder][:1])
+            if (not decks.duel_fought and hands[caller]
                     and hands[holder] and rng.random() < 0.15):
                 return CommandDuel(side=caller, cards=rng.sample(hands[caller], 1))
             first = rng.choice(SIDES)
@@ -175,7 +175,7 @@ class RandomCommanders:
         if due is not None and rng.random() < 0.8:
             return Activate(side=due, troop=self._pick(state, due))
         for side in SIDES:
-            if (has[side] and state.extra != side and getattr(state.decks, side).hand
+            if (has[side] and state.extra != side and state.command_decks.side(side).hand
                     and rng.random() < 0.3):
                 return CommanderActivation(side=side)
             if state.extra == side and has[side]:
@@ -235,27 +235,11 @@ class RandomCommanders:
                                        for s, (t, o) in sides.items()}))
 
 
-def draw_choice(decks: Any, side: Side, need: int, rng: random.Random) -> list[str]:
-    """The cards a virtual deck deals: at random from the pile, the cards put under it last,
-    the discards reshuffled when the pile runs out (B9.1)."""
-    own = getattr(decks, side)
-    pile = list(own.pile)
-    rng.shuffle(pile)
-    cards = pile[:need]
-    if len(cards) < need:
-        bottom = [c for c in own.bottom if c not in cards]
-        cards += bottom[:need - len(cards)]
-    if len(cards) < need:
-        rest = [c for c in own.discards if c not in cards]
-        rng.shuffle(rest)
-        cards += rest[:need - len(cards)]
-    return cards
-
-
 def _score_inputs(state: State, rng: random.Random) -> dict[str, Any]:
     secondary = {s: {"leaders_in_enemy_zone": rng.randint(0, 1), "in_enemy_zone": 0,
                      "zone_clear": False, "enemy_in_half": True} for s in SIDES}
-    return {"primary": {}, "secondary": secondary}
+    primary = {"houses": 5, "burning": rng.randint(0, 5)} if state.scenario == 6 else {}
+    return {"primary": primary, "secondary": secondary}
 
 
 def _complete(rules: KenseiRules, game: KenseiGame, rng: random.Random, cmd: Command,

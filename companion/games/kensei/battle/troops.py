@@ -6,6 +6,9 @@ from __future__ import annotations
 from companion.games.kensei.battle.state import State, Troop
 from companion.games.kensei.profiles import Profile
 
+Item = tuple[str, int, str]
+"""A roll's term: id, value, the heading it comes from."""
+
 
 def profile(state: State, troop: Troop) -> Profile:
     return state.army(troop.side).profiles[troop.profile]
@@ -33,7 +36,7 @@ def single(state: State, troop: Troop) -> bool:
     return troop.models_start == 1
 
 
-def ini_items(state: State, troop: Troop) -> list[tuple[str, int, str]]:
+def ini_items(state: State, troop: Troop) -> list[Item]:
     """The order roll's INI terms (TIRADA DE ÓRDENES, B3.3 step 2)."""
     leader = leader_of(state, troop)
     base = profile(state, leader if leader is not None else troop).ini
@@ -48,7 +51,7 @@ def ini_items(state: State, troop: Troop) -> list[tuple[str, int, str]]:
     return items
 
 
-def honour_target(state: State, troop: Troop, in_melee: bool) -> tuple[int, list[tuple[str, int, str]]]:
+def honour_target(state: State, troop: Troop, in_melee: bool) -> tuple[int, list[Item]]:
     """TIRADA DE HONOR for a Retreat marker (B3.1 step 3): HO (the leader's while he leads),
     −1 dishonoured, −1 general dead, −1 in melee."""
     leader = leader_of(state, troop)

@@ -40,7 +40,6 @@ from companion.games.kensei.battle.troops import (
     eligible,
     honour_target,
     ini_items,
-    leader_of,
     name,
     with_inside,
 )
@@ -71,8 +70,8 @@ def draw_cards(state: State, cmd: DrawCards) -> list[Event]:
     if cmd.side in state.drawn:
         raise RuleViolation("B3.1", "each player draws once in maintenance")
     army = state.army(cmd.side).list
-    events: list[deck.DeckEvent] = list(deck.discard_hand(state.decks, cmd.side))
-    decks = cards.run(state.decks, events)
+    events: list[deck.DeckEvent] = list(deck.discard_hand(state.command_decks, cmd.side))
+    decks = cards.run(state.command_decks, events)
     events += deck.draw(decks, cmd.side, list(cmd.cards), list(cmd.under), army.size,
                         army.commander_level)
     return list(events)
@@ -124,7 +123,7 @@ def command_duel(state: State, cmd: CommandDuel) -> list[Event]:
     if state.activation is not None and state.activation.troops:
         raise RuleViolation("B9.1", "a command duel is called before a pair is activated")
     assert state.initiative is not None
-    return list(deck.duel_bid(state.decks, cmd.side, list(cmd.cards), state.initiative))
+    return list(deck.duel_bid(state.command_decks, cmd.side, list(cmd.cards), state.initiative))
 
 
 def offering(state: State, cmd: Offering) -> list[Event]:
@@ -132,7 +131,7 @@ def offering(state: State, cmd: Offering) -> list[Event]:
     if state.phase not in ("activation", "maintenance", "initiative"):
         raise RuleViolation("B9.1", "offerings are made on the battle's rolls")
     holder = state.initiative or "a"
-    return list(deck.offering(state.decks, cmd.side, cmd.card, cmd.kind, cmd.on, holder))
+    return list(deck.offering(state.command_decks, cmd.side, cmd.card, cmd.kind, cmd.on, holder))
 
 
 # --- activation (B3.3) ---------------------------------------------------------------------
@@ -155,9 +154,9 @@ def activate(state: State, cmd: Activate) -> TroopActivated:
     act = state.activation
     if act is not None and (cmd.side in act.troops or act.solo is not None):
         raise RuleViolation("B3.3", "one troop each per activation")
-    if act is None and not _has(state, other(cmd.side)):
-        if cmd.side in state.extra_done and cmd.side != state.extra:
-            raise RuleViolation("FIN DEL TURNO", "the last activation of the turn is spent")
+    if (act is None and not _has(state, other(cmd.side)) and cmd.side in state.extra_done
+            and cmd.side != state.extra):
+        raise RuleViolation("FIN DEL TURNO", "the last activation of the turn is spent")
     return TroopActivated(side=cmd.side, troop=troop.id)
 
 
@@ -195,7 +194,7 @@ def end_activation(state: State, cmd: EndActivation) -> list[Event]:
             if t.id not in used and t.alive:
                 used.append(t.id)
     events: list[Event] = [ActivationEnded(used=tuple(used))]
-    events += deck.end_pair(state.decks)
+    events += deck.end_pair(state.command_decks)
     return events
 
 
@@ -220,9 +219,9 @@ def commander_activation(state: State, cmd: CommanderActivation) -> list[Event]:
         raise RuleViolation("ACTIVACIÓN DE COMANDANTE", "it needs a troop not yet activated")
     if state.extra == cmd.side:
         raise RuleViolation("ACTIVACIÓN DE COMANDANTE", "one commander activation at a time")
-    if cards.cards_held(state.decks, cmd.side) == 0:
+    if cards.cards_held(state.command_decks, cmd.side) == 0:
         raise RuleViolation("ACTIVACIÓN DE COMANDANTE", "it needs cards in hand")
-    events: list[Event] = list(deck.commander_activation(state.decks, cmd.side))
+    events: list[Event] = list(deck.commander_activation(state.command_decks, cmd.side))
     events.append(ExtraActivation(side=cmd.side, commander=True))
     return events
 
@@ -294,6 +293,7 @@ def apply(state: State, event: object) -> State | None:
     if isinstance(event, TurnBegun):
         return state.model_copy(update={
             "phase": "maintenance", "turn": event.turn, "drawn": (), "activation": None,
+            "activated": (),
             "extra": None, "extra_done": (), "initiative": None})
     if isinstance(event, RetreatRolled):
         if event.passed:
@@ -310,7 +310,7 @@ def apply(state: State, event: object) -> State | None:
             return state
         return state.model_copy(update={"initiative": event.holder, "phase": "activation"})
     if isinstance(event, TroopActivated):
-        act = state.activation or Activation()
+        pair = state.activation or Activation()
         troops = state.troops
         t = troops[event.troop]
         if t.held_back:  # out of the reserve tray (B12)
@@ -324,10 +324,11 @@ def apply(state: State, event: object) -> State | None:
                 extra = None
             else:
                 extra_done = (*extra_done, event.side)
-        act = act.model_copy(update={"troops": {**act.troops, event.side: event.troop},
-                                     "solo": solo})
-        return state.model_copy(update={"activation": act, "troops": troops,
-                                        "extra": extra, "extra_done": extra_done})
+        pair = pair.model_copy(update={"troops": {**pair.troops, event.side: event.troop},
+                                       "solo": solo})
+        return state.model_copy(update={"activation": pair, "troops": troops,
+                                        "extra": extra, "extra_done": extra_done,
+                                        "activated": (*state.activated, event.troop)})
     if isinstance(event, OrderRolled):
         act = state.activation
         assert act is not None
@@ -357,5 +358,3 @@ def apply(state: State, event: object) -> State | None:
                                         "activation": None})
     return None
 
-
-__all__ = ["leader_of"]
