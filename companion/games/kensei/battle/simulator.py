@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -242,22 +243,23 @@ def _score_inputs(state: State, rng: random.Random) -> dict[str, Any]:
     return {"primary": primary, "secondary": secondary}
 
 
-def _complete(rules: KenseiRules, game: KenseiGame, rng: random.Random, cmd: Command,
-              tries: int = 12) -> Command | Rejection:
-    """A melee or a shot: the dice the calculator asks for, rolled."""
+def settle(rules: KenseiRules, state: State, cmd: Command, roll: Callable[[], int],
+           tries: int = 12) -> Command | Rejection:
+    """A melee or a shot with the dice (and the choices) the calculator asks for, each die
+    from ``roll``: what the app does when the players ask it to roll (B18)."""
     for _ in range(tries):
         try:
-            rules.handle(game.state, cmd)
+            rules.handle(state, cmd)
             return cmd
         except RuleViolation as exc:
-            fixed = _fix(cmd, exc.message, rng)
+            fixed = _fix(cmd, exc.message, roll)
             if fixed is None:
                 return Rejection(exc.rule, exc.message)
             cmd = fixed
     return Rejection("B7", "the dice never settled")
 
 
-def _fix(cmd: Command, message: str, rng: random.Random) -> Command | None:
+def _fix(cmd: Command, message: str, roll: Callable[[], int]) -> Command | None:
     if not isinstance(cmd, Melee | Shoot):
         return None
     data = {k: (dict(v) if isinstance(v, dict) else v) for k, v in cmd.input.items()}
@@ -268,18 +270,18 @@ def _fix(cmd: Command, message: str, rng: random.Random) -> Command | None:
     count = re.search(r"rolls (\d+)|(\d+) hits", message)
     if "dice" in path:
         dice = dict(where.get("dice", {}))
-        roll = path[path.index("dice") + 1] if len(path) > path.index("dice") + 1 else ""
+        kind = path[path.index("dice") + 1] if len(path) > path.index("dice") + 1 else ""
         if count:
-            dice[roll] = [d6(rng) for _ in range(int(count.group(1) or count.group(2)))]
+            dice[kind] = [roll() for _ in range(int(count.group(1) or count.group(2)))]
         elif "give its die" in message:
-            dice[roll] = [d6(rng)]
+            dice[kind] = [roll()]
         elif "no honour roll" in message or "nothing to re-roll" in message:
-            dice[roll] = []
+            dice[kind] = []
         else:
             return None
         where["dice"] = dice
     elif path[-1] == "samurai_choice":
-        where["samurai_choice"] = rng.choice(["stay", "fall_back"])
+        where["samurai_choice"] = "stay" if roll() % 2 else "fall_back"
     elif path[-1] == "ranks_after":
         bases = re.search(r"of the (\d+) bases", message)
         if bases is None:
@@ -304,7 +306,7 @@ def play_battle(seed: int, *, check: bool = True) -> BattleReport:
         while game.state.phase != "over" and report.commands < MAX_COMMANDS:
             command = players.command(game.state)
             if isinstance(command, Melee | Shoot):
-                ready = _complete(rules, game, rng, command)
+                ready = settle(rules, game.state, command, lambda: d6(rng))
                 if isinstance(ready, Rejection):
                     continue  # a combat the random players cannot settle is not fought
                 command = ready
