@@ -17,6 +17,7 @@ from companion.games.kensei.battle.commands import (
     Army,
     Begin,
     ChooseSide,
+    CommandDuel,
     CommanderActivation,
     Concede,
     Deploy,
@@ -26,11 +27,13 @@ from companion.games.kensei.battle.commands import (
     HoldBack,
     InitiativeRoll,
     Melee,
+    Offering,
     Order,
     OrderKind,
     OrderRoll,
     RetreatHonour,
     SceneryRoll,
+    Score,
     SecondaryMission,
     SetMarker,
     Shoot,
@@ -557,3 +560,89 @@ def test_a_rout_at_three_quarters_of_the_points_ends_the_battle() -> None:
 def test_a_side_never_acts_for_the_other() -> None:
     game = in_turn()
     assert refused(game, Activate(side="b", troop="b3"), by="a").rule == "B17"
+
+
+# --- the command deck in the turn (B9.1) ---------------------------------------------------
+
+def test_a_command_duel_is_called_by_the_side_without_initiative_and_can_steal_it() -> None:
+    game = in_turn()                      # a holds the initiative
+    hand_a = game.state.command_decks.a.hand
+    hand_b = game.state.command_decks.b.hand
+    refused(game, CommandDuel(side="a", cards=[hand_a[0]]))
+    submit(game, CommandDuel(side="b", cards=list(hand_b)))   # b's whole hand
+    assert refused(game, Activate(side="a", troop="a3")).rule == "B9.1, DUELO DE MANDO"
+    events = submit(game, CommandDuel(side="a", cards=[min(hand_a)]))  # a's lowest card
+    revealed = [e for e in events if isinstance(e, deck.DuelRevealed)]
+    assert revealed and game.state.initiative == revealed[0].initiative_after
+    if revealed[0].sums.b > revealed[0].sums.a:
+        assert game.state.initiative == "b"
+    refused(game, CommandDuel(side=other_side(game.state.initiative), cards=[]))
+
+
+def other_side(side: str | None) -> str:
+    return "b" if side == "a" else "a"
+
+
+def test_an_offering_spends_one_card_per_player_per_roll() -> None:
+    game = activated()
+    card = game.state.command_decks.b.hand[0]
+    submit(game, Offering(side="b", card=card, kind="add", on="order_roll:b"))
+    assert card in game.state.command_decks.b.shown
+    again = game.state.command_decks.b.hand[0]
+    refused(game, Offering(side="b", card=again, kind="reroll", on="order_roll:b"))
+
+
+# --- leaders, empower, charges, scenario inputs ------------------------------------------
+
+def test_a_leader_leaves_his_unit_unused_and_regroups_later() -> None:
+    game = in_turn()
+    submit(game, Activate(side="a", troop="a2"))
+    submit(game, Activate(side="b", troop="b3"))
+    submit(game, OrderRoll(side="a", die=5))
+    submit(game, OrderRoll(side="b", die=5))
+    assert refused(game, order("a", "a1", "leave_unit", in_melee=True)).rule == \
+        "B2.7, LÍDER DE UNIDAD"
+    submit(game, order("a", "a1", "leave_unit"))
+    assert game.state.troops["a1"].inside is None and game.state.troops["a2"].leader is None
+    submit(game, EndActivation())
+    assert not game.state.troops["a1"].used and game.state.troops["a2"].used
+    submit(game, Activate(side="a", troop="a1"))
+    submit(game, Activate(side="b", troop="b4"))
+    submit(game, OrderRoll(side="a", die=5))
+    submit(game, OrderRoll(side="b", die=5))
+    assert "already has a leader" not in refused(
+        game, order("a", "a1", "regroup", target="b2")).message
+    submit(game, order("a", "a1", "regroup", target="a3"))
+    assert game.state.troops["a1"].inside == "a3" and game.state.troops["a3"].leader == "a1"
+
+
+def test_empower_takes_two_orders_with_its_attack() -> None:
+    game = activated(dice=(2, 5))        # a: one order only
+    assert "two orders" in refused(game, order("a", "a3", "empower")).message
+    submit(game, order("b", "b3", "empower"))
+    assert refused(game, order("b", "b3", "move")).rule == "B4, POTENCIAR"
+    [shot] = submit(game, order("b", "b3", "shoot", target="a3"))
+    assert shot.cost == 0 and game.state.activation.left["b"] == 0  # type: ignore[attr-defined,union-attr]
+
+
+def test_no_charge_out_of_coherence_and_no_flight_from_melee() -> None:
+    game = activated()
+    assert refused(game, order("a", "a3", "charge", "b3", out_of_coherence=True)).rule == \
+        "B4, FUERA DE COHERENCIA"
+    assert refused(game, order("b", "b4", "flee", charged=True, in_melee=True)).rule == \
+        "B4, HUIR"
+
+
+def test_other_scenarios_are_scored_from_the_tables_inputs() -> None:
+    game = in_turn(scenario=2)
+    state = game.state.model_copy(update={"phase": "scoring"})
+    inputs = {"primary": {"a": {"strips": 3, "clear": 1, "deep": True}, "b": {"strips": 1}},
+              "secondary": {"a": {}, "b": {}}}
+    [scored] = RULES.handle(state, Score(inputs=inputs))
+    assert isinstance(scored, BattleScored)
+    assert scored.vp == {"a": 2 * 3 + 1 + 1, "b": 2 + 1}     # b: Control de bajas, b2 9 strong
+    with pytest.raises(Exception, match="four strips"):
+        RULES.handle(state, Score(inputs={"primary": {"a": {"strips": 3}, "b": {"strips": 2}}}))
+    with pytest.raises(Exception, match="clear"):
+        RULES.handle(state, Score(inputs={"primary": {"a": {"strips": 1, "clear": 2}}}))
+    assert refused(game, Score(inputs={})).rule == "B15"

@@ -8,12 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.selfplay import Tally
+from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.simulator import Outcome, play_battle
 
 
-def run(games: int, seed: int, *, check: bool = True) -> dict[str, Any]:
+def run(games: int, seed: int, *, check: bool = True,
+        rules: KenseiRules | None = None) -> dict[str, Any]:
     """Play ``games`` battles with seeds ``seed``, ``seed + 1``, ...; return the summary."""
     tally = Tally(o.value for o in Outcome)
     for n in range(games):
-        tally.add(play_battle(seed + n, check=check))
+        tally.add(play_battle(seed + n, check=check, rules=rules))
     return tally.summary()

@@ -295,9 +295,10 @@ def _fix(cmd: Command, message: str, roll: Callable[[], int]) -> Command | None:
     return type(cmd)(input=data)
 
 
-def play_battle(seed: int, *, check: bool = True) -> BattleReport:
+def play_battle(seed: int, *, check: bool = True,
+                rules: KenseiRules | None = None) -> BattleReport:
     """One whole battle; never raises (errors are reported)."""
-    rules = KenseiRules()
+    rules = rules or KenseiRules()
     rng = random.Random(seed)
     players = RandomCommanders(rng)
     game: KenseiGame = Game(rules)
@@ -337,6 +338,6 @@ def play_battle(seed: int, *, check: bool = True) -> BattleReport:
     return report
 
 
-def events_of(seed: int) -> list[Event]:
+def events_of(seed: int, rules: KenseiRules | None = None) -> list[Event]:
     """The events of one seeded battle (tests, demos)."""
-    return play_battle(seed, check=False).events
+    return play_battle(seed, check=False, rules=rules).events

@@ -151,6 +151,8 @@ def activate(state: State, cmd: Activate) -> TroopActivated:
         why = ("it is Used" if troop.used else "it is inside its unit" if troop.inside
                else "it is not on the table")
         raise RuleViolation("B3.3", f"{name(state, troop)} cannot be activated: {why}")
+    if state.command_decks.duel is not None:
+        raise RuleViolation("B9.1, DUELO DE MANDO", "the command duel is answered first")
     act = state.activation
     if act is not None and (cmd.side in act.troops or act.solo is not None):
         raise RuleViolation("B3.3", "one troop each per activation")
