@@ -121,7 +121,7 @@ def test_both_lists_must_share_a_battle_size() -> None:
     big = kuge()
     big = Army(list=big.list.model_copy(update={"size": 300}), profiles=big.profiles)
     game: Game[State, Any, Any] = Game(RULES)
-    assert refused(game, Begin(armies=armies(a=big))).rule == "B1.2"
+    assert refused(game, Begin(armies=armies(a=big))).rule == "B1.2 TAMAÑO DE LA BATALLA"
 
 
 def test_an_army_must_carry_the_profile_of_every_entry() -> None:
@@ -161,7 +161,7 @@ def test_strategy_roll_adds_the_commander_level_and_ties_roll_again() -> None:
     assert game.state.phase == "strategy"
     [won] = submit(game, StrategyRoll(dice={"a": 4, "b": 4}))
     assert won.winner == "b"  # type: ignore[attr-defined]
-    assert refused(game, ChooseSide(side="a", role="attacker")).rule == "B1.3"
+    assert refused(game, ChooseSide(side="a", role="attacker")).rule == "B1.3 TIRADA DE ESTRATEGIA"
     submit(game, ChooseSide(side="b", role="defender"))
     assert game.state.roles == {"b": "defender", "a": "attacker"}
 
@@ -183,7 +183,7 @@ def test_the_secondary_mission_is_each_players_own_secret_step() -> None:
     submit(game, SceneryRoll(die=4))
     assert refused(game, SecondaryMission(side="b", die=2), by="a").rule == "B17"
     submit(game, SecondaryMission(side="b", die=2), by="b")
-    assert refused(game, SecondaryMission(side="b", die=3), by="b").rule == "B15"
+    assert refused(game, SecondaryMission(side="b", die=3), by="b").rule == "B15 Misiones"
 
 
 def test_deployment_alternates_units_first_and_leaders_deploy_inside() -> None:
@@ -272,7 +272,7 @@ def test_order_roll_dishonoured_and_general_dead_each_cost_one() -> None:
 def test_both_troops_are_activated_before_the_order_rolls() -> None:
     game = in_turn()
     submit(game, Activate(side="a", troop="a3"))
-    assert refused(game, OrderRoll(side="a", die=4)).rule == "B3.3"
+    assert refused(game, OrderRoll(side="a", die=4)).rule == "B3.3 TIRADA DE ÓRDENES"
 
 
 # --- orders (B4) -------------------------------------------------------------------------
@@ -280,9 +280,9 @@ def test_both_troops_are_activated_before_the_order_rolls() -> None:
 def test_run_needs_two_orders_and_no_stun() -> None:
     game = activated(dice=(2, 5))   # a: 1 order, b: 2
     rejection = refused(game, order("a", "a3", "run"))
-    assert rejection.rule == "B4, USO DE LAS ÓRDENES" and "two orders" in rejection.message
-    assert refused(game, order("b", "b3", "run", stunned=True)).rule == "B4, CORRER"
-    assert refused(game, order("b", "b3", "run", difficult_terrain=True)).rule == "B4, CORRER"
+    assert rejection.rule == "B4 USO DE LAS ÓRDENES" and "two orders" in rejection.message
+    assert refused(game, order("b", "b3", "run", stunned=True)).rule == "B4 CORRER"
+    assert refused(game, order("b", "b3", "run", difficult_terrain=True)).rule == "B4 CORRER"
     submit(game, order("b", "b3", "run"))
     assert game.state.troops["b3"].ran and game.state.activation.left["b"] == 0  # type: ignore[union-attr]
 
@@ -296,8 +296,8 @@ def test_one_action_combat_order_per_activation() -> None:
 
 def test_shooting_is_refused_in_melee_when_charged_and_unloaded() -> None:
     game = activated()
-    assert refused(game, order("a", "a3", "shoot", "b3", in_melee=True)).rule == "B4, DISPARAR"
-    assert refused(game, order("a", "a3", "shoot", "b3", charged=True)).rule == "B4, DISPARAR"
+    assert refused(game, order("a", "a3", "shoot", "b3", in_melee=True)).rule == "B4 DISPARAR"
+    assert refused(game, order("a", "a3", "shoot", "b3", charged=True)).rule == "B4 DISPARAR"
     submit(game, SetMarker(troop="a3", marker="unloaded", on=True))
     assert "Reload" in refused(game, order("a", "a3", "shoot", "b3")).message
     submit(game, order("a", "a3", "reload"))
@@ -311,7 +311,7 @@ def test_a_troop_without_a_ranged_weapon_cannot_shoot() -> None:
 
 def test_flee_only_when_charged_and_it_dishonours() -> None:
     game = activated()
-    assert refused(game, order("b", "b4", "flee")).rule == "B4, HUIR"
+    assert refused(game, order("b", "b4", "flee")).rule == "B4 HUIR"
     submit(game, order("b", "b4", "flee", charged=True))
     troop = game.state.troops["b4"]
     assert troop.used and troop.dishonoured
@@ -333,7 +333,7 @@ def test_a_used_troop_only_fights_back() -> None:
 def test_take_cover_not_twice_and_not_mounted() -> None:
     game = activated()
     submit(game, order("a", "a3", "take_cover"))
-    assert refused(game, order("a", "a3", "take_cover")).rule == "B4, PARAPETAR"
+    assert refused(game, order("a", "a3", "take_cover")).rule == "B4 PARAPETAR"
     mounted = activated()
     horse = mounted.state.army("b").profiles["yumi-samurai"].model_copy(update={"mounted": True})
     state = mounted.state
@@ -391,7 +391,7 @@ def test_melee_refuses_an_input_that_contradicts_the_state() -> None:
 def test_a_combat_needs_its_order_first() -> None:
     game = activated(a="a4", b="b4")
     rejection = refused(game, Melee(input=melee_input({"troop": "a4"}, {"troop": "b4"})))
-    assert rejection.rule == "USO DE LAS ÓRDENES"
+    assert rejection.rule == "B3.3 USO DE LAS ÓRDENES"
 
 
 def test_melee_applies_casualties_markers_and_the_honour_outcome() -> None:
@@ -444,7 +444,7 @@ def test_shooting_unloads_gunpowder_and_wounds_the_target() -> None:
 
 def test_the_turn_ends_only_when_one_side_is_out_and_takes_one_more() -> None:
     game = in_turn()
-    assert refused(game, EndTurn()).rule == "FIN DEL TURNO"
+    assert refused(game, EndTurn()).rule == "B3.3 FIN DEL TURNO"
     pairs = [("a2", "b1"), ("a3", "b2"), ("a4", "b3")]
     for a, b in pairs:
         submit(game, Activate(side="a", troop=a))
@@ -452,7 +452,7 @@ def test_the_turn_ends_only_when_one_side_is_out_and_takes_one_more() -> None:
         submit(game, OrderRoll(side="a", die=3))
         submit(game, OrderRoll(side="b", die=3))
         submit(game, EndActivation())
-    assert refused(game, Activate(side="a", troop="a2")).rule == "B3.3"
+    assert refused(game, Activate(side="a", troop="a2")).rule == "B3.3 ACTIVACIÓN DE UNIDADES"
     submit(game, Activate(side="b", troop="b4"))         # the one more activation
     submit(game, OrderRoll(side="b", die=3))
     submit(game, EndActivation())
@@ -468,7 +468,7 @@ def test_commander_activation_discards_the_hand_for_one_more() -> None:
         submit(game, OrderRoll(side="a", die=3))
         submit(game, OrderRoll(side="b", die=3))
         submit(game, EndActivation())
-    assert refused(game, CommanderActivation(side="a")).rule == "ACTIVACIÓN DE COMANDANTE"
+    assert refused(game, CommanderActivation(side="a")).rule == "B3.3 ACTIVACIÓN DE COMANDANTE"
     submit(game, CommanderActivation(side="b"))
     assert game.state.command_decks.b.hand == ()
 
@@ -479,7 +479,7 @@ def test_retreat_honour_minus_one_in_melee_and_the_generals_reroll() -> None:
     finish_turn(game)
     draw_both(game, random.Random(3))
     # Yari Ashigaru HO 3, -1 in melee: a 3 fails.
-    assert refused(game, RetreatHonour(troop="b2", dice=[3, 1])).rule == "TIRADA DE HONOR"
+    assert refused(game, RetreatHonour(troop="b2", dice=[3, 1])).rule == "B3.1 TIRADA DE HONOR"
     submit(game, RetreatHonour(troop="b2", dice=[3, 2], in_melee=True, general_near=True))
     assert not game.state.troops["b2"].retreat and game.state.phase == "initiative"
 
@@ -570,7 +570,7 @@ def test_a_command_duel_is_called_by_the_side_without_initiative_and_can_steal_i
     hand_b = game.state.command_decks.b.hand
     refused(game, CommandDuel(side="a", cards=[hand_a[0]]))
     submit(game, CommandDuel(side="b", cards=list(hand_b)))   # b's whole hand
-    assert refused(game, Activate(side="a", troop="a3")).rule == "B9.1, DUELO DE MANDO"
+    assert refused(game, Activate(side="a", troop="a3")).rule == "B9.1 DUELO DE MANDO"
     events = submit(game, CommandDuel(side="a", cards=[min(hand_a)]))  # a's lowest card
     revealed = [e for e in events if isinstance(e, deck.DuelRevealed)]
     assert revealed and game.state.initiative == revealed[0].initiative_after
@@ -601,7 +601,7 @@ def test_a_leader_leaves_his_unit_unused_and_regroups_later() -> None:
     submit(game, OrderRoll(side="a", die=5))
     submit(game, OrderRoll(side="b", die=5))
     assert refused(game, order("a", "a1", "leave_unit", in_melee=True)).rule == \
-        "B2.7, LÍDER DE UNIDAD"
+        "B2.7 LÍDER DE UNIDAD"
     submit(game, order("a", "a1", "leave_unit"))
     assert game.state.troops["a1"].inside is None and game.state.troops["a2"].leader is None
     submit(game, EndActivation())
@@ -620,7 +620,7 @@ def test_empower_takes_two_orders_with_its_attack() -> None:
     game = activated(dice=(2, 5))        # a: one order only
     assert "two orders" in refused(game, order("a", "a3", "empower")).message
     submit(game, order("b", "b3", "empower"))
-    assert refused(game, order("b", "b3", "move")).rule == "B4, POTENCIAR"
+    assert refused(game, order("b", "b3", "move")).rule == "B4 POTENCIAR"
     [shot] = submit(game, order("b", "b3", "shoot", target="a3"))
     assert shot.cost == 0 and game.state.activation.left["b"] == 0  # type: ignore[attr-defined,union-attr]
 
@@ -628,9 +628,9 @@ def test_empower_takes_two_orders_with_its_attack() -> None:
 def test_no_charge_out_of_coherence_and_no_flight_from_melee() -> None:
     game = activated()
     assert refused(game, order("a", "a3", "charge", "b3", out_of_coherence=True)).rule == \
-        "B4, FUERA DE COHERENCIA"
+        "B4 FUERA DE COHERENCIA"
     assert refused(game, order("b", "b4", "flee", charged=True, in_melee=True)).rule == \
-        "B4, HUIR"
+        "B4 HUIR"
 
 
 def test_other_scenarios_are_scored_from_the_tables_inputs() -> None:
@@ -645,4 +645,4 @@ def test_other_scenarios_are_scored_from_the_tables_inputs() -> None:
         RULES.handle(state, Score(inputs={"primary": {"a": {"strips": 3}, "b": {"strips": 2}}}))
     with pytest.raises(Exception, match="clear"):
         RULES.handle(state, Score(inputs={"primary": {"a": {"strips": 1, "clear": 2}}}))
-    assert refused(game, Score(inputs={})).rule == "B15"
+    assert refused(game, Score(inputs={})).rule == "B15 Misiones"

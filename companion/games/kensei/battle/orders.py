@@ -38,7 +38,7 @@ SECTION: dict[OrderKind, str] = {"regroup": "B2.7", "leave_unit": "B2.7",
 
 
 def refuse(order: OrderKind, message: str, heading: str | None = None) -> RuleViolation:
-    return RuleViolation(f"{SECTION.get(order, 'B4')}, {heading or HEADING[order]}", message)
+    return RuleViolation(f"{SECTION.get(order, 'B4')} {heading or HEADING[order]}", message)
 
 
 def check(state: State, cmd: Order) -> OrderGiven:
