@@ -9,12 +9,11 @@ from typing import Any
 import pytest
 from _kensei_kit import call
 from pydantic import TypeAdapter
-from test_kensei_battle import HAS_CHECK, RULES, armies, deployed, submit
+from test_kensei_battle import HAS_CHECK, RULES, armies, deployed, refused, submit
 
 from companion.core.game import Game, replay
 from companion.games.kensei.battle import deck, views
 from companion.games.kensei.battle.commands import (
-    Army,
     Begin,
     ChooseSide,
     Deploy,
@@ -26,7 +25,7 @@ from companion.games.kensei.battle.commands import (
     StrategyRoll,
 )
 from companion.games.kensei.battle.events import KenseiEvent
-from companion.games.kensei.battle.examples import kuge
+from companion.games.kensei.battle.examples import kuroi_te
 from companion.games.kensei.battle.invariants import violations
 from companion.games.kensei.battle.selfplay import run
 from companion.games.kensei.battle.simulator import play_battle
@@ -148,20 +147,19 @@ def test_the_missions_are_revealed_at_the_end() -> None:
 
 
 def test_a_hidden_kuroi_te_troop_stays_off_the_public_view() -> None:
-    army = kuge()
-    kuroi = Army(list=army.list.model_copy(update={"clan": "kuroi-te", "name": "Kuro"}),
-                 profiles=army.profiles)
     game: Game[State, Any, Any] = Game(RULES)
-    submit(game, Begin(armies=armies(a=kuroi), scenario=1))
+    submit(game, Begin(armies=armies(a=kuroi_te()), scenario=1))
     submit(game, StrategyRoll(dice={"a": 6, "b": 1}))
     submit(game, ChooseSide(side="a", role="attacker"))
     submit(game, SceneryRoll(die=3))
     submit(game, SecondaryMission(side="a", die=1))
     submit(game, SecondaryMission(side="b", die=1))
+    rejection = refused(game, HoldBack(side="a", troop="a1"), by="a")
+    assert rejection.private and "a1" not in rejection.message   # units first, said privately
     submit(game, HoldBack(side="a", troop="a3"), by="a")
     public = views.public_view(game.state)
     assert all(t["id"] != "a3" for t in public["troops"])
-    assert public["off_table"]["a"] == 4   # the hidden a3 counts with the three still to come
+    assert public["off_table"]["a"] == 3   # the hidden Yurei counts with the two still to come
     assert any(t["id"] == "a3" and t["in_reserve"]
                for t in views.side_view(game.state, "a")["own_troops"])
 
