@@ -179,7 +179,7 @@ def _clans(army: ArmyList, known: Known, refuse: Refuse) -> None:
     clan = CLAN_NAME[army.clan]
     ally_taken = False
     shinobi = any(shinobi_hero(p) for _, _, p in known)
-    for n, entry, profile in known:
+    for n, _, profile in known:
         if profile.clan == army.clan:
             continue
         if profile.clan == "common":
