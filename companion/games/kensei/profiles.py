@@ -135,7 +135,7 @@ def _filled(item: dict[str, Any]) -> dict[str, Any]:
     mounted = filled.get("mounted") is True
     cls = filled.get("class", filled.get("cls"))
     if isinstance(cls, str) and cls in _classes().rows:
-        defaults = class_defaults(cls, mounted)  # type: ignore[arg-type]
+        defaults = class_defaults(cls, mounted)
         for key in ATTRIBUTES:
             filled.setdefault(key, defaults[key])
         filled.setdefault("volume", 4 if cls == "C" else 3 if mounted else 2)

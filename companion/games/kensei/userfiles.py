@@ -48,7 +48,8 @@ def child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode) and isinstance(key, str):
         for k, v in node.value:
             if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return v
+                value: yaml.Node = v
+                return value
     if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
         item: yaml.Node = node.value[key]
         return item
