@@ -380,6 +380,7 @@ def load_list(text: str, file: str) -> ArmyList:
         raise userfiles.UserFileError(
             f"{file}, line {userfiles.line(root)}: an army list is a mapping of name, clan, "
             "commander_level, size and entries")
+    userfiles.check_keys(data, f"{file}, line {userfiles.line(root)}", "an army list")
     repeated = userfiles.twice(root)
     if repeated:
         key, first, second = repeated
@@ -393,6 +394,9 @@ def load_list(text: str, file: str) -> ArmyList:
             at = userfiles.child(node, n)
             ident = item.get("profile") if isinstance(item, dict) else None
             who = f"entry {n + 1}" + (f" ({short(ident)!r})" if isinstance(ident, str) else "")
+            if isinstance(item, dict):
+                userfiles.check_keys(item, f"{file}, line {userfiles.line(at)}, {who}",
+                                     "an entry")
             repeated = userfiles.twice(at)
             if repeated:
                 key, first, second = repeated
