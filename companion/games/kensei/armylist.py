@@ -356,7 +356,8 @@ def _joins(army: ArmyList, known: Known, refuse: Refuse) -> None:
         if unit is None:
             continue  # already refused: an unknown profile
         if not leader.leader:
-            refuse(JOINS, n, f"{leader.name} has not the rank Líder: only a leader joins a unit")
+            refuse(JOINS, n, f"{leader.name} does not have the rank Líder: only a leader joins "
+                   "a unit")
         elif single_model(unit):
             refuse(JOINS, n, f"{unit.name} is a single model, not a unit a leader can join")
         elif target in led:
