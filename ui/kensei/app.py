@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pygame
@@ -84,10 +85,12 @@ class KenseiApp:
         self.app.show(self._home())
 
     def show_calculators(self) -> None:
-        self.app.show(CalculatorsScreen(
-            lambda: self.open_calculator(MeleeForm(seed=self.seed)),
-            lambda: self.open_calculator(ShootForm(seed=self.seed)),
-            lambda: self.open_calculator(DuelForm(seed=self.seed)), self.show_start))
+        self.app.show(CalculatorsScreen(partial(self._blank, MeleeForm),
+                                        partial(self._blank, ShootForm),
+                                        partial(self._blank, DuelForm), self.show_start))
+
+    def _blank(self, form: Callable[..., CalcForm]) -> None:
+        self.open_calculator(form(seed=self.seed))
 
     def open_calculator(self, form: CalcForm, ruled: Ruled | None = None,
                         back: Callable[[], None] | None = None) -> FormScreen:

@@ -134,24 +134,25 @@ class FormScreen:
         else:
             self._draw_page(canvas)
 
-    def _header(self, canvas: Canvas, title: str) -> int:
+    def _header(self, canvas: Canvas, title: str, size: int | None = None,
+                room: int = 0) -> int:
+        """The title, on two lines where the screen is narrow; the y below it."""
         t = canvas.theme
         r = canvas.rect
-        canvas.text(title, (2 * t.gap, t.gap), size=t.title, bold=True,
-                    width=r.width - 4 * t.gap - 3 * t.target, max_lines=1)
-        return t.gap + max(t.target, canvas.painter.font(t.title).get_height()) + t.gap
+        size = size or t.title
+        bottom = canvas.text(title, (2 * t.gap, t.gap), size=size, bold=True,
+                             width=r.width - 4 * t.gap - room, max_lines=2).bottom
+        return max(bottom, t.gap + t.target) + t.gap
 
     def _draw_page(self, canvas: Canvas) -> None:
         t = canvas.theme
         r = canvas.rect
         form = self.form
         page = form.pages[self.page]
-        canvas.text(f"{form.title} · {page.title}", (2 * t.gap, t.gap), size=t.body,
-                    bold=True, width=r.width - 4 * t.gap - 3 * t.target, max_lines=1)
+        top = self._header(canvas, f"{form.title} · {page.title}", t.body, 3 * t.target)
         canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap, t.gap // 2, 3 * t.target,
                                   t.target),
                       f"Page {self.page + 1} of {len(form.pages)}", self._show_sections)
-        top = t.gap + t.target + t.gap
         bar = pygame.Rect(t.gap, r.bottom - t.target - t.gap, r.width - 2 * t.gap, t.target)
         area = pygame.Rect(t.gap, top, r.width - 2 * t.gap, bar.y - top - t.gap)
         self._draw_fields(canvas, area, [f for f in page.fields if form.shown(f)])
@@ -205,7 +206,7 @@ class FormScreen:
     def _list_button(self, canvas: Canvas, rect: pygame.Rect, f: Field, now: Any) -> None:
         values = list(now or [])
         need = self.form.needs(f)
-        shown = " ".join(str(v) for v in values) or "none yet"
+        shown = (" " if f.roll else ", ").join(str(v) for v in values) or "none yet"
         count = f" ({len(values)} of {need})" if need is not None else ""
         ok = need is None or len(values) == need
         canvas.button(rect, f"{f.label}: {shown}{count}", partial(self._open, f),
@@ -280,14 +281,14 @@ class FormScreen:
             note = f"{len(values)} entered, in order."
         y = canvas.text(note, (2 * t.gap, top), size=t.small, colour=th.DIM, width=width,
                         max_lines=2).bottom + t.gap
-        y = canvas.text(" ".join(str(v) for v in values) or "none yet", (2 * t.gap, y),
+        y = canvas.text("  ".join(str(v) for v in values) or "none yet", (2 * t.gap, y),
                         size=t.title, bold=True, width=width, max_lines=2).bottom + 2 * t.gap
         bar = pygame.Rect(2 * t.gap, r.bottom - t.target - t.gap, width, t.target)
         keys = list(f.values)
         per_row = 8 if len(keys) > 8 else len(keys)
         lines = (len(keys) + per_row - 1) // per_row
         room = bar.y - t.gap - y
-        height = max(t.target, min(int(t.target * 1.5), (room - t.gap * (lines - 1)) // lines))
+        height = max(t.target, min(int(t.target * 2.2), (room - t.gap * (lines - 1)) // lines))
         pad = pygame.Rect(2 * t.gap, y, width, lines * (height + t.gap) - t.gap)
         for i, cell in enumerate(column(pad, lines, t.gap)):
             chunk = keys[i * per_row:(i + 1) * per_row]

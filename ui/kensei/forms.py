@@ -402,7 +402,7 @@ class DuelForm(CalcForm):
 
     def layout(self) -> tuple[Page, ...]:
         sides = tuple((s, self.side(s)) for s in SIDES)
-        return (Page("The command duel", (
+        return (Page("The bids", (
             Field(("initiative",), "Initiative", "choice",
                   tuple((s, f"{name} holds it") for s, name in sides)),
             Field(("caller",), "Called by", "choice",

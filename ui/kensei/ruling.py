@@ -88,7 +88,7 @@ def _roll_lines(out: dict[str, Any], table: str, who: str, roll: str) -> list[Li
                 extra += f", {out['stunned_caused']} Stunned, {out['ignored']} ignored"
         head = "Tirada de combate" if table == "melee" else "Tirada de Disparo"
         rule_head = head if kind == "hit" else WOUNDS
-        lines.append(Line(f"{kind.capitalize()}s on {goal}+: {out[count_key]}{extra}",
+        lines.append(Line(f"{who} {kind}s on {goal}+: {out[count_key]}{extra}",
                           Detail(f"{who}: {kind}s", (sum_line,),
                                  tuple(w.cite(mods[f"{mod_table}.{i['id']}"]) for i in items)
                                  or (HEADINGS.get(rule_head, rule_head),))))
@@ -108,12 +108,13 @@ def _honour_lines(honour: dict[str, Any] | None, who: str) -> list[Line]:
     ho = " ".join(f"{w.signed(i['mod'])}" for i in honour["ho_items"])
     rolled = ", then ".join(str(d) for d in honour["dice"])
     outcome = w.OUTCOMES[honour["outcome"]]
-    moves = f", moves {honour['move']} cm" if honour["move"] else ""
+    moves = f" {honour['move']} cm" if honour["move"] else ""
     markers = ", ".join(w.MARKERS[m] for m in honour["markers"])
-    text = (f"{who}: honour on {honour['target']} or less, rolled {rolled}: {outcome}{moves}"
-            + (f"; markers: {markers}" if markers else ""))
+    text = (f"{who}: honour {rolled} (needs {honour['target']} or less): {outcome}{moves}"
+            + (f"; {markers}" if markers else ""))
     lines = [Line(text, Detail(f"{who}: the honour roll", (
-        f"HO {ho} = {honour['target']}", f"Rolled {rolled}: {outcome}{moves}"),
+        f"HO {ho} = {honour['target']}", f"Rolled {rolled}: {outcome}{moves}",
+        f"Markers: {markers or 'none'}"),
         (HEADINGS[HONOUR], *(w.cite(mods[f"honour.{i['id']}"]) for i in honour["ho_items"]))))]
     if honour["extra_casualties"]:
         lines.append(Line(f"{who}: {honour['extra_casualties']} more falls for the failed roll",
@@ -148,19 +149,22 @@ def melee_lines(ruling: dict[str, Any], names: dict[str, str] | None
     for s in ("a", "b"):
         who = w.side_name(s, names)
         side = ruling[s]
-        out[s] = [*_roll_lines(side, "melee", who, "combat"), _taken_melee(side["taken"], who)]
+        out[s] = [_taken_melee(side["taken"], who)]  # what happened first, then why
         if side["villager_extra"]:
             out[s].append(Line(f"{who}: {side['villager_extra']} more villagers flee",
                                Detail(LOSER, ("The margin of loss (our reading 10)",),
                                       (HEADINGS[LOSER],))))
         out[s] += _honour_lines(side["honour"], who)
+        out[s] += _roll_lines(side, "melee", who, "combat")
     loser, winner = ruling["loser"], ruling["winner"]
     first = w.side_name(ruling["combat_initiative"], names)
     if loser is None:
         head = f"No loser: equal losses. {first} has the combat initiative."
     else:
-        head = (f"{w.side_name(loser, names)} loses, {w.side_name(winner, names)} wins "
-                f"and takes the combat initiative.")
+        counts = [ruling[side]["taken"]["loss_count"] for side in (loser, winner)]
+        losses = f"{counts[0]} to {counts[1]}"
+        head = (f"{w.side_name(loser, names)} loses {losses}: {w.side_name(winner, names)} "
+                f"wins and takes the combat initiative.")
     return head, out
 
 

@@ -38,9 +38,9 @@ CONTACT = {"direct": "direct contact", "support": "in support", "none": "not in 
 TRAITS = {None: "none", "samurai": "Samurai", "ashigaru": "Ashigaru", "undead": "Undead",
           "spirit": "Spirit", "villager": "Villager"}
 SAMURAI_CHOICE = {None: "not chosen", "stay": "stay", "fall_back": "fall back"}
-OUTCOMES = {"passed": "passed", "hold": "fails and holds (one more wound)",
-            "stay": "fails and stays (one more wound)", "fall_back": "fails and falls back",
-            "retreat": "fails and retreats", "extra_wound": "fails and takes a wound"}
+OUTCOMES = {"passed": "passes", "hold": "holds, one more wound",
+            "stay": "stays, one more wound", "fall_back": "falls back",
+            "retreat": "retreats", "extra_wound": "takes a wound"}
 MARKERS = {"used": "Used", "retreat": "Retreat", "dishonoured": "Dishonoured"}
 
 KEYS = {
