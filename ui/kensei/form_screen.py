@@ -89,7 +89,7 @@ class FormScreen:
         now = get(self.form.data, f.path)
         if now is None:
             now = f.default(self.form.data) if f.default is not None else f.low
-        self._set(f, max(f.low, min(f.high, int(now) + by)))
+        self._set(f, max(f.low, min(f.high, int(now) + by * f.by)))
 
     def _toggle(self, f: Field) -> None:
         self._set(f, not get(self.form.data, f.path))
@@ -169,7 +169,8 @@ class FormScreen:
         cols = 2 if t.portrait else 3
         rows: list[list[Field]] = []
         for f in fields:
-            if f.wide or not rows or len(rows[-1]) >= cols or rows[-1][0].wide:
+            used = sum(g.span for g in rows[-1]) if rows else cols
+            if f.wide or used + f.span > cols or rows[-1][0].wide:
                 rows.append([f])
             else:
                 rows[-1].append(f)
@@ -181,8 +182,12 @@ class FormScreen:
             if line[0].wide:
                 self._wide(canvas, band, line[0])
             else:
-                for cell, f in zip(row(band, cols, t.gap), line, strict=False):
+                cells = row(band, cols, t.gap)
+                at = 0
+                for f in line:
+                    cell = cells[at].union(cells[min(cols, at + f.span) - 1])
                     self._cell(canvas, cell, f)
+                    at += f.span
             y += height + t.gap
 
     def _wide(self, canvas: Canvas, band: pygame.Rect, f: Field) -> None:

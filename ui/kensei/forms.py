@@ -50,6 +50,13 @@ class Field:
     """What a list's pad offers (dice; ranks of 1 to 15)."""
     roll: str = ""
     """A list of dice: the roll (``combat``, ``wound``...) whose count :meth:`needs` knows."""
+    by: int = 1
+    """A stepper's step (5 cm for a distance: only its band counts)."""
+
+    @property
+    def span(self) -> int:
+        """Cells of a row: a stepper with a long name takes two, to say it whole."""
+        return 2 if self.kind == "step" and len(self.label) > 16 else 1
 
     @property
     def wide(self) -> bool:
@@ -314,7 +321,7 @@ class ShootForm(CalcForm):
             Page("Shooter: the troop", (
                 Field((sh, "class"), "Class", "choice", CLASS_OPTIONS),
                 Field((sh, "weapon"), "Weapon", "pick", tuple(w.RANGED.items())),
-                Field((sh, "distance_cm"), "Distance in cm", "step", high=200),
+                Field((sh, "distance_cm"), "Distance in cm", "step", high=200, by=5),
                 Field((sh, "models_with_los"), "Models that see the target", "step", high=15),
                 Field((sh, "at"), "Ranged AT", "step", high=20,
                       default=_class_default((sh,), _at(True))),
@@ -322,11 +329,11 @@ class ShootForm(CalcForm):
                 Field((sh, "potenciar"), "Potenciar", "toggle"),
                 Field((sh, "out_of_formation"), "Out of formation", "toggle"),
                 Field((sh, "parapeted"), "Parapeted", "toggle"),
+            )),
+            Page("Shooter: leader and state", (
                 Field((sh, "unloaded"), "Unloaded", "toggle"),
                 Field((sh, "in_melee"), "In melee", "toggle"),
                 Field((sh, "charged"), "Charged", "toggle"),
-            )),
-            Page("Shooter: the leader", (
                 Field((sh, "leader"), "Leader", "choice", LEADER_OPTIONS),
                 Field((sh, "leader", "los"), "Leader sees the target", "toggle", when=lead),
                 Field((sh, "leader", "at"), "Leader's ranged AT", "step", high=20, when=lead,

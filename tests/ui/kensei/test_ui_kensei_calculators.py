@@ -185,3 +185,39 @@ def test_new_battle_says_the_battle_screens_are_missing_until_they_plug_in(
     assert "not installed" not in shown(kensei)
     tap(kensei, "New battle")
     assert opened == [kensei]
+
+
+def test_the_app_rolls_the_wound_dice_one_per_hit(kensei: KenseiApp) -> None:
+    """Combat dice rolled by the app, then the wound roll: exactly one die per hit, as the
+    calculator counts them; the ruling then comes without a dice-count refusal."""
+    form = MeleeForm({"a": {"models_in_melee": 4},
+                      "b": {"order": "fight_reaction", "models_in_melee": 4}}, seed=11)
+    kensei.open_calculator(form)
+    goto(kensei, "Side A: the dice as rolled")
+    for roll in ("Combat dice", "Wound dice"):
+        tap(kensei, roll)
+        tap(kensei, "Roll for me")
+        tap(kensei, "Done")
+    goto(kensei, "Side B: the dice as rolled")
+    for roll in ("Combat dice", "Wound dice"):
+        tap(kensei, roll)
+        tap(kensei, "Roll for me")
+        tap(kensei, "Done")
+    a = form.data["a"]["dice"]
+    assert len(a["combat"]) == 6  # AT 2 and 4 models in melee
+    assert len(form.data["b"]["dice"]["combat"]) == 5  # the same, less 1 for the reaction
+    hits = sum(d != 1 and d >= 4 for d in a["combat"])
+    assert len(a["wound"]) == hits
+    tap(kensei, "Rule it")
+    assert screen(kensei) in ("kensei-ruling", "kensei-refusal")
+    if screen(kensei) == "kensei-refusal":  # only an honour die may still be asked for
+        assert "honour" in shown(kensei).lower()
+
+
+def test_the_armies_names_replace_side_a_and_b(kensei: KenseiApp) -> None:
+    names = {"a": "Ana's Kuge", "b": "Bo's Sohei"}
+    kensei.open_calculator(MeleeForm({"a": {"used": True}}, names=names))
+    assert "Melee · Ana's Kuge: the troop" in shown(kensei)
+    tap(kensei, "Rule it")
+    assert "Ana's Kuge, order: a Used troop only reacts with Combatir" in shown(kensei)
+    assert "Side A" not in shown(kensei)
