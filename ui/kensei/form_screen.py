@@ -29,6 +29,20 @@ ON: th.Colour = (48, 96, 64)
 class Refusal:
     message: str
     rule: str | None
+    where: tuple[int, Field] | None = None
+    """The page and the control the refusal is about, when the form has one."""
+
+
+def _where(form: CalcForm, message: str) -> tuple[int, Field] | None:
+    """The control a refusal's key path names (the longest match), and its page."""
+    path = tuple(message.partition(": ")[0].split("."))
+    found: tuple[int, Field] | None = None
+    for number, page in enumerate(form.pages):
+        for f in page.fields:
+            if path[:len(f.path)] == f.path and form.shown(f) and (
+                    found is None or len(f.path) > len(found[1].path)):
+                found = number, f
+    return found
 
 
 def rule_form(form: CalcForm) -> tuple[dict[str, Any], dict[str, Any] | Refusal]:
@@ -37,7 +51,8 @@ def rule_form(form: CalcForm) -> tuple[dict[str, Any], dict[str, Any] | Refusal]
     try:
         return data, adjudicate(form.kind, data)
     except KenseiError as exc:
-        return data, Refusal(w.plain(exc.message, form.names), exc.rule)
+        return data, Refusal(w.plain(exc.message, form.names), exc.rule,
+                             _where(form, exc.message))
 
 
 class FormScreen:
@@ -119,6 +134,13 @@ class FormScreen:
 
     def _show_sections(self) -> None:
         self.sections = True
+
+    def _go_to(self, page: int, f: Field) -> None:
+        """From a refusal to the control it is about (its pad, for dice)."""
+        self._close()
+        self.turn(page)
+        if f.kind in ("list", "pick"):
+            self._open(f)
 
     # ------------------------------------------------------------------ drawing
 
@@ -340,6 +362,10 @@ class FormScreen:
                             bold=True, colour=th.WARN, width=width, max_lines=2).bottom
         canvas.text("Change the form and rule again.", (2 * t.gap, y + 2 * t.gap),
                     size=t.small, colour=th.DIM, width=width)
-        canvas.button(pygame.Rect(r.right - 4 * t.target - t.gap, r.bottom - t.target - t.gap,
-                                  4 * t.target, t.target), "Back to the form", self._close,
-                      colour=th.ACCEPT)
+        bar = pygame.Rect(2 * t.gap, r.bottom - t.target - t.gap, width, t.target)
+        left, right = row(bar, 2, 2 * t.gap)
+        canvas.button(left, "Back to the form", self._close)
+        if refusal.where is not None:
+            page, f = refusal.where
+            canvas.button(right, f"Change it: {f.label}", partial(self._go_to, page, f),
+                          colour=th.ACCEPT)

@@ -119,8 +119,31 @@ def test_a_refusal_is_said_in_plain_words_with_the_heading_broken(kensei: Kensei
     assert "a.order" not in text and "Traceback" not in text
     status, printed = cli("melee", kensei.app.screen.form.value())  # type: ignore[union-attr]
     assert status == 2 and printed["error"]["rule"] == "USO DE LAS ÓRDENES"
-    tap(kensei, "Back to the form")
+    tap(kensei, "Change it: Order")  # straight to the control the refusal names
     assert screen(kensei) == "kensei-melee"
+    assert "Melee · Side A: the order" in shown(kensei)
+    tap(kensei, "Fight (reaction)")
+    tap(kensei, "Rule it")  # the order is legal now: the dice are what is missing
+    text = shown(kensei)
+    assert "Side A, dice, combat: a pool of 0 rolls 1 die, 0 given" in text
+    assert "Rule broken: Tirada de combate" in text
+
+
+def test_a_missing_honour_die_leads_to_its_pad(kensei: KenseiApp) -> None:
+    data = example("melee", "input")
+    del data["b"]["dice"]["honour"]
+    kensei.open_calculator(MeleeForm(data))
+    tap(kensei, "Rule it")
+    text = shown(kensei)
+    assert "Side B, dice, honour: the troop takes an honour roll; give its die" in text
+    assert "Rule broken: TIRADA DE HONOR" in text
+    tap(kensei, "Change it: Honour dice")
+    assert screen(kensei) == "kensei-pad" and "Side B: Honour dice" in shown(kensei)
+    tap(kensei, "5")
+    tap(kensei, "4")
+    tap(kensei, "Done")
+    tap(kensei, "Rule it")
+    assert "Side B loses 4 to 1" in shown(kensei)
 
 
 def test_a_format_fault_names_the_control_not_the_key(kensei: KenseiApp) -> None:
