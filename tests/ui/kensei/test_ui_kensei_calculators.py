@@ -244,3 +244,19 @@ def test_the_armies_names_replace_side_a_and_b(kensei: KenseiApp) -> None:
     tap(kensei, "Rule it")
     assert "Ana's Kuge, order: a Used troop only reacts with Combatir" in shown(kensei)
     assert "Side A" not in shown(kensei)
+
+
+def test_companion_run_game_kensei_headless_demo_draws_its_screens(tmp_path: Path) -> None:
+    """``companion run --game kensei --headless --demo --record DIR``: the calculators' tour
+    (until the battle screens bring their demo), every frame legible."""
+    from companion.cli import main
+    from ui.shell import legibility as lg
+
+    record = tmp_path / "rec"
+    assert main(["run", "--game", "kensei", "--headless", "--demo", "--seed", "3",
+                 "--record", str(record), "--db", str(tmp_path / "demo.sqlite")]) == 0
+    screens = {line.split('"screen": "')[1].split('"')[0]
+               for line in (record / "text.jsonl").read_text("utf-8").splitlines()}
+    assert {"kensei-home", "kensei-calculators", "kensei-ruling", "kensei-detail",
+            "kensei-refusal"} <= screens
+    assert not lg.check_run(record)
