@@ -260,3 +260,30 @@ def test_companion_run_game_kensei_headless_demo_draws_its_screens(tmp_path: Pat
     assert {"kensei-home", "kensei-calculators", "kensei-ruling", "kensei-detail",
             "kensei-refusal"} <= screens
     assert not lg.check_run(record)
+
+
+def test_the_game_choice_opens_kensei_and_change_game_comes_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``companion run`` with three games: Kensei tapped on the choice opens its home screen,
+    whose "Change game" goes back to the choice."""
+    from companion.cli import main
+    from ui.shell.app import App
+
+    script: list[str | None] = ["Kensei", "Change game", None]
+    seen: list[str] = []
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+    def run(app: App) -> None:
+        app.pump()
+        app.draw()
+        seen.append(app.painter.screen)
+        label = script.pop(0)
+        if label is None:
+            app.running = False
+            return
+        assert app.tap(label), f"no {label!r} on {seen[-1]}"
+
+    monkeypatch.setattr(App, "run", run)
+    assert main(["run", "--headless", "--hubs", "sim",
+                 "--db", str(tmp_path / "games.sqlite")]) == 0
+    assert seen == ["choose-game", "kensei-home", "choose-game"]
