@@ -175,6 +175,9 @@ class FormScreen:
         canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap, t.gap // 2, 3 * t.target,
                                   t.target),
                       f"Page {self.page + 1} of {len(form.pages)}", self._show_sections)
+        if page.note:
+            top = canvas.text(page.note, (2 * t.gap, top), size=t.small, colour=th.DIM,
+                              width=r.width - 4 * t.gap, max_lines=2).bottom + t.gap
         bar = pygame.Rect(t.gap, r.bottom - t.target - t.gap, r.width - 2 * t.gap, t.target)
         area = pygame.Rect(t.gap, top, r.width - 2 * t.gap, bar.y - top - t.gap)
         self._draw_fields(canvas, area, [f for f in page.fields if form.shown(f)])

@@ -68,6 +68,8 @@ class Field:
 class Page:
     title: str
     fields: tuple[Field, ...]
+    note: str = ""
+    """Said under the title (what the players must know before filling the page)."""
 
 
 def get(data: Data, path: Path) -> Any:
@@ -419,7 +421,7 @@ class DuelForm(CalcForm):
             Field(("bids", "a"), f"{self.side('a')} bids", "list", values=(0, 1, 2, 3)),
             Field(("bids", "b"), f"{self.side('b')} bids", "list", values=(0, 1, 2, 3)),
             Field(("duel_this_pair",), "A duel already this pair", "toggle"),
-        )),)
+        ), "The bids are laid face down: enter them once both are turned up."),)
 
 
 FORMS: dict[Kind, Callable[[], CalcForm]] = {"melee": MeleeForm, "shoot": ShootForm,

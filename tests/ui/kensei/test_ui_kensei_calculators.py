@@ -158,6 +158,7 @@ def test_a_command_duel_by_taps(kensei: KenseiApp) -> None:
     tap(kensei, "Calculators")
     tap(kensei, "Command duel")
     assert screen(kensei) == "kensei-duel"
+    assert "enter them once both are turned up" in shown(kensei)  # a bid is secret till then
     tap(kensei, "400 points")
     dice(kensei, "Side A bids", [2, 1])
     dice(kensei, "Side B bids", [3, 0])
