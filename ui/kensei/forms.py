@@ -240,6 +240,8 @@ def _melee_side(s: str, name: str) -> tuple[Page, ...]:
               default=_class_default((s, "leader"), _at(False))),
         Field((s, "leader", "ho"), "Leader's HO", "step", high=20, when=leader,
               default=_class_default((s, "leader"), _ho)),
+        Field((s, "leader", "hr"), "Leader's HR", "step", low=1, high=20, when=leader,
+              default=_class_default((s, "leader"), _hr)),
     ))
     honour_page = Page(f"{name}: honour", (
         Field((s, "general_in_range"), "General near (re-roll)", "toggle"),
@@ -355,12 +357,21 @@ class ShootForm(CalcForm):
                 Field((tg, "ran"), "Ran this turn", "toggle"),
                 Field((tg, "in_melee_with_friend"), "In melee with a friend", "toggle"),
             )),
-            Page("Target: leader and honour", (
+            Page("Target: the leader", (
                 Field((tg, "leader"), "Leader", "choice", LEADER_OPTIONS),
                 Field((tg, "leader", "in_front"), "Leader in front", "toggle", when=tlead),
                 Field((tg, "leader", "affected"), "Leader can be hit", "toggle", when=tlead),
                 Field((tg, "leader", "general"), "He is the general", "toggle", when=tlead),
                 Field((tg, "leader", "wounds"), "Leader's wounds", "step", high=19, when=tlead),
+                Field((tg, "leader", "ho"), "Leader's HO", "step", high=20, when=tlead,
+                      default=_class_default((tg, "leader"), _ho)),
+                Field((tg, "leader", "hr"), "Leader's HR", "step", low=1, high=20, when=tlead,
+                      default=_class_default((tg, "leader"), _hr)),
+            )),
+            Page("Target: honour", (
+                Field((tg, "ho"), "HO", "step", high=20, default=_class_default((tg,), _ho)),
+                Field((tg, "hr"), "HR", "step", low=1, high=20,
+                      default=_class_default((tg,), _hr)),
                 Field((tg, "general_in_range"), "General near (re-roll)", "toggle"),
                 Field((tg, "dishonoured"), "Dishonoured", "toggle"),
                 Field((tg, "general_dead"), "General dead", "toggle"),

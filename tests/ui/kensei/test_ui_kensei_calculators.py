@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from kensei_taps import cli, example, make, screen, shown, tap
+from pydantic import BaseModel
 
 from companion.games.kensei.calculator import adjudicate
+from companion.games.kensei.inputs import DuelInput, MeleeInput, ShootInput
 from ui.kensei.app import KenseiApp
-from ui.kensei.forms import MeleeForm, ShootForm
+from ui.kensei.forms import CalcForm, DuelForm, MeleeForm, ShootForm
 
 
 @pytest.fixture
@@ -288,3 +291,31 @@ def test_the_game_choice_opens_kensei_and_change_game_comes_back(
     assert main(["run", "--headless", "--hubs", "sim",
                  "--db", str(tmp_path / "games.sqlite")]) == 0
     assert seen == ["choose-game", "kensei-home", "choose-game"]
+
+
+def _keys(model: type[BaseModel], prefix: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+    """Every key of a strict input model, nested models walked; a leader is one control (his
+    class, or none) and then his own keys."""
+    found: set[tuple[str, ...]] = set()
+    for name, info in model.model_fields.items():
+        key = (*prefix, info.alias or name)
+        args = get_args(info.annotation) or (info.annotation,)
+        inner = next((a for a in args if isinstance(a, type) and issubclass(a, BaseModel)),
+                     None)
+        if inner is None:
+            found.add(key)
+        elif key[-1] == "leader":
+            found |= {key} | {k for k in _keys(inner, key) if k[-1] != "class"}
+        else:
+            found |= _keys(inner, key)
+    return found
+
+
+@pytest.mark.parametrize(("form", "model"), [(MeleeForm, MeleeInput), (ShootForm, ShootInput),
+                                             (DuelForm, DuelInput)])
+def test_every_key_of_the_calculators_input_has_a_control(
+        form: Callable[[], CalcForm], model: type[BaseModel]) -> None:
+    """Nothing the CLI reads is out of the players' reach on the screen (issue 20, item 3)."""
+    paths = {f.path for page in form().pages for f in page.fields}
+    missing = _keys(model) - paths
+    assert not missing, sorted(missing)
