@@ -368,7 +368,7 @@ class ShootForm(CalcForm):
                 Field((tg, "leader", "hr"), "Leader's HR", "step", low=1, high=20, when=tlead,
                       default=_class_default((tg, "leader"), _hr)),
             )),
-            Page("Target: honour", (
+            Page("Target: honour and wounds", (
                 Field((tg, "ho"), "HO", "step", high=20, default=_class_default((tg,), _ho)),
                 Field((tg, "hr"), "HR", "step", low=1, high=20,
                       default=_class_default((tg,), _hr)),
