@@ -4,7 +4,6 @@ scoring (B15), each rule with a case that breaks it."""
 from __future__ import annotations
 
 import random
-from importlib import import_module
 from typing import Any
 
 import pytest
@@ -46,10 +45,7 @@ from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.simulator import settle
 from companion.games.kensei.battle.state import State
 
-HAS_CHECK = hasattr(import_module("companion.games.kensei.armylist"), "check_list")
-RULES = KenseiRules() if HAS_CHECK else KenseiRules(lists=lambda army, profiles: [])
-"""The list checker (armylist.check_list) arrives with the profiles branch; until then the
-example lists are taken as given."""
+RULES = KenseiRules()
 
 
 def submit(game: Game[State, Any, Any], command: Command, by: str | None = None) -> list[Event]:
@@ -132,7 +128,6 @@ def test_an_army_must_carry_the_profile_of_every_entry() -> None:
     assert "entry 3" in refused(game, Begin(armies=armies(a=short))).message
 
 
-@pytest.mark.skipif(not HAS_CHECK, reason="armylist.check_list arrives with the profiles branch")
 def test_an_illegal_list_is_refused_with_its_section() -> None:
     army = kuge()
     entries = tuple(e.model_copy(update={"general": False}) for e in army.list.entries)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from _kensei_kit import call
 from pydantic import TypeAdapter
-from test_kensei_battle import HAS_CHECK, RULES, armies, deployed, refused, submit
+from test_kensei_battle import RULES, armies, deployed, refused, submit
 
 from companion.core.game import Game, replay
 from companion.games.kensei.battle import deck, views
@@ -164,7 +164,6 @@ def test_a_hidden_kuroi_te_troop_stays_off_the_public_view() -> None:
                for t in views.side_view(game.state, "a")["own_troops"])
 
 
-@pytest.mark.skipif(not HAS_CHECK, reason="armylist.check_list arrives with the profiles branch")
 def test_cli_selfplay_prints_the_tally(capsys: pytest.CaptureFixture[str]) -> None:
     status = call(["kensei", "selfplay", "--games", "2", "--seed", "3"])
     out = json.loads(capsys.readouterr().out)
