@@ -121,6 +121,7 @@ def test_swapped_world_hands_and_missions_leave_the_public_view_alone() -> None:
     for ea, eb in zip(a, b, strict=True):
         sa, sb = RULES.apply(sa, ea), RULES.apply(sb, eb)
         assert views.public_view(sa) == views.public_view(sb), ea.type
+        assert views.public_event(ea) == views.public_event(eb), ea.type
         words = [deck.public_words(e, {"a": "Ana", "b": "Ben"}) for e in (ea, eb)
                  if isinstance(e, deck.EVENT_CLASSES)]
         assert len(set(words)) <= 1
@@ -138,6 +139,16 @@ def test_the_public_view_names_no_card_and_no_mission_before_the_end() -> None:
     assert views.referee_view(game.state)["secondary"] == {"a": 1, "b": 5}
     hand = views.side_view(game.state, "a")["hand"]
     assert json.dumps(hand).count("a-") >= 4
+
+
+def test_a_public_record_names_no_card_no_mission_and_no_hidden_troop() -> None:
+    report = play_battle(3, rules=RULES)
+    text = json.dumps([views.public_event(e) for e in report.events])
+    assert '"a-' not in text and '"b-' not in text
+    assert not any("die" in views.public_event(e) for e in report.events
+                   if e.type == "secondary_rolled")
+    drawn = [views.public_event(e) for e in report.events if e.type == "cards_drawn"]
+    assert drawn and all(isinstance(d["cards"], int) for d in drawn)
 
 
 def test_the_missions_are_revealed_at_the_end() -> None:

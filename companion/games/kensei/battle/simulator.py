@@ -29,6 +29,7 @@ from companion.games.kensei.battle.commands import (
     EndTurn,
     InitiativeRoll,
     Melee,
+    Offering,
     Order,
     OrderKind,
     OrderRoll,
@@ -144,6 +145,15 @@ class RandomCommanders:
         for side in SIDES:
             if side in act.troops and side not in act.orders:
                 return OrderRoll(side=side, die=d6(rng))
+        holder = state.initiative
+        if holder is not None and rng.random() < 0.05:
+            side = other(holder)   # the player without the initiative declares first
+            decks = state.command_decks
+            roll = f"turn {state.turn} order roll {len(state.activated)}"
+            made = any(o.side == side and o.roll == roll for o in decks.offerings)
+            if decks.side(side).hand and decks.duel is None and not made:
+                return Offering(side=side, card=rng.choice(decks.side(side).hand),
+                                kind=rng.choice(["reroll", "add"]), on=roll)
         for side in rng.sample(SIDES, 2):
             if act.left.get(side, 0) > 0 and side in act.troops:
                 found = self._orders(state, side)

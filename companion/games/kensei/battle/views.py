@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.events import Event
 from companion.games.kensei.battle import deck
 from companion.games.kensei.battle.commands import Side
+from companion.games.kensei.battle.events import SecondaryRolled, TroopHeldBack
 from companion.games.kensei.battle.state import SIDES, State, Troop
 from companion.games.kensei.battle.troops import name
 
@@ -77,3 +79,26 @@ def referee_view(state: State) -> dict[str, Any]:
     view["hands"] = None if state.decks is None else {
         s: deck.private(state.decks, s) for s in SIDES}
     return view
+
+
+def public_event(event: Event) -> dict[str, Any]:
+    """An event as a public record may hold it (B17): card ids become counts (an id reveals
+    its value), a secondary-mission die and a hidden reserve troop are left out; revealed
+    cards (a duel's bids, an offering that adds) keep their values."""
+    data = event.model_dump(mode="json")
+    if isinstance(event, deck.DuelRevealed):
+        return {"type": event.type, "sums": data["sums"],
+                "bids": {s: sorted(deck.card_value(c) for c in getattr(event.bids, s))
+                         for s in SIDES},
+                "initiative_before": event.initiative_before,
+                "initiative_after": event.initiative_after}
+    if isinstance(event, deck.OfferingMade):
+        data.pop("card")
+        return data
+    if isinstance(event, deck.EVENT_CLASSES):
+        return {k: len(v) if k in ("cards", "under") else v for k, v in data.items()}
+    if isinstance(event, SecondaryRolled):
+        return {"type": event.type, "side": event.side}
+    if isinstance(event, TroopHeldBack) and event.hidden:
+        return {"type": event.type, "side": event.side, "hidden": True}
+    return data
