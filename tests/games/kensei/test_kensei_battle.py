@@ -10,7 +10,7 @@ import pytest
 
 from companion.core.events import Command, Event
 from companion.core.game import Game, Rejection
-from companion.games.kensei.battle import deck
+from companion.games.kensei.battle import deck, views
 from companion.games.kensei.battle.commands import (
     Activate,
     Army,
@@ -646,3 +646,16 @@ def test_other_scenarios_are_scored_from_the_tables_inputs() -> None:
     with pytest.raises(Exception, match="clear"):
         RULES.handle(state, Score(inputs={"primary": {"a": {"strips": 1, "clear": 2}}}))
     assert refused(game, Score(inputs={})).rule == "B15 Misiones"
+
+
+def test_the_views_say_what_the_battle_waits_for() -> None:
+    game = Game(RULES)
+    submit(game, Begin(armies=armies(), scenario=1))
+    submit(game, StrategyRoll(dice={"a": 1, "b": 6}))
+    assert views.due(game.state) == {"commands": ["choose_side"], "sides": ["b"]}
+    game = in_turn()
+    submit(game, CommandDuel(side="b", cards=[game.state.command_decks.b.hand[0]]))
+    assert views.public_view(game.state)["due"] == {"commands": ["command_duel"],
+                                                    "sides": ["a"]}
+    game = activated()
+    assert views.due(game.state)["commands"][0] == "order"
