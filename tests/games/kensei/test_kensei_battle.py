@@ -659,3 +659,13 @@ def test_the_views_say_what_the_battle_waits_for() -> None:
                                                     "sides": ["a"]}
     game = activated()
     assert views.due(game.state)["commands"][0] == "order"
+
+
+def test_markers_set_by_hand_and_stunned_counts_up() -> None:
+    game = in_turn()
+    submit(game, SetMarker(troop="b2", marker="stunned", on=True))
+    submit(game, SetMarker(troop="b2", marker="stunned", on=True))
+    submit(game, SetMarker(troop="b2", marker="poisoned", on=True))
+    assert game.state.troops["b2"].stunned == 2 and game.state.troops["b2"].poisoned
+    submit(game, SetMarker(troop="b2", marker="dishonoured", on=True))
+    assert refused(game, SetMarker(troop="b2", marker="dishonoured", on=False)).rule == "B4 HUIR"

@@ -23,6 +23,7 @@ def _troop(state: State, t: Troop) -> dict[str, Any]:
         "wound_markers": t.wound_markers, "stunned": t.stunned, "used": t.used,
         "retreat": t.retreat, "dishonoured": t.dishonoured, "parapeted": t.parapeted,
         "unloaded": t.unloaded, "ran": t.ran, "leader": t.leader, "inside": t.inside,
+        "immobilised": t.immobilised, "poisoned": t.poisoned, "cursed": t.cursed,
         "general": t.general, "banner": t.banner, "in_reserve": t.held_back,
     }
 
