@@ -66,16 +66,20 @@ class Standing:
 def standing(t: MeleeSide | Target, left: int, leader_killed: bool, wound_markers: int,
              keys_at: str, dice_at: str) -> Standing | None:
     """Troop ``t`` when it rolls, ``left`` models standing; None when nothing is left of it.
-    The leader lends his HO when in front and alive (LÍDER DE UNIDAD); a general killed in
-    this combat re-rolls nothing (reading 16)."""
+    The leader lends his HO when in front and alive (LÍDER DE UNIDAD); a leader left alone
+    ("Si toda la unidad es retirada y queda solo") is a single model on his own HO; a general
+    killed in this combat re-rolls nothing (reading 16)."""
     leader_alive = t.leader is not None and not leader_killed
     if left == 0 and not leader_alive:
         return None
-    leads = t.leader if t.leader is not None and leader_alive and t.leader.in_front else None
+    alone = left == 0
+    leads = t.leader if t.leader is not None and leader_alive and (
+        t.leader.in_front or alone) else None
     ho = honour(leads.klass, leads.ho) if leads else honour(t.klass, t.ho)
     general_alive = not (t.leader is not None and t.leader.general and leader_killed)
     return Standing(keys=t, ho=ho, trait=t.trait, mounted=t.mounted, single=t.single,
-                    solo=t.solo, hr=t.hr_value, models_left=left, leader_alive=leader_alive,
+                    solo=t.solo or alone, hr=t.hr_value, models_left=left,
+                    leader_alive=leader_alive,
                     general_alive=general_alive, wound_markers=wound_markers,
                     keys_at=keys_at, dice_at=dice_at)
 
@@ -148,8 +152,9 @@ def _outcome(s: Standing) -> Outcome:
                               "chooses to stay or to fall back", RULE)
         return s.keys.samurai_choice
     if s.keys.hold:
-        if not s.leader_alive:
-            raise KenseiError(f"{s.keys_at}hold: only a unit with a living leader holds", RULE)
+        if not s.leader_alive or s.models_left == 0:  # the wound is never the leader's
+            raise KenseiError(f"{s.keys_at}hold: only a unit with a living leader and a "
+                              "model left to take the wound holds", RULE)
         return "hold"
     if s.solo:
         return "retreat"

@@ -459,3 +459,47 @@ def test_every_heading_of_the_error_list_is_refused_here() -> None:
         "ARMAS DE COMBATE CUERPO A CUERPO", "FRENTE, FLANCO Y RETAGUARDIA",
         "FORMACIÓN CERRADA", "DISPARAR", "DISTANCIA DE DISPARO", "Tirada de combate",
         "Tirada de Disparo", "Tirada de heridas", "PROTEGED AL LÍDER", "TIRADA DE HONOR"}
+
+
+# Found while working the examples: a unit leader left alone.
+LONE = side(models=2, models_in_melee=2, leader={"class": "H", "contact": "support"})
+KILL_TWO = side(models_in_melee=3, dice={"combat": [6, 6, 1, 1, 1], "wound": [6, 6]})
+
+
+def test_a_leader_left_alone_rolls_on_his_own_honour(tmp_path: Path, capsys: Cap) -> None:
+    """LÍDER DE UNIDAD: "Si toda la unidad es retirada y queda solo, el líder debe hacer uso
+    de sus armas, habilidades y equipo inmediatamente": alone, he is a single model, and his
+    own HO is the troop's (a hero's 5, though he stood behind his warriors, HO 3). Both
+    warriors fall (a: 2 + 3 dice, two 6s); b loses 2 to 0 and the hero's 4 passes. Had it
+    failed, a single model retreats: no ranks to give (TIRADA DE HONOR, "una miniatura
+    individual la tropa huye")."""
+    out = ruled("melee", melee(KILL_TWO, {**LONE, "dice": whiff(5, honour=[4])}),
+                tmp_path, capsys)["b"]
+    assert out["taken"]["casualties"] == 2 and not out["taken"]["wiped_out"]
+    assert (out["honour"]["target"], out["honour"]["passed"]) == (5, True)
+    out = ruled("melee", melee(KILL_TWO, {**LONE, "dice": whiff(5, honour=[6])}),
+                tmp_path, capsys)["b"]
+    assert (out["honour"]["outcome"], out["honour"]["markers"]) == (
+        "retreat", ["used", "retreat"])
+    assert ids(out["honour"]["ho_items"]) == {"base_ho": 5}  # no last-model -1 for him
+
+
+def test_a_leader_left_alone_cannot_hold(tmp_path: Path, capsys: Cap) -> None:
+    """"La unidad se mantiene ... recibe una herida extra. Si esa herida produce una baja en la
+    unidad, el jugador ... debe retirar la miniatura que más le interese de la misma y no sea el
+    líder": with no model left to take it, holding is refused."""
+    data = melee(KILL_TWO, {**LONE, "hold": True, "dice": whiff(5, honour=[6])})
+    status, out = run("melee", data, tmp_path, capsys)
+    assert status == 2 and out["error"]["rule"] == "TIRADA DE HONOR"
+    assert out["error"]["message"].startswith("b.hold:")
+
+
+def test_a_leader_left_alone_by_a_shot_rolls_on_his_own_honour(
+        tmp_path: Path, capsys: Cap) -> None:
+    """The same after a shot: both warriors seen and shot down (2 of 2: half or more), the
+    elite leader left rolls on his HO 4; a 4 passes."""
+    target = {"models": 2, "visible": 2, "leader": {"class": "E"}}
+    out = ruled("shoot", shot({"models_with_los": 1}, target, dice={
+        "shoot": [6, 6, 1], "wound": [5, 5], "honour": [4]}), tmp_path, capsys)
+    assert out["taken"]["casualties"] == 2 and out["honour_trigger"] == "half_models"
+    assert (out["honour"]["target"], out["honour"]["passed"]) == (4, True)
