@@ -503,3 +503,17 @@ def test_a_leader_left_alone_by_a_shot_rolls_on_his_own_honour(
         "shoot": [6, 6, 1], "wound": [5, 5], "honour": [4]}), tmp_path, capsys)
     assert out["taken"]["casualties"] == 2 and out["honour_trigger"] == "half_models"
     assert (out["honour"]["target"], out["honour"]["passed"]) == (4, True)
+
+
+def test_the_last_model_drops_the_banner(tmp_path: Path, capsys: Cap) -> None:
+    """HATA-JURUSHI: "Si es la última miniatura de la unidad abandona el estandarte ... El
+    estandarte deja de tener efecto." A unit charging with its banner in front: 2 + 3 + 1
+    (charge) + 1 (banner) = 7 dice; its last model, charging alone: 2 - 1 (TROPAS AISLADAS) + 1
+    (charge) = 2, no banner die."""
+    banner = {"order": "charge", "charge_outside_zoc": True, "banner_in_front": True}
+    out = ruled("melee", melee(side(models_in_melee=3, **banner, dice=whiff(7)),
+                               side(dice=whiff(2))), tmp_path, capsys)
+    assert ids(out["a"]["pool_items"])["banner"] == 1 and out["a"]["pool"] == 7
+    out = ruled("melee", melee(side(models=1, models_in_melee=1, **banner, dice=whiff(2)),
+                               side(dice=whiff(2))), tmp_path, capsys)
+    assert ids(out["a"]["pool_items"]) == {"base_at": 2, "last_model": -1, "charge": 1}
