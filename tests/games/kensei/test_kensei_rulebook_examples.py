@@ -517,3 +517,16 @@ def test_the_last_model_drops_the_banner(tmp_path: Path, capsys: Cap) -> None:
     out = ruled("melee", melee(side(models=1, models_in_melee=1, **banner, dice=whiff(2)),
                                side(dice=whiff(2))), tmp_path, capsys)
     assert ids(out["a"]["pool_items"]) == {"base_at": 2, "last_model": -1, "charge": 1}
+
+
+def test_l2633_an_active_unit_charged_fights_back_without_penalty(
+        tmp_path: Path, capsys: Cap) -> None:
+    """TABLA DE REACCIONES, l.2633: the active unit that has not used a combat order may answer
+    with an action "(por ejemplo, si es cargada, puede responder combatiendo sin
+    penalizadores o huyendo)": Combatir as an action costs no die (2 + 3 = 5), as a reaction
+    one (4)."""
+    charger = side(models_in_melee=3, order="charge", charge_outside_zoc=True, dice=whiff(6))
+    for order, pool in (("fight", 5), ("fight_reaction", 4)):
+        out = ruled("melee", melee(charger, side(models_in_melee=3, order=order,
+                                                 dice=whiff(pool))), tmp_path, capsys)
+        assert out["b"]["pool"] == pool
