@@ -56,6 +56,8 @@ class Standing:
     models_left: int
     leader_alive: bool
     general_alive: bool
+    led_by_general: bool
+    """Its leader is the living general: it re-rolls wherever it stands."""
     wound_markers: int
     keys_at: str
     """Where the troop's keys are in the input ("b.", "target."), for the messages."""
@@ -80,7 +82,9 @@ def standing(t: MeleeSide | Target, left: int, leader_killed: bool, wound_marker
     return Standing(keys=t, ho=ho, trait=t.trait, mounted=t.mounted, single=t.single,
                     solo=t.solo or alone, hr=t.hr_value, models_left=left,
                     leader_alive=leader_alive,
-                    general_alive=general_alive, wound_markers=wound_markers,
+                    general_alive=general_alive,
+                    led_by_general=leader_alive and t.leader is not None and t.leader.general,
+                    wound_markers=wound_markers,
                     keys_at=keys_at, dice_at=dice_at)
 
 
@@ -109,7 +113,8 @@ def _dice(s: Standing, target: int, dice: list[int]) -> bool:
         if dice[0] <= target:
             raise KenseiError(f"{s.dice_at}: the first die passed; there is nothing to re-roll",
                               RULE)
-        if not (s.keys.general_in_range and s.general_alive and not s.keys.general_dead):
+        near = s.keys.general_in_range or s.led_by_general
+        if not (near and s.general_alive and not s.keys.general_dead):
             raise KenseiError(f"{s.dice_at}: only a troop within reach of its living general "
                               "re-rolls a failed honour roll", RULE)
     return dice[-1] <= target

@@ -530,3 +530,16 @@ def test_l2633_an_active_unit_charged_fights_back_without_penalty(
         out = ruled("melee", melee(charger, side(models_in_melee=3, order=order,
                                                  dice=whiff(pool))), tmp_path, capsys)
         assert out["b"]["pool"] == pool
+
+
+def test_a_unit_led_by_its_general_rerolls_without_saying_so(
+        tmp_path: Path, capsys: Cap) -> None:
+    """*Repetir la tirada de honor*: "cualquier tropa que se encuentre a 15 cm o menos de él,
+    siempre y cuando la tropa vea al general o éste sea el líder de la unidad". A unit whose
+    leader is the living general re-rolls whatever ``general_in_range`` says: b loses one
+    warrior (a: one 6), fails a 4 against its HO 3 and re-rolls a 2."""
+    a = side(models_in_melee=3, dice={"combat": [6, 1, 1, 1, 1], "wound": [6]})
+    b = side(models_in_melee=3, leader={"class": "H", "contact": "support", "general": True},
+             dice=whiff(6, honour=[4, 2]))
+    honour = ruled("melee", melee(a, b), tmp_path, capsys)["b"]["honour"]
+    assert (honour["target"], honour["rerolled"], honour["passed"]) == (3, True, True)
