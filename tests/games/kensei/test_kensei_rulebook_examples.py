@@ -7,7 +7,6 @@ they are not a calculator's (docs/rules-coverage-kensei.md has the whole table).
 
 Pinned elsewhere:
 
-- l.1197 "un -1 a la Tirada de Combate ... la dificultad mínima ... es de 5+": here, cover.
 - l.1234 "La armadura ... deberá obtener un 5+": ``test_kensei_melee.py::
   test_rulebook_wound_example_on_the_unit`` (``wound_target`` 5).
 - l.1272 "Una unidad de guerreros tiene honor 3, tira 1D6 y saca un 4, por lo tanto falla":
