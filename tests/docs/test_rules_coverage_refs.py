@@ -22,7 +22,10 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {"sekigahara": ROOT / "docs" / "rules-coverage.md",
-         "tenka_meidou": ROOT / "docs" / "rules-coverage-tenka-meidou.md"}
+         "tenka_meidou": ROOT / "docs" / "rules-coverage-tenka-meidou.md",
+         "kensei": ROOT / "docs" / "rules-coverage-kensei.md"}
+NUMBERED = ("sekigahara", "tenka_meidou")
+"""The games whose rules data lists their rule numbers (Kensei's rows are digest sections)."""
 RULE = re.compile(r"^(C\d+|TM\d+|\d+(?:\.(?:\d+|[IVX]+))*)\b")
 
 
@@ -163,7 +166,7 @@ def wrong_code_refs(row: Row) -> list[str]:
 
 
 # ------------------------------------------------------------------ the checks
-@pytest.mark.parametrize("game", sorted(PAGES))
+@pytest.mark.parametrize("game", NUMBERED)
 def test_every_rule_listed_is_in_the_rules_data(game: str) -> None:
     missing = {f"line {r.line}": n for r in rows(game) for n in rules_named(r.rule)
                if n not in rule_numbers(game)}

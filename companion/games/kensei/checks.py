@@ -30,6 +30,8 @@ def _orders(s: str, me: MeleeSide, foe: MeleeSide) -> list[tuple[bool, str, str]
          f"{s}.potenciar: Potenciar goes with an action order, not a reaction (reading 9)"),
         (me.order == "charge" and me.out_of_coherence, "CARGAR",
          f"{s}.order: a unit out of coherence cannot charge"),
+        (me.parapeted and (me.mounted or me.skirmishers), "PARAPETAR",
+         f"{s}.parapeted: mounted troops and skirmishers cannot be parapeted"),
         (me.weapon in (6, 7), "ARMAS DE COMBATE CUERPO A CUERPO",
          f"{s}.weapon: types 6 and 7 are garbled in the rulebook; the calculator does not "
          "rule on them"),
@@ -65,6 +67,8 @@ def check_shoot(inp: ShootInput, out_of_range: bool) -> None:
         raise KenseiError("shooter: an unloaded weapon must be reloaded first", "DISPARAR")
     if inp.target.in_melee_with_friend:
         raise KenseiError("target: no shooting at a troop in melee with a friend", "DISPARAR")
+    if inp.target.parapeted and inp.target.mounted:
+        raise KenseiError("target.parapeted: mounted troops cannot be parapeted", "PARAPETAR")
     if out_of_range and (inp.dice.shoot or inp.dice.wound or inp.dice.honour):
         raise KenseiError("dice: out of range, the shot is spent with no roll",
                           "DISTANCIA DE DISPARO")

@@ -56,6 +56,8 @@ class Standing:
     models_left: int
     leader_alive: bool
     general_alive: bool
+    led_by_general: bool
+    """Its leader is the living general: it re-rolls wherever it stands."""
     wound_markers: int
     keys_at: str
     """Where the troop's keys are in the input ("b.", "target."), for the messages."""
@@ -66,17 +68,23 @@ class Standing:
 def standing(t: MeleeSide | Target, left: int, leader_killed: bool, wound_markers: int,
              keys_at: str, dice_at: str) -> Standing | None:
     """Troop ``t`` when it rolls, ``left`` models standing; None when nothing is left of it.
-    The leader lends his HO when in front and alive (LÍDER DE UNIDAD); a general killed in
-    this combat re-rolls nothing (reading 16)."""
+    The leader lends his HO when in front and alive (LÍDER DE UNIDAD); a leader left alone
+    ("Si toda la unidad es retirada y queda solo") is a single model on his own HO; a general
+    killed in this combat re-rolls nothing (reading 16)."""
     leader_alive = t.leader is not None and not leader_killed
     if left == 0 and not leader_alive:
         return None
-    leads = t.leader if t.leader is not None and leader_alive and t.leader.in_front else None
+    alone = left == 0
+    leads = t.leader if t.leader is not None and leader_alive and (
+        t.leader.in_front or alone) else None
     ho = honour(leads.klass, leads.ho) if leads else honour(t.klass, t.ho)
     general_alive = not (t.leader is not None and t.leader.general and leader_killed)
     return Standing(keys=t, ho=ho, trait=t.trait, mounted=t.mounted, single=t.single,
-                    solo=t.solo, hr=t.hr_value, models_left=left, leader_alive=leader_alive,
-                    general_alive=general_alive, wound_markers=wound_markers,
+                    solo=t.solo or alone, hr=t.hr_value, models_left=left,
+                    leader_alive=leader_alive,
+                    general_alive=general_alive,
+                    led_by_general=leader_alive and t.leader is not None and t.leader.general,
+                    wound_markers=wound_markers,
                     keys_at=keys_at, dice_at=dice_at)
 
 
@@ -105,7 +113,8 @@ def _dice(s: Standing, target: int, dice: list[int]) -> bool:
         if dice[0] <= target:
             raise KenseiError(f"{s.dice_at}: the first die passed; there is nothing to re-roll",
                               RULE)
-        if not (s.keys.general_in_range and s.general_alive and not s.keys.general_dead):
+        near = s.keys.general_in_range or s.led_by_general
+        if not (near and s.general_alive and not s.keys.general_dead):
             raise KenseiError(f"{s.dice_at}: only a troop within reach of its living general "
                               "re-rolls a failed honour roll", RULE)
     return dice[-1] <= target
@@ -148,8 +157,9 @@ def _outcome(s: Standing) -> Outcome:
                               "chooses to stay or to fall back", RULE)
         return s.keys.samurai_choice
     if s.keys.hold:
-        if not s.leader_alive:
-            raise KenseiError(f"{s.keys_at}hold: only a unit with a living leader holds", RULE)
+        if not s.leader_alive or s.models_left == 0:  # the wound is never the leader's
+            raise KenseiError(f"{s.keys_at}hold: only a unit with a living leader and a "
+                              "model left to take the wound holds", RULE)
         return "hold"
     if s.solo:
         return "retreat"

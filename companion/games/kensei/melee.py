@@ -79,7 +79,7 @@ def pool_items(me: MeleeSide, foe: MeleeSide) -> list[PoolItem]:
         mounted = t["charge"].mounted
         on.append(("charge", mounted if me.mounted and mounted is not None
                    else t.amount("charge")))  # reading 1: +2D6 mounted
-    if charging and me.banner_in_front:
+    if charging and me.banner_in_front and not me.solo:  # a last model drops the banner
         on.append(("banner", t.amount("banner")))
     flags: list[tuple[MeleePoolId, bool]] = [
         ("used", me.used), ("fight_reaction", me.order == "fight_reaction"),

@@ -135,6 +135,8 @@ def rolled_melee(draw: st.DrawFn) -> dict[str, Any]:
         me["used"] = me["potenciar"] = False
         if me["order"] == "charge":
             me["out_of_coherence"] = False
+        if me["mounted"] or me["skirmishers"]:  # PARAPETAR: not for them
+            me["parapeted"] = False
     for me, foe in ((a, b), (b, a)):
         n = pool(me, foe)
         combat = draw(st.lists(die, min_size=dice_to_roll(n), max_size=dice_to_roll(n)))
