@@ -59,6 +59,10 @@ RESOLUTION = "B7 RESOLUCIÓN DEL COMBATE"
 HONOUR = "B7 TIRADA DE HONOR"
 CASUALTIES = "B7 RETIRADA DE BAJAS"
 VICTORY = "B15 REGLAS GENERALES DE LOS ESCENARIOS"
+COMBAT = "Tirada de combate"
+SHOOTING = "Tirada de Disparo"
+MELEE_TABLES = ("melee_pool", "melee_hit", "melee_wound")
+SHOOT_TABLES = ("shoot_pool", "shoot_hit", "shoot_wound")
 
 SCENARIO_NAMES = {1: "Encuentro y aniquilación", 2: "Lucha de fronteras",
                   3: "Romped el frente", 4: "Vías de suministros", 5: "Control estratégico",
@@ -214,7 +218,7 @@ def command_words(words: Words, command: Mapping[str, Any]) -> str:
     if kind == "order_roll":
         return f"{who} rolls for orders: 1D6 {command.get('die')}"
     if kind == "order":
-        rule, said = ORDERS.get(str(command.get("order")), ("", "an order"))
+        said = ORDERS.get(str(command.get("order")), ("", "an order"))[1]
         target = command.get("target")
         on = f" on {words.owned(str(target))}" if target else ""
         return f"{words.owned(str(command.get('troop')))}: {said}{on}"
@@ -306,7 +310,7 @@ def event_rulings(words: Words, before: State, event: BaseModel, *, public: bool
         case kev.OrderRolled():
             return [_order_roll(words, event)]
         case kev.OrderGiven():
-            return [_order(words, event)]
+            return [_order(words, before, event)]
         case kev.MeleeFought():
             return _melee(words, event)
         case kev.ShotFired():
@@ -362,7 +366,7 @@ def _deck(words: Words, event: BaseModel, public: bool) -> Ruling:
 
 def _begun(e: kev.BattleBegun) -> list[Ruling]:
     out = []
-    for side, army in sorted(e.armies.items()):
+    for _, army in sorted(e.armies.items()):
         lst = army.list
         out.append(_r(SETUP, f"{lst.name}: {lst.clan.replace('-', ' ').title()}, a "
                              f"{LEVELS.get(lst.commander_level, lst.commander_level)} in "
@@ -424,7 +428,7 @@ def _order_roll(words: Words, e: kev.OrderRolled) -> Ruling:
                           f"{e.total}: {then}")
 
 
-def _order(words: Words, e: kev.OrderGiven) -> Ruling:
+def _order(words: Words, before: State, e: kev.OrderGiven) -> Ruling:
     rule, said = ORDERS.get(e.order, (ORDERS["move"][0], e.order))
     target = f" on {words.owned(e.target)}" if e.target else ""
     cost = plural(e.cost, "order")
@@ -434,8 +438,10 @@ def _order(words: Words, e: kev.OrderGiven) -> Ruling:
     marks = []
     if e.markers:
         marks.append("marked " + listed([MARKER_NAMES[m] for m in e.markers]))
-    if e.cleared:
-        marks.append("no longer " + listed([MARKER_NAMES[m] for m in e.cleared]))
+    troop = before.troops.get(e.troop)
+    carried = [m for m in e.cleared if troop is None or getattr(troop, m, False)]
+    if carried:
+        marks.append("no longer " + listed([MARKER_NAMES[m] for m in carried]))
     marked = f"; {'; '.join(marks)}" if marks else ""
     return _r(rule, f"{words.owned(e.troop)}: {said}{target}, {cost} spent{kind}{told}"
                     f"{marked}")
@@ -443,40 +449,53 @@ def _order(words: Words, e: kev.OrderGiven) -> Ruling:
 
 # --- melee and shooting ----------------------------------------------------------------------
 
-def _pool(items: list[dict[str, Any]], table: str) -> str:
-    """"2 (AT, Tirada de combate) + 3 (models in melee) ..." from the calculator's items."""
+def _pool(items: list[dict[str, Any]], table: str, seen: set[str], *, dice: bool = True
+          ) -> str:
+    """"2 (the troop's melee attack) + 3 (each model in melee) ..." from the calculator's
+    items, each printed heading named once (``seen``: the headings already named)."""
     data = getattr(rules(), table)
+    named = seen
     parts = []
     for k, item in enumerate(items):
         n = int(item.get("dice", item.get("mod", 0)))
         row = data.rows.get(item.get("id"))
         says = row.says if row is not None else str(item.get("id", "")).replace("_", " ")
-        head = f", {item.get('rule')}" if item.get("rule") else ""
-        number = str(n) if k == 0 else signed(n)
-        parts.append(f"{number} ({says}{head})")
-    return " ".join(parts)
+        heading = str(item.get("rule") or "")
+        if dice:
+            head = f", {heading}" if heading and heading not in named else ""
+            parts.append(f"{n if k == 0 else signed(n)} ({says}{head})")
+        else:
+            head = f" under {heading}" if heading and heading not in named else ""
+            parts.append(f"{says} {'+' if n >= 0 else '−'}{abs(n)}{head}")
+        named.add(heading)
+    return (" " if dice else "; ").join(parts)
 
 
-def _target(target: int, items: list[dict[str, Any]], table: str) -> str:
-    mods = f" after {_pool(items, table)}" if items else ""
+def _target(target: int, items: list[dict[str, Any]], table: str, seen: set[str]) -> str:
+    mods = f" ({_pool(items, table, seen, dice=False)})" if items else ""
     if target >= 7:
         return f"only a 6 succeeds{mods}"
     return f"{max(target, 2)}+{mods}"
 
 
-def _rolls(side: str, out: Mapping[str, Any], pool_table: str, hit_table: str,
-           wound_table: str, roll: str) -> str:
-    """One side's dice: its pool, its hits and its wounds."""
-    pool = out.get("pool", 0)
+def _rolls(side: str, out: Mapping[str, Any], tables: tuple[str, str, str], roll: str,
+           heading: str) -> str:
+    """One side's dice: its pool, its hits and its wounds (``heading``: the ruling's own)."""
+    pool_table, hit_table, wound_table = tables
+    seen = {heading}
+    pool = int(out.get("pool", 0))
     zero = " (a pool of 0 or less rolls one die, a 6 only)" if out.get("zero_pool") else ""
-    dice = f"{_pool(list(out.get('pool_items', [])), pool_table)} = {plural(pool, 'die', 'dice')}"
-    hits = (f"{roll} at {_target(int(out.get('hit_target', 4)), list(out.get('hit_items', [])), hit_table)}: "
-            f"{plural(int(out.get('hits', 0)), 'hit')} ({plural(int(out.get('fumbles', 0)), 'fumble')}, "
+    items = _pool(list(out.get("pool_items", [])), pool_table, seen)
+    target = _target(int(out.get("hit_target", 4)), list(out.get("hit_items", [])), hit_table,
+                     seen)
+    text = (f"{side}: {items} = {plural(pool, 'die', 'dice')}{zero}; {roll} at {target}: "
+            f"{plural(int(out.get('hits', 0)), 'hit')} "
+            f"({plural(int(out.get('fumbles', 0)), 'fumble')}, "
             f"{plural(int(out.get('criticals', 0)), 'critical')})")
-    text = f"{side}: {dice}{zero}; {hits}"
     if out.get("hits"):
-        text += (f"; wounds at {_target(int(out.get('wound_target', 4)), list(out.get('wound_items', [])), wound_table)}: "
-                 f"{plural(int(out.get('wounds', 0)), 'wound')}")
+        wound = _target(int(out.get("wound_target", 4)), list(out.get("wound_items", [])),
+                        wound_table, seen)
+        text += f"; wounds at {wound}: {plural(int(out.get('wounds', 0)), 'wound')}"
         if out.get("stunned_caused"):
             text += f", {plural(int(out['stunned_caused']), 'Stunned die', 'Stunned dice')}"
     return text
@@ -496,7 +515,8 @@ def _taken(words: Words, troop: str, taken: Mapping[str, Any]) -> str:
     if taken.get("lost_wounds"):
         parts.append(f"{plural(int(taken['lost_wounds']), 'wound')} lost beyond the models "
                      "in sight")
-    said = (f"{name}: {listed(parts)}: {plural(int(taken.get('casualties', 0)), 'casualty', 'casualties')}, "
+    dead = plural(int(taken.get("casualties", 0)), "casualty", "casualties")
+    said = (f"{name}: {listed(parts)}: {dead}, "
             f"{plural(int(taken.get('wound_markers_after', 0)), 'wound marker')} left")
     if "stunned_after" in taken:
         said += f", {plural(int(taken.get('stunned_after', 0)), 'Stunned marker')}"
@@ -532,9 +552,9 @@ def _melee(words: Words, e: kev.MeleeFought) -> list[Ruling]:
     out = []
     for side in ("a", "b"):
         if side in r and side in e.troops:
-            out.append(_r("B5.1 Tirada de combate",
-                          _rolls(words.owned(e.troops[side]), r[side], "melee_pool",
-                                 "melee_hit", "melee_wound", "combat dice")))
+            out.append(_r(f"B5.1 {COMBAT}",
+                          _rolls(words.owned(e.troops[side]), r[side], MELEE_TABLES,
+                                 "combat dice", COMBAT)))
     for side in ("a", "b"):
         if side in r and side in e.troops and r[side].get("taken"):
             out.append(_r(CASUALTIES, _taken(words, e.troops[side], r[side]["taken"])))
@@ -561,10 +581,9 @@ def _shot(words: Words, e: kev.ShotFired) -> list[Ruling]:
     if r.get("out_of_range"):
         return [_r("B6 DISTANCIA DE DISPARO", f"{words.owned(e.target)} is out of range at "
                                               f"{r.get('band')} distance: no roll is made")]
-    out = [_r("B6 Tirada de Disparo",
-              f"At {r.get('band')} range, " + _rolls(words.owned(e.shooter), r, "shoot_pool",
-                                                     "shoot_hit", "shoot_wound",
-                                                     "shooting dice"))]
+    out = [_r(f"B6 {SHOOTING}",
+              f"At {r.get('band')} range, " + _rolls(words.owned(e.shooter), r, SHOOT_TABLES,
+                                                     "shooting dice", SHOOTING))]
     if r.get("taken"):
         out.append(_r(CASUALTIES, _taken(words, e.target, r["taken"])))
     if r.get("honour"):
@@ -595,10 +614,10 @@ def _scored(words: Words, e: kev.BattleScored) -> list[Ruling]:
                 what = f"secondary mission, {SECONDARY_NAMES.get(n, n)}"
             detail = f": {line.detail}" if line.detail else ""
             terms.append(f"{line.vp} ({what or line.id.replace('_', ' ')}{detail})")
-        sum_ = " + ".join(terms) if terms else "no victory points"
         total = e.vp.get(side, 0)  # type: ignore[call-overload]
-        out.append(_r(f"B15 {name.upper()}", f"{words.side(side)}: {sum_} = "
-                                              f"{plural(total, 'victory point')}"))
+        sum_ = (f"{' + '.join(terms)} = {plural(total, 'victory point')}" if terms
+                else "no victory points")
+        out.append(_r(f"B15 {name.upper()}", f"{words.side(side)}: {sum_}"))
     if e.winner is not None:
         out.append(_r(VICTORY, f"{words.side(e.winner)} wins the battle"))
     else:

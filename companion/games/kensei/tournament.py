@@ -6,14 +6,17 @@ self-play for simulated tables (the engine's simulator)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from pydantic import TypeAdapter
 
-from companion.core.game import GameRules, Recorder
+from companion.core.game import Game, GameRules, Recorder, Rejection
 from companion.core.records import NotUndoable, Undoable
 from companion.games.kensei import records
+from companion.games.kensei.battle import simulator
+from companion.games.kensei.battle.commands import Melee, Order, Shoot
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import State
 from companion.games.kensei.battle.views import public_view
@@ -49,7 +52,6 @@ class KenseiFeed:
         """``stage`` (the phase and turn, whose troop is active), ``score`` (the victory points
         once scored, else the points each army has lost), ``waiting_for`` (a side or None),
         ``board`` (the public view) and, once over, ``winner``."""
-        words = Words.of(state)
         stage = PHASES.get(state.phase, state.phase)
         if state.turn and state.phase not in ("scoring", "over"):
             stage = f"Turn {state.turn}: {stage}"
@@ -102,9 +104,39 @@ class KenseiFeed:
     def selfplay(self, seed: int, recorder: Recorder) -> State:
         """A seeded random legal battle (the engine's simulator), every accepted command
         through ``recorder``."""
-        from companion.games.kensei.battle import simulator
-        state: State = simulator.play(seed, recorder=recorder).state
-        return state
+        game: Game[State, Any, Any] = Game(KenseiRules(), recorder=recorder)
+        return play(game, seed).state
+
+
+def play(game: Game[State, Any, Any], seed: int, commands: int | None = None
+         ) -> Game[State, Any, Any]:
+    """Play the simulator's seeded battle (``simulator.play_battle``: the same random
+    commanders, the same dice) on ``game``, to the end or for ``commands`` accepted commands.
+    A combat the random players cannot settle is skipped, a refused random order retried, as
+    the simulator does."""
+    rules = KenseiRules()
+    rng = random.Random(seed)
+    players = simulator.RandomCommanders(rng)
+    accepted = 0
+    for _ in range(simulator.MAX_COMMANDS):
+        if game.state.phase == "over" or (commands is not None and accepted >= commands):
+            return game
+        command = players.command(game.state)
+        if isinstance(command, Melee | Shoot):
+            ready = simulator._complete(rules, game, rng, command)
+            if isinstance(ready, Rejection):
+                continue
+            command = ready
+        result = game.submit(command)
+        if isinstance(result, Rejection):
+            if isinstance(command, Order):
+                players.queue.clear()
+                continue
+            raise RuntimeError(f"self-play seed {seed}: a command was refused: {result}")
+        accepted += 1
+    if commands is None:
+        raise RuntimeError(f"self-play seed {seed}: the battle did not finish")
+    return game
 
 
 FEED = KenseiFeed()
