@@ -150,8 +150,8 @@ class Words:
     """Names as the table says them: each army by its list's name, each troop by its
     profile's name (with its list position when the army has two of that profile)."""
 
-    def __init__(self, armies: Mapping[str, Army]) -> None:
-        self.armies = dict(armies)
+    def __init__(self, armies: Mapping[Any, Army]) -> None:
+        self.armies: dict[str, Army] = {str(s): a for s, a in armies.items()}
 
     @classmethod
     def of(cls, state: State) -> Words:
@@ -607,14 +607,14 @@ def _scored(words: Words, e: kev.BattleScored) -> list[Ruling]:
     out = []
     for side in ("a", "b"):
         terms = []
-        for line in e.lines.get(side, ()):  # type: ignore[call-overload]
+        for line in e.lines.get(side, ()):
             what = SCORE_LINES.get(line.id)
             if what is None and line.id.startswith("secondary_"):
                 n = int(line.id.removeprefix("secondary_") or 0)
                 what = f"secondary mission, {SECONDARY_NAMES.get(n, n)}"
             detail = f": {line.detail}" if line.detail else ""
             terms.append(f"{line.vp} ({what or line.id.replace('_', ' ')}{detail})")
-        total = e.vp.get(side, 0)  # type: ignore[call-overload]
+        total = e.vp.get(side, 0)
         sum_ = (f"{' + '.join(terms)} = {plural(total, 'victory point')}" if terms
                 else "no victory points")
         out.append(_r(f"B15 {name.upper()}", f"{words.side(side)}: {sum_}"))

@@ -125,7 +125,8 @@ def progress(log: GameLog) -> str:
     begun = next((e for e in events if e.get("type") == "battle_begun"), None)
     if begun is None:
         return "Not started"
-    armies = begun.get("armies") if isinstance(begun.get("armies"), dict) else {}
+    raw = begun.get("armies")
+    armies: dict[str, Any] = raw if isinstance(raw, dict) else {}
     names = [str(a.get("list", {}).get("name", "?")) for a in armies.values()
              if isinstance(a, dict)]
     against = " against ".join(names) or "two armies"
