@@ -108,35 +108,47 @@ class KenseiFeed:
         return play(game, seed).state
 
 
+class SelfPlay:
+    """The simulator's seeded commanders (``simulator.play_battle``: the same random choices,
+    the same dice), playing on any :class:`Game`: a battle may be stopped, stored, resumed
+    from the store and played on by the same commanders, command for command as the
+    simulator's. A combat the random players cannot settle is skipped and a refused random
+    order retried, as the simulator does."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rules = KenseiRules()
+        self.rng = random.Random(seed)
+        self.players = simulator.RandomCommanders(self.rng)
+
+    def play(self, game: Game[State, Any, Any], commands: int | None = None
+             ) -> Game[State, Any, Any]:
+        """To the end, or until ``commands`` more were accepted."""
+        accepted = 0
+        for _ in range(simulator.MAX_COMMANDS):
+            if game.state.phase == "over" or (commands is not None and accepted >= commands):
+                return game
+            command = self.players.command(game.state)
+            if isinstance(command, Melee | Shoot):
+                ready = simulator._complete(self.rules, game, self.rng, command)
+                if isinstance(ready, Rejection):
+                    continue
+                command = ready
+            result = game.submit(command)
+            if isinstance(result, Rejection):
+                if isinstance(command, Order):
+                    self.players.queue.clear()
+                    continue
+                raise RuntimeError(f"self-play seed {self.seed}: a command was refused: "
+                                   f"{result}")
+            accepted += 1
+        raise RuntimeError(f"self-play seed {self.seed}: the battle did not finish")
+
+
 def play(game: Game[State, Any, Any], seed: int, commands: int | None = None
          ) -> Game[State, Any, Any]:
-    """Play the simulator's seeded battle (``simulator.play_battle``: the same random
-    commanders, the same dice) on ``game``, to the end or for ``commands`` accepted commands.
-    A combat the random players cannot settle is skipped, a refused random order retried, as
-    the simulator does."""
-    rules = KenseiRules()
-    rng = random.Random(seed)
-    players = simulator.RandomCommanders(rng)
-    accepted = 0
-    for _ in range(simulator.MAX_COMMANDS):
-        if game.state.phase == "over" or (commands is not None and accepted >= commands):
-            return game
-        command = players.command(game.state)
-        if isinstance(command, Melee | Shoot):
-            ready = simulator._complete(rules, game, rng, command)
-            if isinstance(ready, Rejection):
-                continue
-            command = ready
-        result = game.submit(command)
-        if isinstance(result, Rejection):
-            if isinstance(command, Order):
-                players.queue.clear()
-                continue
-            raise RuntimeError(f"self-play seed {seed}: a command was refused: {result}")
-        accepted += 1
-    if commands is None:
-        raise RuntimeError(f"self-play seed {seed}: the battle did not finish")
-    return game
+    """The seeded battle of :class:`SelfPlay` on ``game``."""
+    return SelfPlay(seed).play(game, commands)
 
 
 FEED = KenseiFeed()
