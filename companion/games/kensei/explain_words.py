@@ -484,11 +484,12 @@ def _rolls(side: str, out: Mapping[str, Any], tables: tuple[str, str, str], roll
     pool_table, hit_table, wound_table = tables
     seen = {heading}
     pool = int(out.get("pool", 0))
-    zero = " (a pool of 0 or less rolls one die, a 6 only)" if out.get("zero_pool") else ""
     items = _pool(list(out.get("pool_items", [])), pool_table, seen)
+    size = (f"{'−' if pool < 0 else ''}{abs(pool)}: a pool of 0 or less rolls one die, which "
+            "succeeds on a 6 only" if out.get("zero_pool") else plural(pool, "die", "dice"))
     target = _target(int(out.get("hit_target", 4)), list(out.get("hit_items", [])), hit_table,
                      seen)
-    text = (f"{side}: {items} = {plural(pool, 'die', 'dice')}{zero}; {roll} at {target}: "
+    text = (f"{side}: {items} = {size}; {roll} at {target}: "
             f"{plural(int(out.get('hits', 0)), 'hit')} "
             f"({plural(int(out.get('fumbles', 0)), 'fumble')}, "
             f"{plural(int(out.get('criticals', 0)), 'critical')})")
@@ -563,7 +564,7 @@ def _melee(words: Words, e: kev.MeleeFought) -> list[Ruling]:
         said = (f"{words.owned(e.troops[loser])} loses the melee to "
                 f"{words.owned(e.troops[winner])}")
     else:
-        said = "Neither side loses the melee: equal losses, no honour roll"
+        said = "Equal losses: nobody loses the melee and nobody takes an honour roll"
     initiative = r.get("combat_initiative")
     if initiative in e.troops:
         said += f"; {words.side(initiative)} has the combat initiative"
@@ -602,18 +603,31 @@ def _dead_generals(words: Words, sides: Sequence[str]) -> list[Ruling]:
                                               "battle") for s in sides]
 
 
+def _score_term(line: kev.ScoreLine) -> str:
+    """What one line of the score counts, in words ("3 enemy troops destroyed, 2 each")."""
+    if line.id == "more_points":
+        return f"more army points on the table: {line.detail}" if line.detail else \
+            SCORE_LINES["more_points"]
+    if line.id == "destroyed":
+        return f"{plural(line.vp // 2, 'enemy troop')} destroyed, 2 each"
+    if line.id == "half_lost":
+        their = "its" if line.vp == 1 else "their"
+        return f"{plural(line.vp, 'enemy unit')} that lost half {their} models or more, 1 each"
+    if line.id.startswith("secondary_"):
+        n = int(line.id.removeprefix("secondary_") or 0)
+        return f"the secondary mission, {SECONDARY_NAMES.get(n, n)}"
+    if line.id in ("head_hunt", "casualty_control", "drive_out"):
+        return f"the secondary mission, {SCORE_LINES[line.id]}"
+    return SCORE_LINES.get(line.id, line.id.replace("_", " "))
+
+
 def _scored(words: Words, e: kev.BattleScored) -> list[Ruling]:
     name = SCENARIO_NAMES.get(e.scenario, str(e.scenario))
     out = []
     for side in ("a", "b"):
         terms = []
         for line in e.lines.get(side, ()):
-            what = SCORE_LINES.get(line.id)
-            if what is None and line.id.startswith("secondary_"):
-                n = int(line.id.removeprefix("secondary_") or 0)
-                what = f"secondary mission, {SECONDARY_NAMES.get(n, n)}"
-            detail = f": {line.detail}" if line.detail else ""
-            terms.append(f"{line.vp} ({what or line.id.replace('_', ' ')}{detail})")
+            terms.append(f"{line.vp} ({_score_term(line)})")
         total = e.vp.get(side, 0)
         sum_ = (f"{' + '.join(terms)} = {plural(total, 'victory point')}" if terms
                 else "no victory points")

@@ -12,9 +12,9 @@ from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.tournament import SelfPlay
 
 TO_THE_END = 3
-"""Plays to the end of turn 5, scenario 1 rolled: 12 melees and 5 shots (a golden seed)."""
+"""Plays to the end of turn 5, scenario 5 rolled: 12 melees and 5 shots (a golden seed)."""
 ROUTED = 0
-"""Ends in a rout in turn 4 (B3.1)."""
+"""Ends in a rout in turn 4 (B3.1), scenario 1 scored from the state (B15)."""
 
 
 def play_stored(store: Store, seed: int, commands: int | None = None) -> int:
