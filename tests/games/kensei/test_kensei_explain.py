@@ -252,3 +252,24 @@ def test_an_order_roll_in_words() -> None:
     assert ruling["text"] == (f"{kuge().list.name}'s Yari Ashigaru: 1D6 4 + 3 (the leader's "
                               "INI, leading the unit) + 1 (the Hata-Jurushi) = 8: two orders "
                               "and ki")
+
+
+def test_every_kind_of_event_has_its_own_words() -> None:
+    """No event falls through to a bare type name: each member of the event union is matched
+    by name in the words module (the seeds above do not hold every kind)."""
+    import inspect
+
+    from companion.games.kensei import explain_words
+    from companion.games.kensei.battle.events import KenseiEvent
+
+    source = inspect.getsource(explain_words)
+    members = typing.get_args(typing.get_args(KenseiEvent)[0])
+    assert len(members) > 30
+    for member in members:
+        module = "deck" if member.__module__.endswith(".deck") else "kev"
+        assert f"{module}.{member.__name__}" in source, member.__name__
+    state = _state()
+    words = Words.of(state)
+    marker = event_rulings(words, state, kev.MarkerSet(troop="a2", marker="parapeted", on=True))
+    assert marker == [{"rule": "B1.1 MARCADORES", "text": f"A Parapeted marker is placed on "
+                       f"{kuge().list.name}'s Yari Ashigaru by hand"}]
