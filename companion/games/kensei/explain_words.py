@@ -72,21 +72,27 @@ SECONDARY_NAMES = {1: "Caza de cabezas", 2: "Espías en la retaguardia",
                    6: "Expulsad al enemigo"}
 LEVELS = {"hatamoto": "Hatamoto", "taisho": "Taisho", "daimyo": "Daimyo"}
 
-ORDERS: dict[str, tuple[str, str]] = {
-    "move": ("B4 MOVER", "move"), "run": ("B4 CORRER", "run"),
-    "regroup": ("B4 REAGRUPAR", "regroup: a leader joins a unit"),
-    "fight": ("B4 COMBATIR", "fight"), "charge": ("B4 CARGAR", "charge"),
-    "disengage": ("B4 DESTRABAR", "disengage"),
-    "challenge": ("B4 RETAR A DUELO", "challenge to an honour duel"),
-    "shoot": ("B4 DISPARAR", "shoot"), "empower": ("B4 POTENCIAR", "empower"),
-    "reload": ("B4 RECARGA", "reload"), "take_cover": ("B4 PARAPETAR", "take cover"),
-    "interact": ("B4 INTERACTUAR", "interact"), "flee": ("B4 HUIR", "flee"),
-    "fight_reaction": ("B4 COMBATIR", "fight as a reaction"),
-    "opportunity_charge": ("B4 CARGA DE OPORTUNIDAD", "charge at an opportunity"),
-    "stand_and_shoot": ("B4 AGUANTAR Y DISPARAR", "stand and shoot"),
-    "leave_unit": ("B2.7 LÍDER DE UNIDAD", "leave the unit"),
+ORDERS: dict[str, tuple[str, str, str]] = {
+    "move": ("B4 MOVER", "move", "move"), "run": ("B4 CORRER", "run", "run"),
+    "regroup": ("B4 REAGRUPAR", "regroup", "regroup: the leader joins {}"),
+    "fight": ("B4 COMBATIR", "fight", "fight {}"),
+    "charge": ("B4 CARGAR", "charge", "charge {}"),
+    "disengage": ("B4 DESTRABAR", "disengage", "disengage from {}"),
+    "challenge": ("B4 RETAR A DUELO", "challenge to an honour duel",
+                  "challenge {} to an honour duel"),
+    "shoot": ("B4 DISPARAR", "shoot", "shoot at {}"),
+    "empower": ("B4 POTENCIAR", "empower", "empower the attack on {}"),
+    "reload": ("B4 RECARGA", "reload", "reload"),
+    "take_cover": ("B4 PARAPETAR", "take cover", "take cover"),
+    "interact": ("B4 INTERACTUAR", "interact", "interact"),
+    "flee": ("B4 HUIR", "flee", "flee from {}"),
+    "fight_reaction": ("B4 COMBATIR", "fight as a reaction", "fight {} as a reaction"),
+    "opportunity_charge": ("B4 CARGA DE OPORTUNIDAD", "charge at an opportunity",
+                           "charge {} at an opportunity"),
+    "stand_and_shoot": ("B4 AGUANTAR Y DISPARAR", "stand and shoot", "stand and shoot at {}"),
+    "leave_unit": ("B2.7 LÍDER DE UNIDAD", "leave the unit", "leave the unit"),
 }
-"""Each order's rule and its plain name."""
+"""Each order's rule and its words, without a target and with one."""
 
 SITUATION = {
     "in_melee": "in melee", "stunned": "stunned", "out_of_coherence": "out of coherence",
@@ -218,10 +224,10 @@ def command_words(words: Words, command: Mapping[str, Any]) -> str:
     if kind == "order_roll":
         return f"{who} rolls for orders: 1D6 {command.get('die')}"
     if kind == "order":
-        said = ORDERS.get(str(command.get("order")), ("", "an order"))[1]
         target = command.get("target")
-        on = f" on {words.owned(str(target))}" if target else ""
-        return f"{words.owned(str(command.get('troop')))}: {said}{on}"
+        said = _order_words(str(command.get("order")),
+                            words.owned(str(target)) if target else None)
+        return f"{words.owned(str(command.get('troop')))}: {said}"
     if kind == "retreat_honour" and isinstance(dice, list):
         return (f"Honour roll of {words.owned(str(command.get('troop')))}, in retreat: "
                 f"{' then '.join(map(str, dice))}")
@@ -312,9 +318,9 @@ def event_rulings(words: Words, before: State, event: BaseModel, *, public: bool
         case kev.OrderGiven():
             return [_order(words, before, event)]
         case kev.MeleeFought():
-            return _melee(words, event)
+            return _melee(words, before, event)
         case kev.ShotFired():
-            return _shot(words, event)
+            return _shot(words, before, event)
         case kev.MarkerSet(troop=troop, marker=marker, on=on):
             placed = "placed on" if on else "removed from"
             return [_r(MARKERS, f"A {MARKER_NAMES[marker]} marker is {placed} "
@@ -429,8 +435,8 @@ def _order_roll(words: Words, e: kev.OrderRolled) -> Ruling:
 
 
 def _order(words: Words, before: State, e: kev.OrderGiven) -> Ruling:
-    rule, said = ORDERS.get(e.order, (ORDERS["move"][0], e.order))
-    target = f" on {words.owned(e.target)}" if e.target else ""
+    rule = ORDERS[e.order][0] if e.order in ORDERS else "B4"
+    said = _order_words(e.order, words.owned(e.target) if e.target else None)
     cost = plural(e.cost, "order")
     kind = ", its action combat order of this activation" if e.combat else ""
     asserted = [w for k, w in SITUATION.items() if getattr(e.situation, k, False)]
@@ -443,8 +449,13 @@ def _order(words: Words, before: State, e: kev.OrderGiven) -> Ruling:
     if carried:
         marks.append("no longer " + listed([MARKER_NAMES[m] for m in carried]))
     marked = f"; {'; '.join(marks)}" if marks else ""
-    return _r(rule, f"{words.owned(e.troop)}: {said}{target}, {cost} spent{kind}{told}"
-                    f"{marked}")
+    return _r(rule, f"{words.owned(e.troop)}: {said}, {cost} spent{kind}{told}{marked}")
+
+
+def _order_words(order: str, target: str | None) -> str:
+    """"charge Ben's Buke's Yumi Samurai", "move"."""
+    _, alone, aimed = ORDERS.get(order, ("", order.replace("_", " "), "{}"))
+    return aimed.format(target) if target and "{}" in aimed else alone
 
 
 # --- melee and shooting ----------------------------------------------------------------------
@@ -502,10 +513,11 @@ def _rolls(side: str, out: Mapping[str, Any], tables: tuple[str, str, str], roll
     return text
 
 
-def _taken(words: Words, troop: str, taken: Mapping[str, Any]) -> str:
+def _taken(words: Words, troop: str, taken: Mapping[str, Any], unit: bool) -> str:
     """What a troop suffered: casualties, wound markers, the leader's wounds."""
     name = words.owned(troop)
-    parts = [plural(int(taken.get("unit_wounds", 0)), "wound") + " on the unit"]
+    on = " on the unit" if unit else ""
+    parts = [plural(int(taken.get("unit_wounds", 0)), "wound") + on]
     if taken.get("to_leader"):
         parts.append(f"{plural(int(taken['to_leader']), 'critical')} on the leader")
     if taken.get("protected"):
@@ -548,7 +560,13 @@ def _honour(words: Words, troop: str, honour: Mapping[str, Any]) -> str:
             f"{more}")
 
 
-def _melee(words: Words, e: kev.MeleeFought) -> list[Ruling]:
+def _unit(before: State, troop: str) -> bool:
+    """A troop of several models (its wounds fall on the unit, its leader's apart)."""
+    found = before.troops.get(troop)
+    return found is None or found.models_start > 1
+
+
+def _melee(words: Words, before: State, e: kev.MeleeFought) -> list[Ruling]:
     r = e.ruling
     out = []
     for side in ("a", "b"):
@@ -558,7 +576,8 @@ def _melee(words: Words, e: kev.MeleeFought) -> list[Ruling]:
                                  "combat dice", COMBAT)))
     for side in ("a", "b"):
         if side in r and side in e.troops and r[side].get("taken"):
-            out.append(_r(CASUALTIES, _taken(words, e.troops[side], r[side]["taken"])))
+            out.append(_r(CASUALTIES, _taken(words, e.troops[side], r[side]["taken"],
+                                             _unit(before, e.troops[side]))))
     loser, winner = r.get("loser"), r.get("winner")
     if loser in e.troops and winner in e.troops:
         said = (f"{words.owned(e.troops[loser])} loses the melee to "
@@ -577,7 +596,7 @@ def _melee(words: Words, e: kev.MeleeFought) -> list[Ruling]:
     return out
 
 
-def _shot(words: Words, e: kev.ShotFired) -> list[Ruling]:
+def _shot(words: Words, before: State, e: kev.ShotFired) -> list[Ruling]:
     r = e.ruling
     if r.get("out_of_range"):
         return [_r("B6 DISTANCIA DE DISPARO", f"{words.owned(e.target)} is out of range at "
@@ -586,7 +605,7 @@ def _shot(words: Words, e: kev.ShotFired) -> list[Ruling]:
               f"At {r.get('band')} range, " + _rolls(words.owned(e.shooter), r, SHOOT_TABLES,
                                                      "shooting dice", SHOOTING))]
     if r.get("taken"):
-        out.append(_r(CASUALTIES, _taken(words, e.target, r["taken"])))
+        out.append(_r(CASUALTIES, _taken(words, e.target, r["taken"], _unit(before, e.target))))
     if r.get("honour"):
         why = ("it lost half its models or more" if r.get("honour_trigger") == "half_models"
                else "a single model wounded")
