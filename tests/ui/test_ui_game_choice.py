@@ -44,8 +44,8 @@ def _run(tmp_path: Path, *extra: str) -> int:
                  "--db", str(tmp_path / "games.sqlite"), *extra])
 
 
-def test_both_games_are_installed() -> None:
-    assert [g.key for g in installed_games()] == ["sekigahara", "tenka-meidou"]
+def test_the_three_games_are_installed() -> None:
+    assert [g.key for g in installed_games()] == ["kensei", "sekigahara", "tenka-meidou"]
 
 
 def test_the_choice_leads_to_each_game_and_change_game_comes_back(
@@ -88,7 +88,7 @@ def test_the_choice_has_finger_sized_buttons_on_the_screen(size: tuple[int, int]
         app.draw()
         bounds = app.window.get_rect()
         games = [t for t in app.targets if t.action is not None]
-        assert [t.label for t in games] == ["Sekigahara", "Tenka Meidou"]
+        assert [t.label for t in games] == ["Kensei", "Sekigahara", "Tenka Meidou"]
         for target in games:
             assert bounds.contains(target.rect)
             assert min(target.rect.size) >= 2 * app.theme.target

@@ -10,10 +10,11 @@ from companion.core.descriptor import GameDescriptor
 GAME = GameDescriptor(
     name="kensei",
     title="Kensei",
-    line="Zenit Miniatures · 2 players · a skirmish of miniatures on an open table",
+    line="Zenit Miniatures · 2 players · a miniatures skirmish",
     commands={"kensei": "companion.games.kensei.cli:register"},
+    ui="ui.kensei:UI",
     records="companion.games.kensei.explain:RECORDS",
     tournament="companion.games.kensei.tournament:FEED",
 )
-"""So far the referee's calculators only (``companion kensei melee|shoot|duel``): no reader
-table and no screens yet, so ``companion run`` does not offer it."""
+"""The referee's calculators (``companion kensei melee|shoot|duel``) and their screens
+(``companion run --game kensei``: :mod:`ui.kensei`); no reader table yet."""
