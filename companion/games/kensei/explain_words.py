@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from companion.games.kensei.armylist import CLAN_NAME
 from companion.games.kensei.battle import deck
 from companion.games.kensei.battle import events as kev
 from companion.games.kensei.battle.commands import Army
@@ -374,7 +375,7 @@ def _begun(e: kev.BattleBegun) -> list[Ruling]:
     out = []
     for _, army in sorted(e.armies.items()):
         lst = army.list
-        out.append(_r(SETUP, f"{lst.name}: {lst.clan.replace('-', ' ').title()}, a "
+        out.append(_r(SETUP, f"{lst.name}: {CLAN_NAME.get(lst.clan, lst.clan)}, a "
                              f"{LEVELS.get(lst.commander_level, lst.commander_level)} in "
                              f"command, {plural(len(lst.entries), 'troop')} for a "
                              f"{lst.size}-point battle"))

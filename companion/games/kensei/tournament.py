@@ -130,7 +130,8 @@ class SelfPlay:
                 return game
             command = self.players.command(game.state)
             if isinstance(command, Melee | Shoot):
-                ready = simulator._complete(self.rules, game, self.rng, command)
+                ready = simulator.settle(self.rules, game.state, command,
+                                         lambda: simulator.d6(self.rng))
                 if isinstance(ready, Rejection):
                     continue
                 command = ready

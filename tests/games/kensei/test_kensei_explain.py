@@ -12,7 +12,7 @@ import typing
 from pathlib import Path
 
 import pytest
-from _records_kit import ROUTED, TO_THE_END, play_stored
+from _records_kit import CONCEDED, ROUTED, TO_THE_END, play_stored
 
 from companion.cli import main
 from companion.core.explain import explain_text
@@ -24,7 +24,6 @@ from companion.games.kensei.battle.state import State
 from companion.games.kensei.explain import explain_entry
 from companion.games.kensei.explain_words import SECTIONS, Words, event_rulings
 
-CONCEDED = 7
 SEEDS = (ROUTED, TO_THE_END, CONCEDED)
 
 RAW = {
@@ -148,12 +147,13 @@ def test_a_melee_is_itemised_from_its_ruling(
 
 def test_the_score_lists_every_victory_point(
         explained: dict[tuple[int, int], dict[str, typing.Any]]) -> None:
-    names = {"a": kuge().list.name, "b": buke().list.name}
     scored = 0
-    for out in explained.values():
+    for (seed, _), out in explained.items():
         event = next((e for e in out.get("events", []) if e["type"] == "battle_scored"), None)
         if event is None:
             continue
+        begun = explained[(seed, 1)]["events"][0]
+        names = {s: army["list"]["name"] for s, army in begun["armies"].items()}
         for side, name in names.items():
             line = next(r["text"] for r in out["rulings"] if r["rule"].startswith("B15 ")
                         and r["text"].startswith(f"{name}: "))
