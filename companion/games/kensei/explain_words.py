@@ -107,7 +107,8 @@ SITUATION = {
 }
 MARKER_NAMES = {"used": "Used", "stunned": "Stunned", "retreat": "Retreat",
                 "dishonoured": "Dishonoured", "parapeted": "Parapeted", "unloaded": "Unloaded",
-                "ran": "Ran"}
+                "ran": "Ran", "immobilised": "Immobilised", "poisoned": "Poisoned",
+                "cursed": "Cursed"}
 INI_ITEMS = {"base_ini": "INI", "leader_ini": "the leader's INI, leading the unit",
              "dishonoured": "Dishonoured", "general_dead": "the general is dead",
              "banner": "the Hata-Jurushi"}
@@ -324,7 +325,7 @@ def event_rulings(words: Words, before: State, event: BaseModel, *, public: bool
             return _shot(words, before, event)
         case kev.MarkerSet(troop=troop, marker=marker, on=on):
             placed = "placed on" if on else "removed from"
-            return [_r(MARKERS, f"A {MARKER_NAMES[marker]} marker is {placed} "
+            return [_r(MARKERS, f"A {MARKER_NAMES.get(marker, marker)} marker is {placed} "
                                 f"{words.owned(troop)} by hand")]
         case kev.ActivationEnded(used=used):
             named = listed([words.owned(t) for t in used]) or "no troop"

@@ -260,7 +260,9 @@ def test_every_kind_of_event_has_its_own_words() -> None:
     import inspect
 
     from companion.games.kensei import explain_words
+    from companion.games.kensei.battle.commands import MarkerName
     from companion.games.kensei.battle.events import KenseiEvent
+    from companion.games.kensei.explain_words import MARKER_NAMES
 
     source = inspect.getsource(explain_words)
     members = typing.get_args(typing.get_args(KenseiEvent)[0])
@@ -268,6 +270,7 @@ def test_every_kind_of_event_has_its_own_words() -> None:
     for member in members:
         module = "deck" if member.__module__.endswith(".deck") else "kev"
         assert f"{module}.{member.__name__}" in source, member.__name__
+    assert set(typing.get_args(MarkerName)) == set(MARKER_NAMES)
     state = _state()
     words = Words.of(state)
     marker = event_rulings(words, state, kev.MarkerSet(troop="a2", marker="parapeted", on=True))
