@@ -19,7 +19,7 @@ from companion.games.kensei.battle import simulator
 from companion.games.kensei.battle.commands import Melee, Order, Shoot
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import State
-from companion.games.kensei.battle.views import public_view
+from companion.games.kensei.battle.views import due, public_view
 from companion.games.kensei.explain import PHASES
 from companion.games.kensei.explain_words import Words, event_rulings
 
@@ -77,17 +77,13 @@ class KenseiFeed:
         return "; ".join(lost)
 
     def waiting_for(self, state: State) -> str | None:
-        """The side the battle waits on, when one alone: the strategy winner choosing a side,
-        the next to deploy, the active troop that has not rolled for orders yet."""
-        if state.phase == "side":
-            return state.strategy_winner
-        if state.phase == "deployment":
-            return state.deploy_next
-        act = state.activation
-        if state.phase == "activation" and act is not None:
-            waiting = [s for s in act.troops if s not in act.orders]
-            return waiting[0] if len(waiting) == 1 else None
-        return None
+        """The side the battle waits on, when one alone gives the next command (the engine's
+        :func:`~.battle.views.due`): the strategy winner choosing a side, the next to deploy,
+        the side still to name its troop or roll for orders, the holder answering a duel."""
+        if state.phase in ("over", "setup"):
+            return None
+        sides = [s for s in due(state).get("sides", []) if s in ("a", "b")]
+        return sides[0] if len(sides) == 1 else None
 
     def board(self, state: State) -> dict[str, Any]:
         """The battle as everyone at the table sees it: the public view (never a hand, a card
