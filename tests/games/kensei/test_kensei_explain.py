@@ -276,3 +276,22 @@ def test_every_kind_of_event_has_its_own_words() -> None:
     marker = event_rulings(words, state, kev.MarkerSet(troop="a2", marker="parapeted", on=True))
     assert marker == [{"rule": "B1.1 MARCADORES", "text": f"A Parapeted marker is placed on "
                        f"{kuge().list.name}'s Yari Ashigaru by hand"}]
+
+
+def test_replay_shows_a_hidden_troop_to_its_army_and_the_referee_only(
+        logs: dict[int, GameLog]) -> None:
+    from companion.games.kensei.explain import view_at, view_text
+
+    log = logs[ROUTED]
+    held = next((entry.seq, e) for entry in log.entries for e in entry.data["events"]
+                if e["type"] == "troop_held_back")
+    at, event = held
+    assert event["hidden"]
+    state = view_at(log, at, "referee")["state"]
+    name = next(t["name"] for t in state["troops"] if t["id"] == event["troop"])
+    pages = {view: view_text(view_at(log, at, view)) for view in ("public", "a", "b", "referee")}
+    owner = event["side"]
+    assert name not in pages["public"] and name not in pages["a" if owner == "b" else "b"]
+    assert f"{name}: " in pages[owner] and "only this army sees it" in pages[owner]
+    assert f"{name}: " in pages["referee"] and "in the reserve" in pages["referee"]
+    assert "1 troop off the table" in pages["public"]
