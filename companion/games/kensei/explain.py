@@ -91,9 +91,9 @@ def view_text(shown: dict[str, Any]) -> str:
         hidden = (battle.get("off_table") or {}).get(side)
         off = f"; {plural(int(hidden), 'troop')} off the table" if hidden else ""
         lines.append(f"{name}{cards}{off}")
-        shown = [t for t in battle.get("troops", []) if t.get("side") == side]
-        lines += ["  " + _troop_line(troop) for troop in shown]
-        ids = {t.get("id") for t in shown}
+        on_view = [t for t in battle.get("troops", []) if t.get("side") == side]
+        lines += ["  " + _troop_line(troop) for troop in on_view]
+        ids = {t.get("id") for t in on_view}
         lines += ["  " + _troop_line(troop) + " (only this army sees it)"
                   for troop in battle.get("own_troops", [])
                   if troop.get("side") == side and troop.get("id") not in ids]
