@@ -24,6 +24,7 @@ from companion.games.kensei.battle import deck
 from companion.games.kensei.battle import events as kev
 from companion.games.kensei.battle.commands import Army
 from companion.games.kensei.battle.state import State
+from companion.games.kensei.battle.troops import honour_target
 from companion.games.kensei.rules import rules
 
 Ruling = dict[str, Any]
@@ -419,7 +420,24 @@ def _retreat(words: Words, before: State, e: kev.RetreatRolled) -> Ruling:
         then = (f"fails: {gone} {'is' if len(e.removed) <= 1 else 'are'} removed, counted as "
                 "casualties caused by the enemy")
     return _r(MAINTENANCE, f"{words.owned(e.troop)} carries a Retreat marker: honour roll "
-                           f"{dice} against {e.target} or less; it {then}")
+                           f"{dice} against {_honour_terms(before, e)}or less; it {then}")
+
+
+def _honour_terms(before: State, e: kev.RetreatRolled) -> str:
+    """"3 (HO) − 1 (in melee) = 2 " as the engine reckons the target, or "2 " when the
+    battle before the roll does not give it (TIRADA DE HONOR)."""
+    troop = before.troops.get(e.troop)
+    if troop is not None:
+        for in_melee in (False, True):
+            try:
+                total, items = honour_target(before, troop, in_melee)
+            except (KeyError, ValueError):
+                break
+            if total == e.target:
+                terms = [f"{v if k == 0 else signed(v)} ({HO_ITEMS.get(i, i.replace('_', ' '))})"
+                         for k, (i, v, _) in enumerate(items)]
+                return f"{' '.join(terms)} = {e.target} "
+    return f"{e.target} "
 
 
 def _order_roll(words: Words, e: kev.OrderRolled) -> Ruling:

@@ -295,3 +295,24 @@ def test_replay_shows_a_hidden_troop_to_its_army_and_the_referee_only(
     assert f"{name}: " in pages[owner] and "only this army sees it" in pages[owner]
     assert f"{name}: " in pages["referee"] and "in the reserve" in pages["referee"]
     assert re.search(r"\d troops? off the table", pages["public"])
+
+
+def test_a_retreat_honour_roll_adds_up(
+        explained: dict[tuple[int, int], dict[str, typing.Any]]) -> None:
+    rolled = re.compile(r"honour roll ([\d, then,re-rolledbygh]+?) against (\d+) \(HO\)"
+                        r"((?: [+−] \d \([^)]*\))*) = (\d+) or less; it (passes|fails)")
+    found = 0
+    for out in explained.values():
+        for ruling in out["rulings"]:
+            if "carries a Retreat marker" not in ruling["text"]:
+                continue
+            match = rolled.search(ruling["text"])
+            assert match is not None, ruling["text"]
+            dice, ho, terms, target, verdict = match.groups()
+            mods = [int(v.replace("− ", "-").replace("+ ", ""))
+                    for v in re.findall(r"[+−] \d", terms)]
+            assert int(ho) + sum(mods) == int(target), ruling["text"]
+            last = int(re.findall(r"\d", dice)[-1])
+            assert (last <= int(target)) == (verdict == "passes"), ruling["text"]
+            found += 1
+    assert found >= 2
