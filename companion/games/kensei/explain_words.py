@@ -235,16 +235,40 @@ def command_words(words: Words, command: Mapping[str, Any]) -> str:
         return (f"Honour roll of {words.owned(str(command.get('troop')))}, in retreat: "
                 f"{' then '.join(map(str, dice))}")
     if kind in ("melee", "shoot"):
-        return "The " + ("melee" if kind == "melee" else "shot") + " as the players give it"
+        return _combat_words(words, kind, command.get("input"))
     if kind == "marker":
         marker = MARKER_NAMES.get(str(command.get("marker")), "a")
         placed = "placed on" if command.get("on") else "cleared from"
-        return f"A {marker} marker {placed} {words.owned(str(command.get('troop')))} by hand"
+        return (f"{_upper(_a(marker))} marker {placed} "
+                f"{words.owned(str(command.get('troop')))} by hand")
     if kind == "score":
         return "The scenario's score, from what the table shows"
     if kind in ("concede", "commander_activation"):
         return f"{who} {'concedes' if kind == 'concede' else 'calls a commander activation'}"
     return kind.replace("_", " ").capitalize()
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _a(word: str) -> str:
+    """"a Used", "an Immobilised"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def _combat_words(words: Words, kind: str, data: Any) -> str:
+    """"The melee of X and Y, dice as given", from the calculator input's ``troop`` keys."""
+    data = data if isinstance(data, Mapping) else {}
+    keys = ("a", "b") if kind == "melee" else ("shooter", "target")
+    troops = [str(part["troop"]) for key in keys
+              if isinstance(part := data.get(key), Mapping) and part.get("troop")]
+    if kind == "melee":
+        who = f" of {listed([words.owned(t) for t in troops])}" if troops else ""
+        return f"The melee{who}, with the dice and the positions the players give"
+    aimed = (f" of {words.owned(troops[0])} at {words.owned(troops[1])}"
+             if len(troops) == 2 else "")
+    return f"The shot{aimed}, with the dice and the positions the players give"
 
 
 def _values(cards: Any) -> str:
@@ -326,8 +350,8 @@ def event_rulings(words: Words, before: State, event: BaseModel, *, public: bool
             return _shot(words, before, event)
         case kev.MarkerSet(troop=troop, marker=marker, on=on):
             placed = "placed on" if on else "removed from"
-            return [_r(MARKERS, f"A {MARKER_NAMES.get(marker, marker)} marker is {placed} "
-                                f"{words.owned(troop)} by hand")]
+            name = _upper(_a(MARKER_NAMES.get(marker, marker)))
+            return [_r(MARKERS, f"{name} marker is {placed} {words.owned(troop)} by hand")]
         case kev.ActivationEnded(used=used):
             named = listed([words.owned(t) for t in used]) or "no troop"
             return [_r(USED, f"The activation ends: {named} "
