@@ -18,7 +18,8 @@ from companion.games.kensei import records
 from companion.games.kensei.battle import simulator
 from companion.games.kensei.battle.commands import Melee, Order, Shoot
 from companion.games.kensei.battle.rules import KenseiRules
-from companion.games.kensei.battle.state import State
+from companion.games.kensei.battle.state import SIDES, State
+from companion.games.kensei.battle.turn import points_on_table, starting_points
 from companion.games.kensei.battle.views import due, public_view
 from companion.games.kensei.explain import PHASES
 from companion.games.kensei.explain_words import Words, event_rulings
@@ -62,17 +63,17 @@ class KenseiFeed:
         return out
 
     def score(self, state: State) -> str:
+        """The victory points once scored (B15); before, the points each army has lost as
+        the rout check counts them (B3.1: 75 % ends the battle)."""
         words = Words.of(state)
         if state.phase == "over":
             return ", ".join(f"{words.side(s)} {state.vp.get(s, 0)} VP" for s in ("a", "b"))
         if not state.armies:
             return "No battle yet"
         lost = []
-        for side in ("a", "b"):
-            troops = [t for t in state.troops.values() if t.side == side]
-            start = sum(t.points for t in troops)
-            gone = sum(t.points * (t.models_start - max(t.models, 0)) // max(t.models_start, 1)
-                       if t.alive else t.points for t in troops)
+        for side in SIDES:
+            start = starting_points(state, side)
+            gone = start - points_on_table(state, side)
             lost.append(f"{words.side(side)} has lost {gone} of {start} points")
         return "; ".join(lost)
 

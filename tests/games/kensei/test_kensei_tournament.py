@@ -173,3 +173,19 @@ def test_a_hidden_kuroi_te_troop_is_never_named_until_it_appears(tmp_path: Path)
     assert any("keeps a troop hidden" in t for t in said)
     hidden = Words.of(follower.rebuilt.state).troop(held["troop"])
     assert all(hidden not in t for t in said), hidden
+
+
+def test_the_glance_counts_points_lost_as_the_rout_check_does(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.sqlite", durable=False) as store:
+        log = store.load(play_stored(store, ROUTED))
+    follower = Follower(FEED)
+    for entry in log.entries:
+        routed = next((e for e in entry.data["events"] if e["type"] == "army_routed"), None)
+        if routed is not None:
+            name = Words.of(follower.rebuilt.state).side(routed["side"])
+            said = f"{name} has lost {routed['lost']} of {routed['starting']} points"
+            assert said in follower.glance()["score"]
+            break
+        follower.advance(entry)
+    else:
+        raise AssertionError("the battle was not routed")
