@@ -192,12 +192,12 @@ def deploy(state: State, cmd: Deploy | HoldBack) -> TroopDeployed | TroopHeldBac
                                        "the table")
         if any(t.held_back for t in state.side_troops(cmd.side)):
             raise RuleViolation("B12", "one troop is kept off the table")
-        why = hold_back_refusal(state, troop)
-        if why and hidden:
+        refusal = hold_back_refusal(state, troop)
+        if refusal and hidden:
             raise HiddenViolation("B12 Desde las profundidades",
-                                  "that troop cannot stay hidden", why)
-        if why:
-            raise RuleViolation("B12 Prácticas clandestinas", why)
+                                  "that troop cannot stay hidden", refusal)
+        if refusal:
+            raise RuleViolation("B12 Prácticas clandestinas", refusal)
         return TroopHeldBack(side=cmd.side, troop=troop.id, hidden=hidden)
     inside = tuple(t.id for t in state.troops.values() if t.inside == troop.id)
     return TroopDeployed(side=cmd.side, troop=troop.id, troops=(troop.id, *inside))

@@ -53,6 +53,7 @@ def track(before: State, after: State, event: Event) -> State:
     if isinstance(event, OrderRolled | RetreatRolled | InitiativeRolled | StrategyRolled):
         count = after.rolls + 1
         owners: tuple[Side, ...]
+        natural: tuple[int, ...]
         if isinstance(event, OrderRolled):
             owners, natural, holder = (event.side,), (event.die,), before.initiative
         elif isinstance(event, RetreatRolled):
