@@ -158,6 +158,8 @@ def test_a_reroll_of_a_failed_retreat_roll_brings_the_unit_back() -> None:
     draw_both(game, random.Random(3))
     submit(game, RetreatHonour(troop="a2", dice=[6]))   # HO 5 (the hero leads): failed
     assert not game.state.troops["a2"].alive and game.state.phase == "initiative"
+    assert views.due(game.state) == {"commands": ["initiative_roll"], "sides": [],
+                                     "roll": "retreat_honour:a2"}
     submit(game, Offering(side="a", card=card(game, "a"), kind="reroll",
                           on="retreat_honour:a2", new_die=2))
     a1, a2 = game.state.troops["a1"], game.state.troops["a2"]

@@ -116,7 +116,7 @@ def due(state: State) -> dict[str, Any]:
     simple = {"setup": "begin", "scenario": "scenario_roll", "strategy": "strategy_roll",
               "scenery": "scenery_roll", "initiative": "initiative_roll", "scoring": "score"}
     if phase in simple:
-        return {"commands": [simple[phase]], "sides": []}
+        return _roll({"commands": [simple[phase]], "sides": []}, state)
     if phase == "side":
         return {"commands": ["choose_side"], "sides": [state.strategy_winner]}
     if phase == "secondary":
