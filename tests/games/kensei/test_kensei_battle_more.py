@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pydantic import TypeAdapter
 from test_kensei_battle import (
     RULES,
     activated,
@@ -44,7 +45,7 @@ from companion.games.kensei.battle.commands import (
     SetMarker,
     StrategyRoll,
 )
-from companion.games.kensei.battle.events import OrderRolled, RollChanged
+from companion.games.kensei.battle.events import KenseiEvent, OrderRolled, RollChanged
 from companion.games.kensei.battle.examples import kuge, kuroi_te
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.simulator import settle
@@ -181,7 +182,8 @@ def test_a_reroll_can_take_the_initiative_or_tie_it() -> None:
                           on="initiative_roll", die=1, new_die=1))
     assert game.state.initiative is None and game.state.phase == "initiative"
     assert views.due(game.state)["commands"] == ["initiative_roll"]
-    assert replay(RULES, list(game.events)) == game.state
+    log = TypeAdapter(list[KenseiEvent])
+    assert replay(RULES, log.validate_json(log.dump_json(list(game.events)))) == game.state
 
 
 def _to_initiative() -> KenseiGame:
