@@ -167,11 +167,13 @@ def test_a_hidden_kuroi_te_troop_stays_off_the_public_view() -> None:
     submit(game, SecondaryMission(side="b", die=1))
     rejection = refused(game, HoldBack(side="a", troop="a1"), by="a")
     assert rejection.private and "a1" not in rejection.message   # units first, said privately
-    submit(game, HoldBack(side="a", troop="a3"), by="a")
+    yurei = refused(game, HoldBack(side="a", troop="a3"), by="a")   # elites, not warriors
+    assert yurei.private and "Yurei" not in yurei.message
+    submit(game, HoldBack(side="a", troop="a2"), by="a")
     public = views.public_view(game.state)
-    assert all(t["id"] != "a3" for t in public["troops"])
-    assert public["off_table"]["a"] == 3   # the hidden Yurei counts with the two still to come
-    assert any(t["id"] == "a3" and t["in_reserve"]
+    assert all(t["id"] != "a2" for t in public["troops"])
+    assert public["off_table"]["a"] == 3   # the hidden warriors count with the two to come
+    assert any(t["id"] == "a2" and t["in_reserve"]
                for t in views.side_view(game.state, "a")["own_troops"])
 
 

@@ -12,6 +12,11 @@ What the other parts use:
   events and the deck's), ``state.State`` (frozen; ``phase``, ``troops``, ``activation``...).
 - ``views.public_view(state)``, ``side_view(state, side)``, ``referee_view(state)``,
   ``public_event(event)``: plain dicts; nothing secret in the public ones (B17).
+- Later rules: ``rolls`` (offerings that change the engine's rolls, B9.1: the roll just made
+  is ``public_view['open_roll']``; ``offering`` with ``die``/``new_die``; ``RollChanged``),
+  ``duels`` (``duel_answer`` after a challenge, B9.4), ``upkeep`` (``regeneration`` of undead
+  units, B9.3; ``enter`` of the Hattori reserve at turn 2 and the Kuroi-te unit rising on
+  ``activate``, B12). ``views.due`` names each when it is owed.
 - ``simulator.play_battle(seed, rules=None)``, ``simulator.settle(rules, state, command,
   roll)`` (a melee or shot with the dice the calculator asks for), ``simulator.events_of``;
   ``selfplay.run(games, seed)``; ``examples.kuge()``, ``buke()``, ``kuroi_te()``.

@@ -75,6 +75,19 @@ def _in_play(state: State, troops: list[Troop]) -> None:
         raise RuleViolation("B3.3 USO DE LAS ÓRDENES", "declare the combat order first")
 
 
+def _duel_rules(state: State, fighting: set[str]) -> None:
+    """B9.4: a challenge is answered before any fight; a declined duel is not fought."""
+    act = state.activation
+    challenge = act.challenge if act is not None else None
+    if challenge is None:
+        return
+    if challenge.accepted is None:
+        raise RuleViolation("B9.4 DUELOS DE HONOR", "the challenge is answered first")
+    sides = {challenge.challenger, challenge.challenged, *challenge.units}
+    if challenge.accepted is False and len(fighting & sides) == 2:
+        raise RuleViolation("B9.4 DUELOS DE HONOR", "the duel was declined: no fight")
+
+
 def melee(state: State, cmd: Melee) -> MeleeFought:
     """COMBATE CUERPO A CUERPO (B5) and its resolution (B7)."""
     data = dict(cmd.input)
@@ -102,6 +115,7 @@ def melee(state: State, cmd: Melee) -> MeleeFought:
             side["leader"] = lead
         data[s] = side
     _in_play(state, list(troops.values()))
+    _duel_rules(state, {t.id for t in troops.values()})
     _fill(data, {"turn_initiative": state.initiative}, "input")
     ruling = _rule("melee", data)
     changes = tuple(_change(state, troops[s], ruling[s]["taken"], ruling[s]["honour"],

@@ -224,6 +224,44 @@ class Offering(_Cmd):
     card: str
     kind: Literal["reroll", "add"]
     on: str
+    die: Annotated[int, Field(ge=0)] | None = None
+    """Which die of the roll (0-based; the initiative and strategy rolls: 0 is side a's, 1 side
+    b's). None: the roll's only die, or one's own die for an add, or the deciding die."""
+    new_die: Die | None = None
+    """A re-roll's new die, on a roll the engine holds (``views.public_view['open_roll']``)."""
+
+
+class DuelAnswer(_Cmd):
+    """B9.4 DUELOS DE HONOR: the challenged side accepts the duel or declines it."""
+
+    type: Literal["duel_answer"] = "duel_answer"
+    side: Side
+    accept: bool
+
+
+class Regeneration(_Cmd):
+    """B9.3 TRATOS, No muertos (Regeneración): in maintenance, 1D6 for an undead unit that lost
+    models the turn before; a 6 brings one back (``leader``: its fallen unit leader, with one
+    wound left)."""
+
+    type: Literal["regeneration"] = "regeneration"
+    troop: str
+    die: Die
+    leader: bool = False
+
+
+Edge = Literal["own", "enemy", "left", "right"]
+"""A table edge, as the entering player sees it."""
+
+
+class EnterReserve(_Cmd):
+    """B12 Prácticas clandestinas (Hattori): at the start of turn 2 the unit kept off the table
+    enters from the table edge chosen, its rear touching it."""
+
+    type: Literal["enter"] = "enter"
+    side: Side
+    troop: str
+    edge: Edge
 
 
 class SetMarker(_Cmd):
@@ -270,6 +308,6 @@ KenseiCommand = Annotated[
     Begin | ScenarioRoll | StrategyRoll | ChooseSide | SceneryRoll | SecondaryMission | Deploy
     | HoldBack | DrawCards | RetreatHonour | InitiativeRoll | CommandDuel | Activate | OrderRoll
     | Order | Melee | Shoot | Offering | SetMarker | EndActivation | CommanderActivation
-    | EndTurn | Score | Concede,
+    | EndTurn | Score | Concede | DuelAnswer | Regeneration | EnterReserve,
     Field(discriminator="type"),
 ]

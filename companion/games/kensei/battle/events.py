@@ -11,6 +11,7 @@ from companion.core.events import Event
 from companion.games.kensei.battle import deck
 from companion.games.kensei.battle.commands import (
     Army,
+    Edge,
     MarkerName,
     OrderKind,
     Role,
@@ -279,12 +280,80 @@ class Conceded(_Ev):
     side: Side
 
 
+RollOutcome = Annotated[
+    OrderRolled | RetreatRolled | InitiativeRolled | StrategyRolled,
+    Field(discriminator="type"),
+]
+"""The rolls the engine adjudicates itself, and so the rolls an offering changes (B9.1)."""
+
+
+class RollChanged(_Ev):
+    """B9.1 OFRENDA A LOS DIOSES: an offering changed die ``die`` of the open roll ``roll``
+    from ``before`` to ``after`` (a re-roll's new die, or the die plus an add card's value);
+    ``outcome`` is the roll as it now stands, and replaces the first. Never a re-roll card's
+    value."""
+
+    type: Literal["roll_changed"] = "roll_changed"
+    roll: str
+    side: Side
+    kind: Literal["reroll", "add"]
+    die: int
+    before: int
+    after: int
+    outcome: RollOutcome
+
+
+class DuelAnswered(_Ev):
+    """B9.4 DUELOS DE HONOR: accepted, both leaders leave their units to fight alone; declined,
+    ``dishonoured`` (the leader and his unit) are Dishonoured and Used, their orders lost."""
+
+    type: Literal["duel_answered"] = "duel_answered"
+    side: Side
+    accept: bool
+    challenger: str
+    challenged: str
+    dishonoured: tuple[str, ...] = ()
+
+
+class Regenerated(_Ev):
+    """B9.3 TRATOS (Regeneración): ``returned`` a model back in ``troop``, or its leader
+    ``leader`` back with one wound left."""
+
+    type: Literal["regenerated"] = "regenerated"
+    troop: str
+    die: int
+    returned: bool
+    leader: str | None = None
+    leader_wounds: int = 0
+
+
+class ReserveEntered(_Ev):
+    """B12 Prácticas clandestinas: the unit (and the leader inside) enters from ``edge``."""
+
+    type: Literal["reserve_entered"] = "reserve_entered"
+    side: Side
+    troop: str
+    troops: tuple[str, ...]
+    edge: Edge
+
+
+class TroopEmerged(_Ev):
+    """B12 Desde las profundidades (Kuroi-te): the hidden unit rises from the ground as its
+    side's troop of the pair; it takes no orders this turn and is Used at once."""
+
+    type: Literal["troop_emerged"] = "troop_emerged"
+    side: Side
+    troop: str
+    troops: tuple[str, ...]
+
+
 BattleEvent = (
     BattleBegun | ScenarioRolled | StrategyRolled | SideChosen | SceneryRolled | SecondaryRolled
     | TroopDeployed | TroopHeldBack | TurnBegun | RetreatRolled | MarkersCleared
     | InitiativeRolled | TroopActivated | OrderRolled | OrderGiven | MeleeFought | ShotFired
     | MarkerSet | ActivationEnded | ExtraActivation | TurnEnded | ArmyRouted | BattleScored
-    | BattleEnded | Conceded
+    | BattleEnded | Conceded | RollChanged | DuelAnswered | Regenerated | ReserveEntered
+    | TroopEmerged
 )
 """The engine's own events."""
 KenseiEvent = Annotated[

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.core.rules import RuleViolation
 from companion.games.kensei.battle.commands import MarkerName, Order, OrderKind
 from companion.games.kensei.battle.events import OrderGiven
-from companion.games.kensei.battle.state import State, Troop
+from companion.games.kensei.battle.state import Challenge, State, Troop
 from companion.games.kensei.battle.troops import leader_of, name, profile
 
 HEADING: dict[OrderKind, str] = {
@@ -38,7 +38,8 @@ SECTION: dict[OrderKind, str] = {"regroup": "B2.7", "leave_unit": "B2.7",
 
 
 HEADING_SECTION = {"USO DE LAS ÓRDENES": "B3.3", "TIRADA DE ÓRDENES": "B3.3",
-                   "FUERA DE COHERENCIA": "B2.6", "TRATOS": "B9.3", "LÍDER DE UNIDAD": "B2.7"}
+                   "FUERA DE COHERENCIA": "B2.6", "TRATOS": "B9.3", "LÍDER DE UNIDAD": "B2.7",
+                   "Desde las profundidades": "B12"}
 
 
 def refuse(order: OrderKind, message: str, heading: str | None = None) -> RuleViolation:
@@ -72,6 +73,9 @@ def check(state: State, cmd: Order) -> OrderGiven:
         return _leave(state, cmd, troop)
     if troop.inside is not None:
         raise refuse(cmd.order, f"{me} takes orders with its unit", "LÍDER DE UNIDAD")
+    if troop.emerged and troop.emerged == state.turn:
+        raise refuse(cmd.order, f"{me} rose from the ground this turn: no orders until the "
+                                "next", "Desde las profundidades")
     if troop.used and cmd.order != "fight_reaction":
         raise refuse(cmd.order, f"{me} is Used: it can only fight back (Combatir)",
                      "USO DE LAS ÓRDENES")
@@ -164,9 +168,30 @@ def _situation(state: State, cmd: Order, troop: Troop, stunned: bool) -> None:
             raise refuse(order, "only the target of a charge flees")
     elif order == "regroup":
         _regroup(state, cmd, troop)
+    elif order == "challenge":
+        duelists(state, cmd, troop)
     elif order == "empower" and state.activation is not None and state.activation.left.get(
             cmd.side, 0) < 2:
         raise refuse(order, "it needs two orders: itself and its attack")
+
+
+def duelists(state: State, cmd: Order, troop: Troop) -> tuple[Troop, Troop]:
+    """RETAR A DUELO (B9.4): one of your leaders (the troop, or the leader of the unit given
+    the order) challenges an enemy leader he charges or fights; the contact is asserted."""
+    prof = profile(state, troop)
+    challenger = troop if prof.leader else leader_of(state, troop)
+    if challenger is None:
+        raise refuse("challenge", f"{name(state, troop)} has no leader to challenge")
+    target = state.troops.get(cmd.target or "")
+    if target is None or target.side == cmd.side or not target.alive:
+        raise refuse("challenge", "name an enemy leader as the target")
+    challenged = target if profile(state, target).leader else leader_of(state, target)
+    if challenged is None:
+        raise refuse("challenge", f"{name(state, target)} has no leader to challenge")
+    if not (cmd.situation.in_contact or cmd.situation.in_melee):
+        raise refuse("challenge", "the challenger charges the enemy leader or fights him in "
+                                  "melee: say he is in contact")
+    return challenger, challenged
 
 
 def _regroup(state: State, cmd: Order, leader: Troop) -> None:
@@ -198,6 +223,15 @@ def _leave(state: State, cmd: Order, leader: Troop) -> OrderGiven:
                                    "retreat and not in melee")
     return OrderGiven(side=cmd.side, troop=leader.id, order="leave_unit", target=unit.id,
                       situation=cmd.situation, cost=0, combat=False)
+
+
+def _challenge(state: State, event: OrderGiven) -> Challenge:
+    cmd = Order(side=event.side, troop=event.troop, order="challenge", target=event.target,
+                situation=event.situation)
+    challenger, challenged = duelists(state, cmd, state.troops[event.troop])
+    units = tuple(t.inside for t in (challenger, challenged) if t.inside is not None)
+    return Challenge(side=event.side, challenger=challenger.id, challenged=challenged.id,
+                     units=units)
 
 
 def _markers(order: OrderKind) -> tuple[MarkerName, ...]:
@@ -237,6 +271,8 @@ def apply(state: State, event: object) -> State | None:
             left = 0
         if event.order == "flee" and act.troops.get(side) == troop.id:
             left = 0
+        if event.order == "challenge":
+            act = act.model_copy(update={"challenge": _challenge(state, event)})
     troops[troop.id] = troop.model_copy(update=update)
     act = act.model_copy(update={
         "left": {**act.left, side: max(left, 0)},

@@ -192,9 +192,31 @@ def deploy(state: State, cmd: Deploy | HoldBack) -> TroopDeployed | TroopHeldBac
                                        "the table")
         if any(t.held_back for t in state.side_troops(cmd.side)):
             raise RuleViolation("B12", "one troop is kept off the table")
+        refusal = hold_back_refusal(state, troop)
+        if refusal and hidden:
+            raise HiddenViolation("B12 Desde las profundidades",
+                                  "that troop cannot stay hidden", refusal)
+        if refusal:
+            raise RuleViolation("B12 Prácticas clandestinas", refusal)
         return TroopHeldBack(side=cmd.side, troop=troop.id, hidden=hidden)
     inside = tuple(t.id for t in state.troops.values() if t.inside == troop.id)
     return TroopDeployed(side=cmd.side, troop=troop.id, troops=(troop.id, *inside))
+
+
+def hold_back_refusal(state: State, troop: Troop) -> str | None:
+    """Why ``troop`` may not be kept off the table (B12), or None: the Hattori keep a unit of
+    more than one model, the Kuroi-te a unit of warriors (class G); a leader inside it may not
+    be legendary."""
+    army = state.army(troop.side)
+    prof = army.profiles[troop.profile]
+    if troop.models_start < 2:
+        return f"{prof.name} is not a unit of several models"
+    if army.list.clan == "kuroi-te" and prof.cls != "G":
+        return f"{prof.name} are not warriors"
+    for t in state.troops.values():
+        if t.inside == troop.id and army.profiles[t.profile].availability == "legendary":
+            return f"{prof.name} are led by a legendary leader"
+    return None
 
 
 def _name(state: State, troop: Troop) -> str:

@@ -16,10 +16,13 @@ from companion.games.kensei.battle import (
     cards,
     combat,
     deck,
+    duels,
     orders,
     pregame,
+    rolls,
     scoring,
     turn,
+    upkeep,
 )
 from companion.games.kensei.battle.commands import (
     Activate,
@@ -30,14 +33,17 @@ from companion.games.kensei.battle.commands import (
     Concede,
     Deploy,
     DrawCards,
+    DuelAnswer,
     EndActivation,
     EndTurn,
+    EnterReserve,
     HoldBack,
     InitiativeRoll,
     Melee,
     Offering,
     Order,
     OrderRoll,
+    Regeneration,
     RetreatHonour,
     ScenarioRoll,
     SceneryRoll,
@@ -58,7 +64,8 @@ from companion.games.kensei.battle.lists import ListCheck, refusals
 from companion.games.kensei.battle.state import State
 
 Handler = Callable[[State, Any], "Event | list[Event]"]
-APPLIERS = (pregame.apply, turn.apply, orders.apply, combat.apply, scoring.apply)
+APPLIERS = (pregame.apply, turn.apply, orders.apply, combat.apply, scoring.apply, rolls.apply,
+            duels.apply, upkeep.apply)
 
 
 class KenseiRules:
@@ -107,11 +114,12 @@ class KenseiRules:
             SecondaryMission: pregame.secondary_mission, Deploy: pregame.deploy,
             HoldBack: pregame.deploy, DrawCards: turn.draw_cards,
             RetreatHonour: turn.retreat_honour, InitiativeRoll: turn.initiative_roll,
-            CommandDuel: turn.command_duel, Offering: turn.offering, Activate: turn.activate,
+            CommandDuel: turn.command_duel, Offering: rolls.offering, Activate: upkeep.activate,
             OrderRoll: turn.order_roll, Order: orders.check, Melee: combat.melee,
             Shoot: combat.shoot, SetMarker: turn.set_marker,
             EndActivation: turn.end_activation, CommanderActivation: turn.commander_activation,
-            EndTurn: turn.end_turn,
+            EndTurn: turn.end_turn, DuelAnswer: duels.answer,
+            Regeneration: upkeep.regeneration, EnterReserve: upkeep.enter,
         }
         handler = table.get(type(cmd))
         if handler is None:
@@ -130,6 +138,10 @@ class KenseiRules:
         return None
 
     def apply(self, state: State, event: Event) -> State:
+        after = self._apply(state, event)
+        return upkeep.track(state, rolls.track(state, after, event), event)
+
+    def _apply(self, state: State, event: Event) -> State:
         if cards.is_deck_event(event):
             return _deck(state, event)
         if isinstance(event, BattleBegun):

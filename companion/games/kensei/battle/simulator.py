@@ -15,7 +15,7 @@ from pydantic import TypeAdapter
 from companion.core.events import Command, Event
 from companion.core.game import Game, Rejection, replay
 from companion.core.rules import RuleViolation
-from companion.games.kensei.battle import deck, pregame
+from companion.games.kensei.battle import deck, pregame, upkeep
 from companion.games.kensei.battle.commands import (
     Activate,
     Begin,
@@ -27,6 +27,7 @@ from companion.games.kensei.battle.commands import (
     DrawCards,
     EndActivation,
     EndTurn,
+    EnterReserve,
     HoldBack,
     InitiativeRoll,
     Melee,
@@ -34,6 +35,7 @@ from companion.games.kensei.battle.commands import (
     Order,
     OrderKind,
     OrderRoll,
+    Regeneration,
     RetreatHonour,
     ScenarioRoll,
     SceneryRoll,
@@ -117,7 +119,8 @@ class RandomCommanders:
             assert due is not None
             troop = rng.choice(pregame.waiting(state, due)).id
             if (state.army(due).list.clan in pregame.HOLDERS and rng.random() < 0.4
-                    and not any(t.held_back for t in state.side_troops(due))):
+                    and not any(t.held_back for t in state.side_troops(due))
+                    and pregame.hold_back_refusal(state, state.troops[troop]) is None):
                 return HoldBack(side=due, troop=troop)
             return Deploy(side=due, troop=troop)
         if phase == "maintenance":
@@ -136,9 +139,16 @@ class RandomCommanders:
                 cards = list(deck.deal(state.command_decks, side, need, self.rng))
                 under = cards[deck.hand_size(army.size):]
                 return DrawCards(side=side, cards=cards, under=under)
-        troop = next(t for t in state.troops.values() if t.alive and t.retreat)
-        return RetreatHonour(troop=troop.id, dice=[d6(self.rng)],
-                             in_melee=self.rng.random() < 0.2)
+        troop = next((t for t in state.troops.values() if t.alive and t.retreat), None)
+        if troop is not None:
+            return RetreatHonour(troop=troop.id, dice=[d6(self.rng)],
+                                 in_melee=self.rng.random() < 0.2)
+        for tid in upkeep.entry_due(state):   # B12: a Hattori unit enters at turn 2
+            return EnterReserve(side=state.troops[tid].side, troop=tid, edge="own")
+        unit = state.troops[upkeep.regeneration_due(state)[0]]   # B9.3
+        leader = state.regeneration[unit.id] is not None and unit.leader is None
+        return Regeneration(troop=unit.id, die=d6(self.rng),
+                            leader=leader and unit.models >= unit.models_start)
 
     def _activation(self, state: State) -> Command:
         rng, act = self.rng, state.activation

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from companion.games.kensei.battle.commands import Army, Role, Side
 from companion.games.kensei.battle.deck import Decks
+from companion.games.kensei.battle.events import RollOutcome
 
 Phase = Literal[
     "setup",        # no battle yet: waiting for ``begin``
@@ -62,10 +63,44 @@ class Troop(BaseModel):
     immobilised: bool = False
     poisoned: bool = False
     cursed: bool = False
+    emerged: int = 0              # the turn a hidden Kuroi-te unit rose (B12): no orders then
 
     @property
     def alive(self) -> bool:
         return not self.removed and self.models > 0
+
+
+class Challenge(BaseModel):
+    """B9.4 RETAR A DUELO: who challenged whom, and the answer once given."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    side: Side                            # the challenger's side
+    challenger: str                       # the challenging leader
+    challenged: str                       # the enemy leader
+    units: tuple[str, ...] = ()           # the units the two leaders were leading
+    accepted: bool | None = None          # None: not answered yet
+
+
+class OpenRoll(BaseModel):
+    """A roll the engine adjudicates, open to offerings (B9.1) until the next command that is
+    not an offering. ``natural`` the dice as rolled or re-rolled, ``added`` the card values
+    added to each; ``owners`` whose die each is."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str                             # "order_roll:a", "retreat_honour:b2", ...
+    key: str                              # unique in the battle: the name and a count
+    owners: tuple[Side, ...]
+    natural: tuple[int, ...]
+    added: tuple[int, ...]
+    holder: Side | None = None            # who declares second (None: either first)
+    outcome: RollOutcome
+    restore: dict[str, int] = {}          # a retreat roll: the models a fail removes
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        return tuple(n + a for n, a in zip(self.natural, self.added, strict=True))
 
 
 class Activation(BaseModel):
@@ -81,6 +116,7 @@ class Activation(BaseModel):
     given: dict[Side, tuple[str, ...]] = {}   # orders given this activation, by kind
     ordered: tuple[str, ...] = ()         # every troop given an order (all become Used)
     solo: Side | None = None              # an extra activation by one side alone (B3.3 step 5)
+    challenge: Challenge | None = None    # an honour duel called this activation (B9.4)
 
 
 class State(BaseModel):
@@ -110,6 +146,13 @@ class State(BaseModel):
     winner: Side | None = None
     decks: Decks | None = None
     """The command decks (B9.1), None before the battle."""
+    open_roll: OpenRoll | None = None
+    """The roll just made, open to offerings (B9.1)."""
+    rolls: int = 0                        # engine rolls made in the battle (OpenRoll.key)
+    losses: dict[str, int] = {}           # models each troop lost this turn (B9.3)
+    fallen_leaders: dict[str, str] = {}   # unit -> its leader killed this turn
+    regeneration: dict[str, str | None] = {}
+    """Undead units owed a regeneration roll this maintenance -> their fallen leader (B9.3)."""
 
     @property
     def command_decks(self) -> Decks:

@@ -110,8 +110,11 @@ def retreat_honour(state: State, cmd: RetreatHonour) -> RetreatRolled:
 
 
 def maintenance_over(state: State) -> bool:
+    from companion.games.kensei.battle import upkeep  # upkeep builds on this module
+
     return (state.phase == "maintenance" and set(state.drawn) == set(SIDES)
-            and not any(t.alive and t.retreat for t in state.troops.values()))
+            and not any(t.alive and t.retreat for t in state.troops.values())
+            and not upkeep.waiting(state))
 
 
 # --- initiative and duels (B3.2, B9.1) -----------------------------------------------------
@@ -182,13 +185,21 @@ def order_roll(state: State, cmd: OrderRoll) -> OrderRolled:
         raise RuleViolation(ORDER_ROLL, "both troops are activated before the order rolls")
     troop = state.troops[act.troops[cmd.side]]
     items = tuple(OrderItem(id=i, value=v, rule=r) for i, v, r in ini_items(state, troop))
-    total = cmd.die + sum(i.value for i in items)
-    fumble = cmd.die == 1
+    return order_outcome(troop, cmd.side, cmd.die, items)
+
+
+def order_outcome(troop: Troop, side: Side, die: int,
+                  items: tuple[OrderItem, ...]) -> OrderRolled:
+    """The orders a natural ``die`` and the INI ``items`` give (TIRADA DE ÓRDENES). A card
+    added by an offering is an item: it raises the total, but a natural 1 stays a fumble
+    (reading: "un 1 en el dado es una pifia"; a re-roll is the cure)."""
+    total = die + sum(i.value for i in items)
+    fumble = die == 1
     orders = 1 if fumble or total <= 3 else 2
     ki = not fumble and total >= 6
     if troop.retreat:
         orders, ki = 1, False
-    return OrderRolled(side=cmd.side, troop=troop.id, die=cmd.die, items=items, total=total,
+    return OrderRolled(side=side, troop=troop.id, die=die, items=items, total=total,
                        orders=orders, fumble=fumble, ki=ki)
 
 
@@ -199,6 +210,8 @@ def end_activation(state: State, cmd: EndActivation) -> list[Event]:
     act = state.activation
     if act is None or set(act.orders) != set(act.troops) or not act.troops:
         raise RuleViolation(ORDER_ROLL, "the active troops roll for orders first")
+    if act.challenge is not None and act.challenge.accepted is None:
+        raise RuleViolation("B9.4 DUELOS DE HONOR", "the challenge is answered first")
     used: list[str] = []
     for tid in (*act.troops.values(), *act.ordered):
         for t in with_inside(state, state.troops[tid]):

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.events import Event
-from companion.games.kensei.battle import deck, pregame, turn
+from companion.games.kensei.battle import deck, pregame, turn, upkeep
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.events import SecondaryRolled, TroopHeldBack
-from companion.games.kensei.battle.state import SIDES, State, Troop
+from companion.games.kensei.battle.state import SIDES, State, Troop, other
 from companion.games.kensei.battle.troops import eligible, name
 
 ENDED = ("scoring", "over")
@@ -59,6 +59,9 @@ def public_view(state: State) -> dict[str, Any]:
                           "rolled" if s in state.secondary else None) for s in SIDES},
         "deck": None if state.decks is None else deck.public(state.decks),
         "due": due(state),
+        "open_roll": None if state.open_roll is None else {
+            "name": state.open_roll.name, "key": state.open_roll.key,
+            "dice": list(state.open_roll.dice), "added": list(state.open_roll.added)},
     }
     return view
 
@@ -113,7 +116,7 @@ def due(state: State) -> dict[str, Any]:
     simple = {"setup": "begin", "scenario": "scenario_roll", "strategy": "strategy_roll",
               "scenery": "scenery_roll", "initiative": "initiative_roll", "scoring": "score"}
     if phase in simple:
-        return {"commands": [simple[phase]], "sides": []}
+        return _roll({"commands": [simple[phase]], "sides": []}, state)
     if phase == "side":
         return {"commands": ["choose_side"], "sides": [state.strategy_winner]}
     if phase == "secondary":
@@ -126,17 +129,34 @@ def due(state: State) -> dict[str, Any]:
         draw = [s for s in SIDES if s not in state.drawn]
         retreat = [t.id for t in state.troops.values() if t.alive and t.retreat
                    and not _hidden(state, t)]
-        return {"commands": ["draw_cards"] if draw else ["retreat_honour"],
-                "sides": draw, "troops": retreat}
+        upkept = upkeep.entry_due(state) + upkeep.regeneration_due(state)
+        if not draw and not retreat and upkept:   # B12 entry, B9.3 regeneration
+            commands = (["enter"] if upkeep.entry_due(state) else []) + (
+                ["regeneration"] if upkeep.regeneration_due(state) else [])
+            sides = [s for s in SIDES if any(state.troops[t].side == s for t in upkept)]
+            return _roll({"commands": commands, "sides": sides, "troops": upkept}, state)
+        return _roll({"commands": ["draw_cards"] if draw else ["retreat_honour"],
+                      "sides": draw, "troops": retreat}, state)
     if phase == "activation":
-        return _activation_due(state)
+        return _roll(_activation_due(state), state)
     return {"commands": [], "sides": []}
+
+
+def _roll(due: dict[str, Any], state: State) -> dict[str, Any]:
+    """``roll``: the name of the roll just made, open to offerings (B9.1), when a player holds
+    a card to offer."""
+    roll, decks = state.open_roll, state.decks
+    if roll is not None and decks is not None and any(decks.side(s).hand for s in SIDES):
+        return {**due, "roll": roll.name}
+    return due
 
 
 def _activation_due(state: State) -> dict[str, Any]:
     decks, act = state.command_decks, state.activation
     if decks.duel is not None:
         return {"commands": ["command_duel"], "sides": [state.initiative]}
+    if act is not None and act.challenge is not None and act.challenge.accepted is None:
+        return {"commands": ["duel_answer"], "sides": [other(act.challenge.side)]}
     if act is None:
         ready = [s for s in SIDES if any(eligible(state, t) for t in state.side_troops(s))]
         extra = turn.extra_due(state)
