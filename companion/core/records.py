@@ -26,6 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from companion.core.chain import ChainBreak, check_chain, entry_hash
 from companion.core.game import GameRules, judge_of
+from companion.core.inputs import short
 from companion.core.rules import RuleViolation
 from companion.core.seals import SealPoints
 from companion.core.store import CommandRecorder, Entry, GameLog
@@ -208,6 +209,19 @@ def last_standing(entries: Sequence[Entry]) -> Entry | None:
                 None)
 
 
+def _invalid(exc: ValidationError) -> str:
+    """Why a stored command is not one of the game's, in one short line: pydantic lists every
+    tag a union expects, which for a game of 30 commands is longer than a screen."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    context = first.get("ctx") or {}
+    if first["type"] == "union_tag_invalid":
+        return f"the game has no command of type {short(repr(context.get('tag')))}"
+    if first["type"] == "union_tag_not_found":
+        return "it names no command type"
+    return f"{where}: {short(first['msg'], 120)}" if where else short(first["msg"], 120)
+
+
 def step(rules: GameRules[S, Any, Any], commands: TypeAdapter[Any], rebuilt: Rebuilt[S],
          entry: Entry) -> list[Any]:
     """Re-adjudicate one command entry onto ``rebuilt``; return the events it produced."""
@@ -219,9 +233,7 @@ def step(rules: GameRules[S, Any, Any], commands: TypeAdapter[Any], rebuilt: Reb
     try:
         command = commands.validate_python(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise LogRefused(n, f"not a valid command: {where}: {first['msg']}") from None
+        raise LogRefused(n, f"not a valid command: {_invalid(exc)}") from None
     try:
         produced, after = judge_of(rules)(rebuilt.state, command, None)
     except RuleViolation as exc:

@@ -142,3 +142,26 @@ def test_the_policies_never_name_a_hidden_card() -> None:
     assert "oda" not in chosen.what.lower()
     deploy = {"type": "deploy", "colour": "red", "rolls": [[1, 2, 3]], "single": 3}
     assert isinstance(tenka_records.undo_policy(deploy, []), NotUndoable)
+
+
+@pytest.mark.parametrize("raw, said", [
+    ({"type": "start_game"}, "not a valid command: the game has no command of type 'start_game'"),
+    ({"side": "a"}, "not a valid command: it names no command type"),
+])
+def test_a_stored_command_the_game_does_not_have_is_named_in_one_short_line(
+        raw: dict[str, object], said: str) -> None:
+    """pydantic would list all 30-odd command types a game has; the refusal names the one
+    given, short enough for a screen."""
+    from pydantic import TypeAdapter
+
+    from companion.core.records import LogRefused, Rebuilt, step
+    from companion.core.store import Entry
+    from companion.games.kensei.battle.commands import KenseiCommand
+    from companion.games.kensei.battle.rules import KenseiRules
+
+    rules = KenseiRules()
+    entry = Entry(seq=1, kind="command", at="2026-11-26T00:00:00Z",
+                  data={"command": raw, "events": []}, prev="", hash="")
+    with pytest.raises(LogRefused) as refused:
+        step(rules, TypeAdapter(KenseiCommand), Rebuilt(rules.initial_state()), entry)
+    assert refused.value.entry == 1 and refused.value.reason == said

@@ -57,6 +57,9 @@ USED = "B3.3 MARCAR UNIDADES USADAS"
 TURN_END = "B3.3 FIN DEL TURNO"
 COMMANDER = "B3.3 ACTIVACIÓN DE COMANDANTE"
 MARKERS = "B1.1 MARCADORES"
+OFFERING = "B9.1 OFRENDA A LOS DIOSES"
+HONOUR_DUEL = "B9.4 DUELOS DE HONOR"
+UNDEAD = "B9.3 TRATOS"
 RESOLUTION = "B7 RESOLUCIÓN DEL COMBATE"
 HONOUR = "B7 TIRADA DE HONOR"
 CASUALTIES = "B7 RETIRADA DE BAJAS"
@@ -376,7 +379,79 @@ def event_rulings(words: Words, before: State, event: BaseModel, *, public: bool
             return [_r(VICTORY, f"The battle ends: {why}; the scenario is scored")]
         case kev.Conceded(side=side):
             return [_r(VICTORY, f"{words.side(side)} concedes the battle and loses it")]
+        case kev.RollChanged():
+            return [_roll_changed(words, before, event)]
+        case kev.DuelAnswered():
+            return [_duel_answered(words, event)]
+        case kev.Regenerated():
+            return [_regenerated(words, event)]
+        case kev.ReserveEntered(side=side, troop=troop, troops=troops, edge=edge):
+            inside = [words.troop(t) for t in troops if t != troop]
+            with_ = f", with {listed(inside)}" if inside else ""
+            return [_r(CLANS, f"{words.side(side)}'s {words.troop(troop)}{with_} enters from "
+                              f"{EDGES[edge]}, its rear touching the edge (Prácticas "
+                              "clandestinas)")]
+        case kev.TroopEmerged(side=side, troop=troop):
+            return [_r(CLANS, f"{words.side(side)}'s hidden {words.troop(troop)} rises from "
+                              "the ground (Desde las profundidades): it takes no orders this "
+                              "turn and is Used at once")]
     return [_r(VICTORY, str(getattr(event, "type", "an event")).replace("_", " "))]
+
+
+EDGES = {"own": "its own table edge", "enemy": "the enemy's table edge",
+         "left": "the left table edge", "right": "the right table edge"}
+ROLL_NAMES = {"order_roll": "order roll", "initiative_roll": "initiative roll",
+              "retreat_honour": "honour roll", "strategy_roll": "strategy roll"}
+
+
+def _roll_name(words: Words, roll: str) -> str:
+    """``order_roll:a`` -> "Ana's order roll"; ``retreat_honour:b2`` -> "the honour roll of
+    Ben's Yari Ashigaru"."""
+    kind, _, whose = roll.partition(":")
+    name = ROLL_NAMES.get(kind, kind.replace("_", " "))
+    if whose in ("a", "b"):
+        return f"{words.side(whose)}'s {name}"
+    if whose:
+        return f"the {name} of {words.owned(whose)}"
+    return f"the {name}"
+
+
+def _roll_changed(words: Words, before: State, e: kev.RollChanged) -> Ruling:
+    """An offering on a roll the engine adjudicates: the die changed and the roll's result as
+    it now stands (a re-roll card's value is never said: it is discarded face down)."""
+    roll = _roll_name(words, e.roll)
+    if e.kind == "reroll":
+        how = f"re-rolls one die of {roll}: {e.before} becomes {e.after}"
+    else:
+        how = (f"adds the card shown to one die of {roll}: {e.before} + {e.after - e.before} "
+               f"= {e.after}")
+    outcome = event_rulings(words, before, e.outcome)
+    now = f"; now {outcome[0]['text']}" if outcome else ""
+    return _r(OFFERING, f"{words.side(e.side)} makes an offering and {how}{now}")
+
+
+def _duel_answered(words: Words, e: kev.DuelAnswered) -> Ruling:
+    challenged, challenger = words.troop(e.challenged), words.troop(e.challenger)
+    if e.accept:
+        return _r(HONOUR_DUEL, f"{words.side(e.side)}'s {challenged} accepts the duel: both "
+                               f"leaders leave their units and fight alone, {challenger} "
+                               "against " f"{challenged}, before the units' combat")
+    shamed = listed([words.owned(t) for t in e.dishonoured]) or challenged
+    return _r(HONOUR_DUEL, f"{words.side(e.side)}'s {challenged} declines the duel: {shamed} "
+                           f"{'is' if len(e.dishonoured) <= 1 else 'are'} Dishonoured (−1 HO "
+                           "and −1 INI for the rest of the battle), Used, and lose their "
+                           "orders; the challenger may declare no other combat order")
+
+
+def _regenerated(words: Words, e: kev.Regenerated) -> Ruling:
+    who = words.owned(e.troop)
+    if not e.returned:
+        return _r(UNDEAD, f"Regeneration of {who}: 1D6 {e.die}, not a 6: nothing returns")
+    if e.leader is not None:
+        return _r(UNDEAD, f"Regeneration of {who}: 1D6 {e.die}: its leader "
+                          f"{words.troop(e.leader)} returns with one wound left")
+    return _r(UNDEAD, f"Regeneration of {who}: 1D6 {e.die}: one casualty of the last turn "
+                      "returns; the wound markers stay")
 
 
 def _percent(part: int, whole: int) -> str:

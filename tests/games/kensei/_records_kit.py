@@ -14,9 +14,10 @@ from companion.games.kensei.tournament import SelfPlay
 TO_THE_END = 6
 """Plays to the end of turn 5, scenario 1 (B15): the second army wins, 11 melees, 5 shots, 3
 retreat rolls (a golden seed)."""
-ROUTED = 0
-"""Ends in a rout in turn 4 (B3.1), scenario 1 scored from the state (B15); the Kuroi-te keep
-a troop hidden (B12), offerings and command duels (B9.1) (a golden seed)."""
+ROUTED = 5
+"""Ends in a rout at turn 5's maintenance (B3.1), scenario 1 scored from the state (B15); the
+Kuroi-te keep a troop hidden that rises in turn 2 (B12) and regenerate (B9.3); offerings and
+command duels (B9.1) (a golden seed)."""
 CONCEDED = 26
 """A concession in turn 5, scenario 4 scored from the players' inputs (a golden seed)."""
 

@@ -278,6 +278,47 @@ def test_every_kind_of_event_has_its_own_words() -> None:
                        f"{kuge().list.name}'s Yari Ashigaru by hand"}]
 
 
+def test_offerings_duels_regeneration_and_reserves_in_words() -> None:
+    """The events the self-play seeds above do not hold, each in words with its rule: an
+    offering that changes a roll (a re-roll card is never valued), an honour duel answered,
+    undead regeneration, a reserve unit entering and a hidden unit rising."""
+    state = _state()
+    words = Words.of(state)
+    army_a, army_b = kuge().list.name, buke().list.name
+    rolled = kev.OrderRolled(side="a", troop="a2", die=3, items=(), total=4, orders=2,
+                             fumble=False, ki=False)
+    changed = kev.RollChanged(roll="order_roll:a", side="a", kind="add", die=0, before=3,
+                              after=5, outcome=rolled.model_copy(update={"die": 5, "total": 6,
+                                                                          "ki": True}))
+    [ruling] = event_rulings(words, state, changed, public=True)
+    assert ruling["rule"] == "B9.1 OFRENDA A LOS DIOSES"
+    assert ruling["text"].startswith(f"{army_a} makes an offering and adds the card shown to "
+                                     f"one die of {army_a}'s order roll: 3 + 2 = 5; now ")
+    reroll = changed.model_copy(update={"kind": "reroll", "before": 2, "after": 6})
+    [ruling] = event_rulings(words, state, reroll, public=True)
+    assert "re-rolls one die of" in ruling["text"] and "2 becomes 6" in ruling["text"]
+    declined = kev.DuelAnswered(side="b", accept=False, challenger="a1", challenged="b1",
+                                dishonoured=("b1", "b4"))
+    [ruling] = event_rulings(words, state, declined)
+    assert ruling["rule"] == "B9.4 DUELOS DE HONOR"
+    assert "declines the duel" in ruling["text"] and " are Dishonoured" in ruling["text"]
+    assert army_b in ruling["text"]
+    accepted = declined.model_copy(update={"accept": True, "dishonoured": ()})
+    assert "accepts the duel" in event_rulings(words, state, accepted)[0]["text"]
+    back = kev.Regenerated(troop="b3", die=6, returned=True)
+    [ruling] = event_rulings(words, state, back)
+    assert ruling["rule"] == "B9.3 TRATOS" and "1D6 6: one casualty" in ruling["text"]
+    assert "nothing returns" in event_rulings(
+        words, state, back.model_copy(update={"die": 4, "returned": False}))[0]["text"]
+    entered = kev.ReserveEntered(side="a", troop="a4", troops=("a4",), edge="left")
+    assert "enters from the left table edge" in event_rulings(words, state, entered)[0]["text"]
+    rose = kev.TroopEmerged(side="b", troop="b3", troops=("b3",))
+    assert "rises from the ground" in event_rulings(words, state, rose)[0]["text"]
+    for event in (changed, reroll, declined, back, entered, rose):
+        for said in event_rulings(words, state, event, public=True):
+            assert "_" not in said["text"] and "None" not in said["text"], said
+
+
 def test_replay_shows_a_hidden_troop_to_its_army_and_the_referee_only(
         logs: dict[int, GameLog]) -> None:
     from companion.games.kensei.explain import view_at, view_text

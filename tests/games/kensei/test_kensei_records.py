@@ -112,7 +112,8 @@ def test_a_seal_at_the_end_of_every_turn_and_of_the_battle(tmp_path: Path,
         assert sheet[-1].entry == store.load(full).entries[-1].seq  # the score, last
     assert [s.label for s in sheet] == ["turn 1", "turn 2", "turn 3", "turn 4", "turn 5", "game"]
     assert str(sheet[1]) == f"Seal of turn 2: {sheet[1].code}"
-    assert [s.label for s in rout] == ["turn 1", "turn 2", "turn 3", "turn 4", "game"]
+    # routed at turn 5's maintenance: the rout ends turn 5, the score follows
+    assert [s.label for s in rout] == ["turn 1", "turn 2", "turn 3", "turn 4", "turn 5", "game"]
     assert [s.entry for s in sheet] == sorted(s.entry for s in sheet)
     db = str(tmp_path / "games.sqlite")
     code = main(["referee", "verify", str(full), "--db", db,
