@@ -82,7 +82,8 @@ def main() -> None:
     args = parser.parse_args()
     found = timed(args.battles)
     every = [t for times in found.values() for t in times]
-    print(f"{len(every)} rulings over {args.battles} battles: median "
+    battles = f"{args.battles} battle{'s' if args.battles != 1 else ''}"
+    print(f"{len(every)} rulings over {battles}: median "
           f"{statistics.median(every) * 1e3:.2f} ms, p99 {p99(every) * 1e3:.2f} ms")
     for kind, times in sorted(found.items(), key=lambda kv: -statistics.median(kv[1])):
         print(f"  {kind:<22} {len(times):>6}  median {statistics.median(times) * 1e3:7.2f} ms"

@@ -15,7 +15,7 @@ def test_one_battle_replays_and_prints_its_ruling_times() -> None:
                          capture_output=True, text=True, timeout=120, check=False)
     lines = run.stdout.strip().splitlines()
     assert run.returncode == 0, run.stderr
-    first = re.fullmatch(r"(\d+) rulings over 1 battles: median [\d.]+ ms, p99 [\d.]+ ms",
+    first = re.fullmatch(r"(\d+) rulings over 1 battle: median [\d.]+ ms, p99 [\d.]+ ms",
                          lines[0])
     assert first is not None and int(first.group(1)) > 50, lines[0]
     kinds = {line.split()[0] for line in lines[1:-1]}
