@@ -1,5 +1,5 @@
-"""``companion kensei melee|shoot|duel FILE|-``: the Kensei referee calculators
-(docs/kensei.md)."""
+"""``companion kensei melee|shoot|duel FILE|-`` (the referee calculators), ``list`` and
+``profiles`` (army lists and profiles), ``selfplay`` (seeded battles): docs/kensei.md."""
 
 from __future__ import annotations
 
