@@ -12,6 +12,8 @@ GAME = GameDescriptor(
     title="Kensei",
     line="Zenit Miniatures · 2 players · a skirmish of miniatures on an open table",
     commands={"kensei": "companion.games.kensei.cli:register"},
+    table="companion.games.kensei.table:TABLE",
+    hardware="companion.games.kensei.data",
 )
 """So far the referee's calculators only (``companion kensei melee|shoot|duel``): no reader
 table and no screens yet, so ``companion run`` does not offer it."""
