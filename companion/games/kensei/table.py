@@ -69,7 +69,7 @@ AMMO_SLOTS = 8
 """Artillery ammunition markers per side (B11)."""
 
 FIELD = "field"
-"""The open table: no reader watches it (B18)."""
+"""The open table, "the field": no reader watches it (B18)."""
 BOX = "box"
 """Tags not in play this battle (a troop the list does not have, a model not assigned)."""
 
@@ -95,7 +95,7 @@ def hand_place(side: Side) -> str:
 
 def _split(place: str) -> tuple[str, Side | None]:
     kind, _, side = place.rpartition("_")
-    return (kind, side) if side in SIDES else (place, None)  # type: ignore[return-value]
+    return (kind, side) if side in SIDES else (place, None)
 
 
 # --------------------------------------------------------------------------- the pieces
@@ -178,9 +178,9 @@ class KenseiTable:
     def __init__(self) -> None:
         self.owners: dict[Side, str] = dict(_DEFAULT_OWNER)
 
-    @property
-    def sides(self) -> Mapping[str, str]:
-        return dict(self.owners)
+    sides: Mapping[str, str] = {"a": _DEFAULT_OWNER["a"], "b": _DEFAULT_OWNER["b"]}
+    """What the bridge's counts call a side's tags ("two left player's tags"): the player's
+    name would need "an" before a vowel, which the counts cannot say."""
 
     def name_sides(self, army_names: Mapping[Side, str]) -> None:
         """The players' words for the labels ("Ana's command pad")."""
@@ -190,7 +190,7 @@ class KenseiTable:
     def label(self, place: str) -> str:
         kind, side = _split(place)
         if side is None:
-            return {FIELD: "the battlefield", BOX: "the tag box",
+            return {FIELD: "the field", BOX: "the tag box",
                     REGISTRATION: "the registration pad"}.get(place, place)
         if kind == "hand":
             return f"{self.owners[side]} hand"
@@ -340,6 +340,8 @@ class KenseiSessionRules:
     """Tags the rules accepted on a pad or tray, while the readers see them there."""
     _picked: dict[Side, str] = field(default_factory=dict)
     _seen: dict[str, str] = field(default_factory=dict)
+    _gone: set[str] = field(default_factory=set)
+    """Troop tags the readers saw on a reserve tray and see nowhere now."""
 
     # ------------------------------------------------------------------ the list's tags
 
@@ -381,7 +383,7 @@ class KenseiSessionRules:
 
     def troop_of(self, piece: str) -> Troop | None:
         """The troop a troop or model tag stands for in this battle (None: none)."""
-        side, kind = piece_kind(piece)
+        kind = piece_kind(piece)[1]
         if kind == "troop":
             return self.state.troops.get(tag_troop(piece))
         if kind == "model":
@@ -406,6 +408,10 @@ class KenseiSessionRules:
     def observe(self, seen: Mapping[str, str]) -> None:
         """A tag lifted off the pad or tray it was accepted on is back where it belongs; the
         selection stays until another troop is laid on the pad."""
+        was = self._seen
+        self._gone = {p for p in self._gone | {p for p, z in was.items()
+                                               if z.startswith("reserve_")}
+                      if p not in seen and piece_kind(p)[1] == "troop"}
         self._seen = dict(seen)
         self.adopted = {p: z for p, z in self.adopted.items() if seen.get(p) == z}
 
@@ -534,9 +540,9 @@ class KenseiSessionRules:
                     f"({refused.rule}): put it back")
 
     def group(self, moves: Sequence[ProposedMove]) -> list[ProposedMove]:
-        """The readers' moves, and a troop tag gone from its reserve tray while deployment is
-        due: the troop is set on the battlefield (B1.3 step 5), which no reader sees. A leader
-        inside a unit goes with the unit."""
+        """The readers' moves, and a troop tag the readers saw on its reserve tray and see
+        nowhere now while deployment is due (not one never seen yet): the troop is set on the
+        field (B1.3 step 5), which no reader sees. A leader inside a unit goes with the unit."""
         found = list(moves)
         state = self.state
         if state.phase != "deployment":
@@ -546,7 +552,7 @@ class KenseiSessionRules:
             tag = troop_tag(troop.id)
             reserve = place_id("reserve", troop.side)
             if (not troop.deployed and not troop.held_back and troop.inside is None
-                    and tag not in self._seen and expected[tag] == reserve):
+                    and tag in self._gone and expected[tag] == reserve):
                 found.append(ProposedMove(reserve, FIELD, (tag,)))
         return found
 
