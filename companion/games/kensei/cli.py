@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from companion.games.kensei import calculator
+from companion.games.kensei import calculator, list_cli
 from companion.games.kensei.errors import KenseiError
 
 HELP = {
@@ -44,3 +44,4 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "(docs/kensei.md) and prints one; exit status 2 on malformed or illegal input.")
         sub.add_argument("file", metavar="FILE", help="the input as JSON, or - for stdin")
         sub.set_defaults(handler=_run)
+    list_cli.register(inner)
