@@ -12,6 +12,7 @@ GAME = GameDescriptor(
     title="Kensei",
     line="Zenit Miniatures · 2 players · a skirmish of miniatures on an open table",
     commands={"kensei": "companion.games.kensei.cli:register"},
+    ui="ui.kensei:UI",
 )
-"""So far the referee's calculators only (``companion kensei melee|shoot|duel``): no reader
-table and no screens yet, so ``companion run`` does not offer it."""
+"""The referee's calculators (``companion kensei melee|shoot|duel``) and their screens
+(``companion run --game kensei``: :mod:`ui.kensei`); no reader table yet."""
