@@ -51,15 +51,15 @@ NO_PYGAME = ("the table app needs pygame-ce, which this install lacks: "
 
 def installed_games() -> list[GameChoice]:
     """The games this table can play: those whose descriptor (:mod:`companion.core.descriptor`)
-    names both screens and a reader table, with the title and line the choice shows."""
+    names screens (a reader table too, except Kensei's calculators), with the title and line
+    the choice shows."""
     from ui.shell.chooser import GameChoice
 
     return [GameChoice(game.name, game.title, game.line) for game in _with_screens()]
 
 
 def _with_screens() -> list[GameDescriptor]:
-    return [game for game in descriptors().values()
-            if game.ui is not None and game.table is not None]
+    return [game for game in descriptors().values() if game.ui is not None]
 
 
 def game_runner(key: str) -> GameRun:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import ui.kensei
 import ui.sekigahara
 import ui.tenka_meidou
 from companion.core.descriptor import descriptor, descriptors
@@ -19,7 +20,10 @@ from companion.core.table import table_names
 from ui.shell.contract import GameUI, TableApp, VirtualTable
 from ui.tableapp import TableOptions
 
-UIS: dict[str, GameUI[TableOptions]] = {u.key: u for u in (ui.sekigahara.UI, ui.tenka_meidou.UI)}
+UIS: dict[str, GameUI[TableOptions]] = {
+    u.key: u for u in (ui.kensei.UI, ui.sekigahara.UI, ui.tenka_meidou.UI)}
+ON_READERS = sorted(key for key in UIS if descriptor(key).table is not None)
+"""Kensei's screens have no reader table yet: no virtual table, no hardware to check."""
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -36,12 +40,13 @@ def test_every_game_offered_has_a_ui_that_keeps_the_contract() -> None:
     for key, game_ui in UIS.items():
         assert isinstance(game_ui, GameUI)
         assert with_screens[key].load("ui") is game_ui  # the descriptor names this object
-        assert key in served  # the legibility lint reads the game's names from its table
+        if key in ON_READERS:  # the legibility lint reads the game's names from its table
+            assert key in served
 
 
 def test_a_game_ui_package_loads_neither_pygame_nor_the_bridge() -> None:
     """The game choice reads every game's title before any game is chosen."""
-    probe = ("import sys, ui.sekigahara, ui.tenka_meidou; "
+    probe = ("import sys, ui.kensei, ui.sekigahara, ui.tenka_meidou; "
              "print(sorted(m for m in sys.modules if m.split('.')[0] in "
              "('pygame', 'firmware_bridge') or m.startswith('companion.games')))")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -50,7 +55,7 @@ def test_a_game_ui_package_loads_neither_pygame_nor_the_bridge() -> None:
     assert done.stdout.strip() == "[]", done.stdout
 
 
-@pytest.mark.parametrize("key", sorted(UIS))
+@pytest.mark.parametrize("key", ON_READERS)
 def test_each_table_app_has_the_screens_the_shell_relies_on(tmp_path: Path, key: str) -> None:
     options = TableOptions(hubs=["sim"], rate_hz=20, settle_s=0.1, seed=1,
                            virtual_table=True, desktop=(1920, 1080),

@@ -44,8 +44,8 @@ def _run(tmp_path: Path, *extra: str) -> int:
                  "--db", str(tmp_path / "games.sqlite"), *extra])
 
 
-def test_both_games_are_installed() -> None:
-    assert [g.key for g in installed_games()] == ["sekigahara", "tenka-meidou"]
+def test_the_three_games_are_installed() -> None:
+    assert [g.key for g in installed_games()] == ["kensei", "sekigahara", "tenka-meidou"]
 
 
 def test_the_choice_leads_to_each_game_and_change_game_comes_back(

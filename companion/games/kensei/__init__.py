@@ -13,7 +13,9 @@ GAME = GameDescriptor(
     line="Zenit Miniatures · 2 players · a skirmish of miniatures on an open table",
     commands={"kensei": "companion.games.kensei.cli:register"},
     table="companion.games.kensei.table:TABLE",
+    ui="ui.kensei:UI",
     hardware="companion.games.kensei.data",
 )
-"""So far the referee's calculators only (``companion kensei melee|shoot|duel``): no reader
-table and no screens yet, so ``companion run`` does not offer it."""
+"""The referee's calculators (``companion kensei melee|shoot|duel``) and their screens
+(``companion run --game kensei``: :mod:`ui.kensei`); the reader table's trays and pads
+(:mod:`companion.games.kensei.table`)."""

@@ -1,0 +1,151 @@
+"""The Kensei table app: the home screen, the calculators and, once installed, the battle.
+
+The battle screens plug in without this module changing: "New battle" looks up
+:data:`BATTLE` (``ui.kensei.battle``) when it is drawn and tapped, and calls its
+``open_battle(app)``; "Saved battles" resumes a stored battle through its
+``resume_battle(app, game_id)``. Until that module exists the button says the battle screens
+are not installed. The calculators' forms are for the battle screens too:
+:meth:`KenseiApp.open_calculator` opens one prefilled and hands back the input and the ruling.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import pygame
+
+from companion.core.pin import RefereePin
+from companion.core.store import GameLog
+from ui.kensei.form_screen import FormScreen, Ruled
+from ui.kensei.forms import CalcForm, DuelForm, MeleeForm, ShootForm
+from ui.kensei.home import CalculatorsScreen, HomeScreen
+from ui.kensei.ruling import RulingScreen
+from ui.shell.app import App, Screen
+from ui.shell.saving import SavedGames, SavedGamesScreen
+from ui.tableapp import TableOptions
+
+BATTLE = "ui.kensei.battle"
+"""The battle screens' module: ``open_battle(app: KenseiApp) -> None`` starts a new battle,
+``resume_battle(app, game_id: int) -> None`` a saved one."""
+RECORDS = "companion.games.kensei.records"
+
+
+def _lookup(module: str, attribute: str) -> Any:
+    """``module.attribute`` if that module is installed, else None (looked up when used)."""
+    try:
+        if module not in sys.modules and importlib.util.find_spec(module) is None:
+            return None
+    except ModuleNotFoundError:
+        return None
+    return getattr(importlib.import_module(module), attribute, None)
+
+
+class KenseiApp:
+    """See the module docstring. ``run()`` blocks until the window is closed or the players
+    ask for the game choice. No reader is opened: Kensei's readers come with its table."""
+
+    title = "Kensei"
+    virtual = None
+
+    def __init__(self, options: TableOptions) -> None:
+        self.options = options
+        self.changing = False
+        self.game_id: int | None = None
+        pygame.display.init()
+        self.app = App(options.size, diagonal_in=options.diagonal_in,
+                       fullscreen=options.kiosk, title="Kensei table companion",
+                       desktop=options.desktop)
+        if options.kiosk:
+            pygame.mouse.set_visible(False)
+        self.saved = SavedGames(options.db, "kensei")
+        self.pin = RefereePin(options.pin_file)
+        self.seed = options.seed
+        self.play: Screen = self._home()
+        self.show_start()
+
+    # ------------------------------------------------------------------ home
+
+    def _home(self) -> HomeScreen:
+        start = _lookup(BATTLE, "open_battle")
+        saved = [g for g in self.saved.unfinished() if g.id != self.game_id]
+        can_resume = bool(saved) and _lookup(BATTLE, "resume_battle") is not None
+        return HomeScreen(
+            (lambda: start(self)) if start is not None else None, self.show_calculators,
+            self.show_saved_games if can_resume else None,
+            change_game=self.change_game if self.options.change_game else None,
+            problem=self.saved.problem)
+
+    def show_start(self) -> None:
+        self.saved.open()
+        self.app.show(self._home())
+
+    def show_calculators(self) -> None:
+        self.app.show(CalculatorsScreen(partial(self._blank, MeleeForm),
+                                        partial(self._blank, ShootForm),
+                                        partial(self._blank, DuelForm), self.show_start))
+
+    def _blank(self, form: Callable[..., CalcForm]) -> None:
+        self.open_calculator(form(seed=self.seed))
+
+    def open_calculator(self, form: CalcForm, ruled: Ruled | None = None,
+                        back: Callable[[], None] | None = None) -> FormScreen:
+        """Show ``form`` (a :class:`MeleeForm`, :class:`ShootForm` or :class:`DuelForm`,
+        prefilled as the caller likes). "Rule it" calls ``ruled(input, ruling)``; by default
+        the ruling is shown, "Back to the form" returning to it. ``back`` leaves the form
+        (default: the calculators)."""
+        leave = back or self.show_calculators
+        screen = FormScreen(form, leave, ruled or (lambda data, ruling: self.show_ruling(
+            form, ruling, lambda: self.app.show(screen), leave)))
+        self.app.show(screen)
+        return screen
+
+    def show_ruling(self, form: CalcForm, ruling: dict[str, Any], back: Callable[[], None],
+                    done: Callable[[], None] | None = None) -> None:
+        """A ruling of ``form``'s calculator, every modifier a tap from its rule."""
+        self.app.show(RulingScreen(form.kind, ruling, back, form.names,
+                                   done=done or self.show_calculators))
+
+    # ------------------------------------------------------------------ saved battles
+
+    def show_saved_games(self) -> None:
+        progress: Callable[[GameLog], str] = (_lookup(RECORDS, "progress")
+                                              or (lambda log: "A battle"))
+        resume = _lookup(BATTLE, "resume_battle")
+        games = [g for g in self.saved.saved_games(progress) if g.id != self.game_id]
+        self.app.show(SavedGamesScreen(
+            "Kensei", games, (lambda game_id: resume(self, game_id)) if resume else
+            (lambda game_id: None), self.show_start))
+
+    # ------------------------------------------------------------------ the contract
+
+    def show_hardware(self) -> None:
+        """No reader serves Kensei yet: the home screen, saying so."""
+        self.show_start()
+        self.app.say("Kensei uses no readers yet: there is no hardware to check.")
+
+    def show_referee(self) -> None:
+        """No battle is recorded yet: the home screen, saying so."""
+        self.show_start()
+        self.app.say("No battle is recorded yet: the referee's page opens with a battle.")
+
+    def back_to_game(self) -> None:
+        self.app.show(self.play)
+
+    def change_game(self) -> None:
+        self.changing = True
+        self.app.running = False
+
+    def run(self) -> None:
+        try:
+            self.app.run()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self.app.close()
+        self.saved.close()
