@@ -417,12 +417,15 @@ class KenseiSessionRules:
 
     # ------------------------------------------------------------------ judging
 
+    def hidden(self, troop: Troop) -> bool:
+        """A troop kept back in secret (Kuroi-te, B12): never named on a shared screen."""
+        return troop.held_back and any(e.hidden for e in self.game.events
+                                       if isinstance(e, TroopHeldBack) and e.troop == troop.id)
+
     def _name(self, troop: Troop) -> str:
-        state = self.state
-        if troop.held_back and any(getattr(e, "hidden", False) for e in self.game.events
-                                   if isinstance(e, TroopHeldBack) and e.troop == troop.id):
+        if self.hidden(troop):
             return f"a troop {self.table.owners[troop.side]} keeps hidden"
-        return f"{self.table.owners[troop.side]} {troop_name(state, troop)}"
+        return f"{self.table.owners[troop.side]} {troop_name(self.state, troop)}"
 
     def _verdict(self, piece: str, destination: str) -> RuleViolation | None:
         side, kind = piece_kind(piece)
