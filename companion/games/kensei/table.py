@@ -52,7 +52,7 @@ from companion.core.table import (
 )
 from companion.games.kensei import GAME
 from companion.games.kensei.battle.commands import Activate, Deploy, Side
-from companion.games.kensei.battle.deck import card_ids, card_value
+from companion.games.kensei.battle.deck import EVENT_CLASSES, card_ids, card_value, public_words
 from companion.games.kensei.battle.events import (
     TroopActivated,
     TroopDeployed,
@@ -580,6 +580,9 @@ class KenseiSessionRules:
             return f"{self.table.owners[event.side]} {troop_name(state, troop)} activated (B3.3)"
         if isinstance(event, TroopHeldBack):
             return f"{self.table.owners[event.side]} keeps a troop in the reserve tray (B12)"
+        if isinstance(event, EVENT_CLASSES):  # the deck's own public words: no card named
+            names: dict[str, str] = {s: a.list.name for s, a in state.armies.items()}
+            return public_words(event, names)
         return str(getattr(event, "type", "event")).replace("_", " ")
 
     # ------------------------------------------------------------------ what the screens read

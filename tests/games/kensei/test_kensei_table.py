@@ -284,6 +284,9 @@ def test_b9_1_the_card_pad_reads_a_draw_face_down_and_never_says_a_value() -> No
     read = list(rules.pad_cards(side))
     result = game.submit(DrawCards(side=side, cards=read, under=read[keep:]))
     assert isinstance(result, Accepted), result
+    lines = [rules.describe(e) for e in result.events]
+    assert any(f"draws {keep} command cards" in line for line in lines), lines
+    assert not any(c in line for line in lines for c in card_ids(side))
 
 
 def test_b18_a_tag_where_the_rules_want_none_gets_plain_words() -> None:
