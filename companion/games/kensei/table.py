@@ -341,6 +341,8 @@ class KenseiSessionRules:
     _picked: dict[Side, str] = field(default_factory=dict)
     _seen: dict[str, str] = field(default_factory=dict)
     _gone: set[str] = field(default_factory=set)
+    _owner: dict[str, str] = field(default_factory=dict)
+    """model tag -> its troop (:attr:`models` read the other way)."""
     """Troop tags the readers saw on a reserve tray and see nowhere now."""
 
     # ------------------------------------------------------------------ the list's tags
@@ -369,6 +371,7 @@ class KenseiSessionRules:
                 raise ValueError(f"{self.table.describe_piece(tag)} belongs to troop "
                                  f"{other[1:]} already")
         self.models[troop] = tuple(tags)
+        self._owner = {tag: t for t, held in self.models.items() for tag in held}
 
     def assign_in_order(self) -> dict[str, tuple[str, ...]]:
         """Model tags given out in list order, one per model of every unit (a one-model troop's
@@ -387,7 +390,7 @@ class KenseiSessionRules:
         if kind == "troop":
             return self.state.troops.get(tag_troop(piece))
         if kind == "model":
-            owner = next((t for t, held in self.models.items() if piece in held), None)
+            owner = self._owner.get(piece)
             return None if owner is None else self.state.troops.get(owner)
         return None
 

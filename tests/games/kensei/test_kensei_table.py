@@ -319,3 +319,25 @@ def test_b18_a_tag_where_the_rules_want_none_gets_plain_words() -> None:
     deploy = Deploy(side="a", troop="a1")
     with pytest.raises(RuleViolation, match="not due now"):
         RULES.handle(game.state, deploy)
+
+
+def test_b11_ammunition_markers_lie_face_down_on_their_owners_pad() -> None:
+    game = _game_at(lambda s: s.phase == "activation")
+    rules = _session(game)
+    outcome = _laid(rules, ("b-ammo-02", "b-ammo-05"), place_id("ammo", "b"))
+    assert isinstance(outcome, Ready) and outcome.commands == ()
+    assert outcome.note == f"{TABLE.owners['b']} ammunition pad: 2 ammunition markers face down"
+    assert rules.ammo_pad("b") == ("b-ammo-02", "b-ammo-05") and rules.ammo_pad("a") == ()
+    refused = rules.explain_move("hand_b", "ammo_a", ("b-ammo-01",))
+    assert refused is not None and refused.rule == "B11"
+    rules.observe({})  # lifted off the pad: back in the hand, none read
+    assert rules.ammo_pad("b") == ()
+
+
+def test_watching_without_the_engine_keeps_each_players_tags_off_the_others_trays() -> None:
+    watch = TABLE.watch_rules({"a-model-001": "reserve_a", "b-15": "cards_b"})
+    assert watch.explain_move("reserve_a", "casualties_a", ("a-model-001",)) is None
+    assert watch.explain_move("reserve_a", "command_b", ("a-model-001",)) is None  # a target
+    refused = watch.explain_move("cards_b", "cards_a", ("b-15",))
+    assert refused is not None and "takes only that player's own tags" in refused.message
+    assert "not watched" in watch.summary()
