@@ -31,13 +31,13 @@ from companion.games.kensei.table import (
     PAD_KINDS,
     SIDES,
     TABLE,
-    KenseiSessionRules,
     KenseiTable,
     hand_place,
     piece_kind,
     place_id,
     troop_name,
 )
+from companion.games.kensei.table_session import KenseiSessionRules
 from firmware_bridge.simtable import SimulatedTable
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, DragHandler

@@ -25,7 +25,6 @@ from companion.games.kensei.battle.state import State
 from companion.games.kensei.table import (
     FIELD,
     TABLE,
-    KenseiSessionRules,
     antenna_layout,
     default_wiring,
     piece_ids,
@@ -33,6 +32,7 @@ from companion.games.kensei.table import (
     place_id,
     troop_tag,
 )
+from companion.games.kensei.table_session import KenseiSessionRules
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.table_session import TableSession

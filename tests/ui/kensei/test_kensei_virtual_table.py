@@ -23,11 +23,11 @@ from companion.games.kensei.battle.state import State
 from companion.games.kensei.table import (
     FIELD,
     TABLE,
-    KenseiSessionRules,
     place_id,
     troop_name,
     troop_tag,
 )
+from companion.games.kensei.table_session import KenseiSessionRules
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.simtable import SimulatedTable
 from firmware_bridge.table_session import TableSession
