@@ -161,18 +161,18 @@ class VirtualTable(DragHandler):
         head = canvas.text("The trays and pads (drag a chip onto a box)", (t.gap, t.gap // 2),
                            size=t.small, colour=th.DIM)
         top = head.bottom + t.gap // 2
-        column = (r.width - 4 * t.gap) * 3 // 10
+        column = (r.width - 4 * t.gap) * 7 // 20
         middle = r.width - 2 * column - 4 * t.gap
         for n, side in enumerate(SIDES):
             x = t.gap if n == 0 else r.width - t.gap - column
             self._column(canvas, side, pygame.Rect(x, top, column, r.bottom - top - t.gap))
         mid = pygame.Rect(2 * t.gap + column, top, middle, r.bottom - top - t.gap)
-        hands_h = max(2 * t.target, mid.height // 4)
-        field = pygame.Rect(mid.x, mid.y, mid.width, mid.height - hands_h - t.gap)
+        hand_h = max(2 * t.target, mid.height // 5)
+        field = pygame.Rect(mid.x, mid.y, mid.width, mid.height - 2 * (hand_h + t.gap))
         self._box(canvas, FIELD, "The field (not read)", field, th.INK)
-        half = (mid.width - t.gap) // 2
         for n, side in enumerate(SIDES):
-            box = pygame.Rect(mid.x + n * (half + t.gap), field.bottom + t.gap, half, hands_h)
+            box = pygame.Rect(mid.x, field.bottom + t.gap + n * (hand_h + t.gap), mid.width,
+                              hand_h)
             self._box(canvas, hand_place(side), self.words.label(hand_place(side)).capitalize(),
                       box, SIDE_INK[side])
         if self._held is not None:
