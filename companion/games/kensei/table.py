@@ -67,7 +67,9 @@ PAD_KINDS: tuple[PadKind, ...] = ("command", "reserve", "casualties", "cards", "
 _PAD_WORDS: dict[PadKind, str] = {
     "command": "command pad", "reserve": "reserve tray", "casualties": "casualty tray",
     "cards": "card pad", "ammo": "ammunition pad"}
-DEFAULT_OWNERS: dict[Side, str] = {"a": "left player's", "b": "right player's"}
+DEFAULT_OWNERS: dict[Side, str] = {"a": "the left player's", "b": "the right player's"}
+"""Whose a place or tag is before the armies are known ("the": a piece's first word must
+not read as a proper name to the legibility check, ui.shell.legibility)."""
 TURN_PHASES = ("maintenance", "initiative", "activation")
 _PIECE = re.compile(r"([ab])-(?:(troop)-(\d\d)|(model)-(\d{3})|(ammo)-(\d\d)|(\d\d))")
 
@@ -167,7 +169,7 @@ class KenseiTable:
     def __init__(self) -> None:
         self.owners: dict[Side, str] = dict(DEFAULT_OWNERS)
 
-    sides: Mapping[str, str] = {"a": DEFAULT_OWNERS["a"], "b": DEFAULT_OWNERS["b"]}
+    sides: Mapping[str, str] = {"a": "left player's", "b": "right player's"}
     """What the bridge's counts call a side's tags ("two left player's tags"): the player's
     name would need "an" before a vowel, which the counts cannot say."""
 
@@ -302,8 +304,8 @@ class KenseiWatch:
         return self.positions
 
     def summary(self) -> str:
-        return (f"watching {len(self.positions)} tags on the trays and pads; the battlefield "
-                "itself is not watched")
+        return (f"watching {len(self.positions)} tags on the trays and pads; the field itself "
+                "is not watched")
 
     def explain_move(self, origin: str, destination: str, block_ids: Sequence[str]
                      ) -> RuleViolation | None:

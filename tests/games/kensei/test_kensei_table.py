@@ -341,3 +341,12 @@ def test_watching_without_the_engine_keeps_each_players_tags_off_the_others_tray
     refused = watch.explain_move("cards_b", "cards_a", ("b-15",))
     assert refused is not None and "takes only that player's own tags" in refused.message
     assert "not watched" in watch.summary()
+
+
+def test_the_simulator_deals_every_tag_round_the_trays_for_a_check_without_a_script(
+        sim: SimulatedTable) -> None:
+    """``companion hardware check --game kensei --simulate``: no map, so the trays take them."""
+    sim.populate()
+    dealt = dict(sim.occupied())
+    assert sum(len(tags) for tags in dealt.values()) == len(piece_ids())
+    assert set(dealt) <= {p.id for p in TABLE.places().values() if p.watched}
