@@ -119,8 +119,9 @@ class VirtualTable(DragHandler):
         self.arrange({t: z for t, z in rules.expected_positions().items() if z != BOX},
                      troop_words(rules))
 
-    def where(self, tag: str) -> str | None:
-        return self._where.get(tag)
+    def where(self, tag: str, /) -> str:
+        """Where ``tag`` lies (a place of Kensei's table; the tag box when it is not out)."""
+        return self._where.get(tag, BOX)
 
     def tags_at(self, place: str) -> list[str]:
         return sorted(t for t, z in self._where.items() if z == place)
