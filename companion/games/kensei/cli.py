@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from companion.games.kensei import calculator, list_cli
+from companion.games.kensei.battle import selfplay as battle_selfplay
 from companion.games.kensei.errors import KenseiError
 
 HELP = {
@@ -45,17 +46,4 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         sub.add_argument("file", metavar="FILE", help="the input as JSON, or - for stdin")
         sub.set_defaults(handler=_run)
     list_cli.register(inner)
-    play = inner.add_parser("selfplay", help="random legal battles with invariants checked")
-    play.add_argument("--games", type=int, default=10)
-    play.add_argument("--seed", type=int, default=1)
-    play.set_defaults(handler=_selfplay)
-
-
-def _selfplay(args: argparse.Namespace) -> int:
-    """``companion kensei selfplay --games N --seed S`` (battle/selfplay.py)."""
-    from companion.games.kensei.battle import selfplay
-
-    summary = selfplay.run(args.games, args.seed)
-    sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
-    ok = summary["completed"] == args.games and not summary["errors"]
-    return 0 if ok and not summary["invariant_violations"] else 1
+    battle_selfplay.register(inner)

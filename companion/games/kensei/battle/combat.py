@@ -24,8 +24,8 @@ def _troop(state: State, side: dict[str, Any], where: str, owner: Side | None) -
     troop = state.troops.get(tid) if isinstance(tid, str) else None
     if troop is None or not troop.alive or troop.inside is not None or (
             owner is not None and troop.side != owner):
-        raise RuleViolation(RULE, f"{where}.troop: name a troop on the table"
-                            + (f" of side {owner}" if owner else ""))
+        army = f" of {state.army(owner).list.name}" if owner else ""
+        raise RuleViolation(RULE, f"{where}.troop: name a troop{army} on the table")
     return troop
 
 
@@ -72,7 +72,7 @@ def _in_play(state: State, troops: list[Troop]) -> None:
     if state.phase != "activation" or act is None:
         raise RuleViolation(RULE, "combats are fought during an activation")
     if not any(t.id in act.ordered for t in troops):
-        raise RuleViolation("USO DE LAS ÓRDENES", "declare the combat order first")
+        raise RuleViolation("B3.3 USO DE LAS ÓRDENES", "declare the combat order first")
 
 
 def melee(state: State, cmd: Melee) -> MeleeFought:
@@ -121,7 +121,7 @@ def shoot(state: State, cmd: Shoot) -> ShotFired:
     target = _troop(state, tg, "target", "b" if shooter.side == "a" else "a")
     p, q = profile(state, shooter), profile(state, target)
     if p.ranged is None:
-        raise RuleViolation("DISPARAR", f"{name(state, shooter)} has no ranged weapon")
+        raise RuleViolation("B4 DISPARAR", f"{name(state, shooter)} has no ranged weapon")
     _fill(sh, {"class": p.cls, "at": p.at_ranged, "single": single(state, shooter),
                "weapon": p.ranged, "unloaded": shooter.unloaded,
                "parapeted": shooter.parapeted}, "shooter")

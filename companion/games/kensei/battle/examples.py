@@ -66,3 +66,20 @@ def buke() -> Army:
     return Army(list=ArmyList(name="Ben's Buke", clan="buke", commander_level="taisho",
                               size=200, entries=entries),
                 profiles={p.id: p for p in profiles})
+
+
+def kuroi_te() -> Army:
+    """A Kuroi-te army, whose commander may keep one unit hidden in the reserve (B12)."""
+    profiles = [
+        example_profile("kuroi-taisho", "Kuroi-te Taisho", "kuroi-te", "H", 20, weapon=3,
+                        leader=True, availability="unique", trait="undead"),
+        example_profile("undead-ashigaru", "Undead Ashigaru", "kuroi-te", "G", 5, weapon=1,
+                        trait="undead"),
+        example_profile("yurei", "Yurei", "kuroi-te", "E", 10, weapon=2, trait="spirit"),
+    ]
+    entries = (ListEntry(profile="kuroi-taisho", models=1, general=True),
+               ListEntry(profile="undead-ashigaru", models=10),
+               ListEntry(profile="yurei", models=5))
+    return Army(list=ArmyList(name="Kei's Kuroi-te", clan="kuroi-te",
+                              commander_level="hatamoto", size=200, entries=entries),
+                profiles={p.id: p for p in profiles})

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib import import_module
 
-from companion.games.kensei.armylist import ArmyList
+from companion.games.kensei.armylist import ArmyList, check_list
 from companion.games.kensei.profiles import Profile
 
 ListCheck = Callable[[ArmyList, Mapping[str, Profile]], list[str]]
@@ -13,5 +12,4 @@ ListCheck = Callable[[ArmyList, Mapping[str, Profile]], list[str]]
 
 def refusals(army: ArmyList, profiles: Mapping[str, Profile]) -> list[str]:
     """Every reason ``army`` is not a legal list, each citing its section (B14)."""
-    check_list = import_module("companion.games.kensei.armylist").check_list
     return [f"{r.message} ({r.rule})" for r in check_list(army, profiles)]

@@ -30,6 +30,13 @@ from companion.games.kensei.battle.events import (
 from companion.games.kensei.battle.lists import ListCheck
 from companion.games.kensei.battle.state import SIDES, State, Troop, other
 
+LISTS = "B1.3 LISTAS DE EJÉRCITO Y ESCENARIO DE BATALLA"
+SIZE = "B1.2 TAMAÑO DE LA BATALLA"
+LEADER = "B2.7 LÍDER DE UNIDAD"
+STRATEGY = "B1.3 TIRADA DE ESTRATEGIA"
+DEPLOY = "B1.3 DESPLIEGUE"
+PREPARATION = "B1.3 PREPARACIÓN DE LA BATALLA"
+MISSIONS = "B15 Misiones"
 STRATEGY_BONUS = {"hatamoto": 1, "taisho": 1, "daimyo": 2}
 """TIRADA DE ESTRATEGIA as printed: Hatamoto +1, Taisho +1, Daimyo +2 (B1.3; B19.2 notes
 Hatamoto is probably meant to be +0)."""
@@ -42,17 +49,17 @@ Kuroi-te *Desde las profundidades* (hidden), Hattori *Prácticas clandestinas* (
 
 def _need(state: State, phase: str, what: str) -> None:
     if state.phase != phase:
-        raise RuleViolation("B1.3", f"{what} is not due now")
+        raise RuleViolation(PREPARATION, f"{what} is not due now")
 
 
 def begin(state: State, cmd: Begin, check: ListCheck) -> BattleBegun:
     """B1.3 step 1 (LISTAS DE EJÉRCITO Y ESCENARIO DE BATALLA): two legal lists of one size."""
     _need(state, "setup", "a new battle")
     if set(cmd.armies) != set(SIDES):
-        raise RuleViolation("B1.3", "a battle needs two armies")
+        raise RuleViolation(LISTS, "a battle needs two armies")
     a, b = cmd.armies["a"].list, cmd.armies["b"].list
     if a.size != b.size:
-        raise RuleViolation("B1.2", f"both lists must be for the same battle size "
+        raise RuleViolation(SIZE, f"both lists must be for the same battle size "
                                     f"({a.size} and {b.size} pe)")
     for side in SIDES:
         army = cmd.armies[side]
@@ -73,10 +80,10 @@ def _structure(army: Army) -> None:
         if entry.joins is not None:
             if (entry.joins == n or entry.joins > len(entries) or entries[entry.joins - 1].joins
                     or not army.profiles[entry.profile].leader or entry.models != 1):
-                raise RuleViolation("B2.7", f"{army.list.name}: entry {n} cannot lead entry "
+                raise RuleViolation(LEADER, f"{army.list.name}: entry {n} cannot lead entry "
                                             f"{entry.joins}")
             if sum(e.joins == entry.joins for e in entries) > 1:
-                raise RuleViolation("B2.7", f"{army.list.name}: entry {entry.joins} has two "
+                raise RuleViolation(LEADER, f"{army.list.name}: entry {entry.joins} has two "
                                             "leaders")
 
 
@@ -108,7 +115,7 @@ def strategy_roll(state: State, cmd: StrategyRoll) -> StrategyRolled:
     """TIRADA DE ESTRATEGIA (B1.3 step 2): 1D6 + commander level, ties rolled again."""
     _need(state, "strategy", "a strategy roll")
     if set(cmd.dice) != set(SIDES):
-        raise RuleViolation("B1.3", "both players roll for strategy at once")
+        raise RuleViolation(STRATEGY, "both players roll for strategy at once")
     totals = {s: cmd.dice[s] + STRATEGY_BONUS[state.army(s).list.commander_level]
               for s in SIDES}
     winner: Side | None = None
@@ -121,7 +128,7 @@ def choose_side(state: State, cmd: ChooseSide) -> SideChosen:
     """B1.3 step 2: the strategy winner chooses the table side and the scenario role."""
     _need(state, "side", "choosing a side")
     if cmd.side != state.strategy_winner:
-        raise RuleViolation("B1.3", "the strategy roll's winner chooses side and role")
+        raise RuleViolation(STRATEGY, "the strategy roll's winner chooses side and role")
     return SideChosen(side=cmd.side, role=cmd.role)
 
 
@@ -136,7 +143,7 @@ def secondary_mission(state: State, cmd: SecondaryMission) -> SecondaryRolled:
     """B1.3 step 4 and B15: the secret 1D6 naming a scenario's secondary mission."""
     _need(state, "secondary", "a secondary-mission roll")
     if cmd.side in state.secondary:
-        raise RuleViolation("B15", "each player rolls the secondary mission once")
+        raise RuleViolation(MISSIONS, "each player rolls the secondary mission once")
     return SecondaryRolled(side=cmd.side, die=cmd.die)
 
 
@@ -168,16 +175,16 @@ def deploy(state: State, cmd: Deploy | HoldBack) -> TroopDeployed | TroopHeldBac
     troop = state.troops.get(cmd.troop)
     hidden = isinstance(cmd, HoldBack) and HOLDERS.get(state.army(cmd.side).list.clan, False)
     if troop is None or troop.side != cmd.side:
-        raise RuleViolation("B1.3", "deploy a troop of your own army")
+        raise RuleViolation(DEPLOY, "deploy a troop of your own army")
     if deployer(state) != cmd.side:
-        raise RuleViolation("B1.3", "troops deploy one at a time, in alternation")
+        raise RuleViolation(DEPLOY, "troops deploy one at a time, in alternation")
     if troop not in waiting(state, cmd.side):
         why = ("it deploys inside its unit" if troop.inside else
                "it is already placed" if troop.deployed or troop.held_back else
                "multi-model units deploy first")
         if hidden:
-            raise HiddenViolation("B1.3", "that troop cannot be placed now", why)
-        raise RuleViolation("B1.3", f"{_name(state, troop)} cannot deploy now: {why}")
+            raise HiddenViolation(DEPLOY, "that troop cannot be placed now", why)
+        raise RuleViolation(DEPLOY, f"{_name(state, troop)} cannot deploy now: {why}")
     if isinstance(cmd, HoldBack):
         clan = state.army(cmd.side).list.clan
         if clan not in HOLDERS:

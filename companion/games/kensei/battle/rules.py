@@ -81,7 +81,7 @@ class KenseiRules:
         if by is not None and side is not None and by != side:
             raise RuleViolation("B17", "each player gives their own commands")
         if state.phase == "over":
-            raise RuleViolation("B15", "the battle is over")
+            raise RuleViolation("B15 Tiempo de batalla", "the battle is over")
         first = self._handle(state, command)
         events = first if isinstance(first, list) else [first]
         for event in events:
@@ -96,7 +96,7 @@ class KenseiRules:
             return pregame.begin(state, cmd, self.lists)
         if isinstance(cmd, Concede):
             if state.phase in ("setup", "scoring"):
-                raise RuleViolation("B15", "there is no battle to concede")
+                raise RuleViolation("B15 Tiempo de batalla", "there is no battle to concede")
             return [Conceded(side=cmd.side),
                     BattleEnded(reason="concede", turn=state.turn, side=cmd.side)]
         if isinstance(cmd, Score):

@@ -28,7 +28,7 @@ from companion.games.kensei.battle.state import SIDES, State, other
 from companion.games.kensei.battle.troops import profile
 from companion.games.kensei.battle.turn import points_on_table
 
-RULE = "B15"
+RULE = "B15 Misiones"
 NEEDS_TABLE = frozenset({2, 3, 4})
 """Secondary missions scored from the players' inputs; 1, 5 and 6 come from the state."""
 

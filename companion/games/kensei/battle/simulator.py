@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -26,8 +27,10 @@ from companion.games.kensei.battle.commands import (
     DrawCards,
     EndActivation,
     EndTurn,
+    HoldBack,
     InitiativeRoll,
     Melee,
+    Offering,
     Order,
     OrderKind,
     OrderRoll,
@@ -42,7 +45,7 @@ from companion.games.kensei.battle.commands import (
     StrategyRoll,
 )
 from companion.games.kensei.battle.events import KenseiEvent
-from companion.games.kensei.battle.examples import buke, kuge
+from companion.games.kensei.battle.examples import buke, kuge, kuroi_te
 from companion.games.kensei.battle.invariants import violations
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import SIDES, State, Troop, other
@@ -94,7 +97,8 @@ class RandomCommanders:
             return self.queue.pop(0)
         rng, phase = self.rng, state.phase
         if phase == "setup":
-            return Begin(armies={"a": kuge(), "b": buke()}, scenario=rng.choice([None, 1]))
+            return Begin(armies={"a": kuge(), "b": rng.choice([buke(), kuroi_te()])},
+                         scenario=rng.choice([None, 1]))
         if phase == "scenario":
             return ScenarioRoll(die=d6(rng))
         if phase == "strategy":
@@ -111,7 +115,11 @@ class RandomCommanders:
         if phase == "deployment":
             due = pregame.deployer(state)
             assert due is not None
-            return Deploy(side=due, troop=rng.choice(pregame.waiting(state, due)).id)
+            troop = rng.choice(pregame.waiting(state, due)).id
+            if (state.army(due).list.clan in pregame.HOLDERS and rng.random() < 0.4
+                    and not any(t.held_back for t in state.side_troops(due))):
+                return HoldBack(side=due, troop=troop)
+            return Deploy(side=due, troop=troop)
         if phase == "maintenance":
             return self._maintenance(state)
         if phase == "initiative":
@@ -143,6 +151,15 @@ class RandomCommanders:
         for side in SIDES:
             if side in act.troops and side not in act.orders:
                 return OrderRoll(side=side, die=d6(rng))
+        holder = state.initiative
+        if holder is not None and rng.random() < 0.05:
+            side = other(holder)   # the player without the initiative declares first
+            decks = state.command_decks
+            roll = f"turn {state.turn} order roll {len(state.activated)}"
+            made = any(o.side == side and o.roll == roll for o in decks.offerings)
+            if decks.side(side).hand and decks.duel is None and not made:
+                return Offering(side=side, card=rng.choice(decks.side(side).hand),
+                                kind=rng.choice(["reroll", "add"]), on=roll)
         for side in rng.sample(SIDES, 2):
             if act.left.get(side, 0) > 0 and side in act.troops:
                 found = self._orders(state, side)
@@ -242,22 +259,23 @@ def _score_inputs(state: State, rng: random.Random) -> dict[str, Any]:
     return {"primary": primary, "secondary": secondary}
 
 
-def _complete(rules: KenseiRules, game: KenseiGame, rng: random.Random, cmd: Command,
-              tries: int = 12) -> Command | Rejection:
-    """A melee or a shot: the dice the calculator asks for, rolled."""
+def settle(rules: KenseiRules, state: State, cmd: Command, roll: Callable[[], int],
+           tries: int = 12) -> Command | Rejection:
+    """A melee or a shot with the dice (and the choices) the calculator asks for, each die
+    from ``roll``: what the app does when the players ask it to roll (B18)."""
     for _ in range(tries):
         try:
-            rules.handle(game.state, cmd)
+            rules.handle(state, cmd)
             return cmd
         except RuleViolation as exc:
-            fixed = _fix(cmd, exc.message, rng)
+            fixed = _fix(cmd, exc.message, roll)
             if fixed is None:
                 return Rejection(exc.rule, exc.message)
             cmd = fixed
     return Rejection("B7", "the dice never settled")
 
 
-def _fix(cmd: Command, message: str, rng: random.Random) -> Command | None:
+def _fix(cmd: Command, message: str, roll: Callable[[], int]) -> Command | None:
     if not isinstance(cmd, Melee | Shoot):
         return None
     data = {k: (dict(v) if isinstance(v, dict) else v) for k, v in cmd.input.items()}
@@ -268,18 +286,18 @@ def _fix(cmd: Command, message: str, rng: random.Random) -> Command | None:
     count = re.search(r"rolls (\d+)|(\d+) hits", message)
     if "dice" in path:
         dice = dict(where.get("dice", {}))
-        roll = path[path.index("dice") + 1] if len(path) > path.index("dice") + 1 else ""
+        kind = path[path.index("dice") + 1] if len(path) > path.index("dice") + 1 else ""
         if count:
-            dice[roll] = [d6(rng) for _ in range(int(count.group(1) or count.group(2)))]
+            dice[kind] = [roll() for _ in range(int(count.group(1) or count.group(2)))]
         elif "give its die" in message:
-            dice[roll] = [d6(rng)]
+            dice[kind] = [roll()]
         elif "no honour roll" in message or "nothing to re-roll" in message:
-            dice[roll] = []
+            dice[kind] = []
         else:
             return None
         where["dice"] = dice
     elif path[-1] == "samurai_choice":
-        where["samurai_choice"] = rng.choice(["stay", "fall_back"])
+        where["samurai_choice"] = "stay" if roll() % 2 else "fall_back"
     elif path[-1] == "ranks_after":
         bases = re.search(r"of the (\d+) bases", message)
         if bases is None:
@@ -293,9 +311,10 @@ def _fix(cmd: Command, message: str, rng: random.Random) -> Command | None:
     return type(cmd)(input=data)
 
 
-def play_battle(seed: int, *, check: bool = True) -> BattleReport:
+def play_battle(seed: int, *, check: bool = True,
+                rules: KenseiRules | None = None) -> BattleReport:
     """One whole battle; never raises (errors are reported)."""
-    rules = KenseiRules()
+    rules = rules or KenseiRules()
     rng = random.Random(seed)
     players = RandomCommanders(rng)
     game: KenseiGame = Game(rules)
@@ -304,7 +323,7 @@ def play_battle(seed: int, *, check: bool = True) -> BattleReport:
         while game.state.phase != "over" and report.commands < MAX_COMMANDS:
             command = players.command(game.state)
             if isinstance(command, Melee | Shoot):
-                ready = _complete(rules, game, rng, command)
+                ready = settle(rules, game.state, command, lambda: d6(rng))
                 if isinstance(ready, Rejection):
                     continue  # a combat the random players cannot settle is not fought
                 command = ready
@@ -335,6 +354,6 @@ def play_battle(seed: int, *, check: bool = True) -> BattleReport:
     return report
 
 
-def events_of(seed: int) -> list[Event]:
+def events_of(seed: int, rules: KenseiRules | None = None) -> list[Event]:
     """The events of one seeded battle (tests, demos)."""
-    return play_battle(seed, check=False).events
+    return play_battle(seed, check=False, rules=rules).events

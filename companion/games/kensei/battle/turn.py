@@ -44,6 +44,15 @@ from companion.games.kensei.battle.troops import (
     with_inside,
 )
 
+MAINTENANCE = "B3.1 FASE DE MANTENIMIENTO"
+HONOUR = "B3.1 TIRADA DE HONOR"
+INITIATIVE = "B3.2 FASE DE INICIATIVA"
+ACTIVATION = "B3.3 ACTIVACIÓN DE UNIDADES"
+ORDER_ROLL = "B3.3 TIRADA DE ÓRDENES"
+END = "B3.3 FIN DEL TURNO"
+COMMANDER = "B3.3 ACTIVACIÓN DE COMANDANTE"
+DUEL = "B9.1 DUELO DE MANDO"
+OFFERING = "B9.1 OFRENDA A LOS DIOSES"
 TURNS = 5
 """Tiempo de batalla: máximo 5 turnos (B15)."""
 ROUT = 0.75
@@ -66,9 +75,9 @@ def _troop(state: State, tid: str) -> Troop:
 
 def draw_cards(state: State, cmd: DrawCards) -> list[Event]:
     """FASE DE MANTENIMIENTO step 2 and B9.1: discard the hand, draw the hand size."""
-    _phase(state, "maintenance", "drawing command cards", "B3.1")
+    _phase(state, "maintenance", "drawing command cards", MAINTENANCE)
     if cmd.side in state.drawn:
-        raise RuleViolation("B3.1", "each player draws once in maintenance")
+        raise RuleViolation(MAINTENANCE, "each player draws once in maintenance")
     army = state.army(cmd.side).list
     events: list[deck.DeckEvent] = list(deck.discard_hand(state.command_decks, cmd.side))
     decks = cards.run(state.command_decks, events)
@@ -80,19 +89,19 @@ def draw_cards(state: State, cmd: DrawCards) -> list[Event]:
 def retreat_honour(state: State, cmd: RetreatHonour) -> RetreatRolled:
     """FASE DE MANTENIMIENTO step 3: each troop in retreat rolls honour, −1 in melee; a fail
     removes it (casualties caused by the enemy). The general's re-roll after a fail (B2.7)."""
-    _phase(state, "maintenance", "a retreat honour roll", "B3.1")
+    _phase(state, "maintenance", "a retreat honour roll", MAINTENANCE)
     troop = _troop(state, cmd.troop)
     if not (troop.alive and troop.retreat):
-        raise RuleViolation("B3.1", f"{name(state, troop)} has no Retreat marker")
+        raise RuleViolation(MAINTENANCE, f"{name(state, troop)} has no Retreat marker")
     if troop.side not in state.drawn:
-        raise RuleViolation("B3.1", "command cards are drawn before the retreat rolls")
+        raise RuleViolation(MAINTENANCE, "command cards are drawn before the retreat rolls")
     target, _ = honour_target(state, troop, cmd.in_melee)
     first = cmd.dice[0] <= target
     if len(cmd.dice) == 2:
         if first:
-            raise RuleViolation("TIRADA DE HONOR", "only a failed honour roll is re-rolled")
+            raise RuleViolation(HONOUR, "only a failed honour roll is re-rolled")
         if not cmd.general_near or state.general_dead.get(troop.side):
-            raise RuleViolation("TIRADA DE HONOR", "the re-roll needs the living general "
+            raise RuleViolation(HONOUR, "the re-roll needs the living general "
                                                    "within 15 cm and in sight")
     passed = cmd.dice[-1] <= target
     removed = () if passed else tuple(t.id for t in with_inside(state, troop) if t.alive)
@@ -109,9 +118,9 @@ def maintenance_over(state: State) -> bool:
 
 def initiative_roll(state: State, cmd: InitiativeRoll) -> InitiativeRolled:
     """FASE DE INICIATIVA: both roll at once; a tie is rolled again."""
-    _phase(state, "initiative", "the initiative roll", "B3.2")
+    _phase(state, "initiative", "the initiative roll", INITIATIVE)
     if set(cmd.dice) != set(SIDES):
-        raise RuleViolation("B3.2", "both players roll for initiative at once")
+        raise RuleViolation(INITIATIVE, "both players roll for initiative at once")
     a, b = cmd.dice["a"], cmd.dice["b"]
     holder: Side | None = None if a == b else "a" if a > b else "b"
     return InitiativeRolled(dice=dict(cmd.dice), holder=holder)
@@ -119,9 +128,9 @@ def initiative_roll(state: State, cmd: InitiativeRoll) -> InitiativeRolled:
 
 def command_duel(state: State, cmd: CommandDuel) -> list[Event]:
     """DUELO DE MANDO (B9.1): before a new pair, the player without the initiative calls."""
-    _phase(state, "activation", "a command duel", "B9.1")
+    _phase(state, "activation", "a command duel", DUEL)
     if state.activation is not None and state.activation.troops:
-        raise RuleViolation("B9.1", "a command duel is called before a pair is activated")
+        raise RuleViolation(DUEL, "a command duel is called before a pair is activated")
     assert state.initiative is not None
     return list(deck.duel_bid(state.command_decks, cmd.side, list(cmd.cards), state.initiative))
 
@@ -129,7 +138,7 @@ def command_duel(state: State, cmd: CommandDuel) -> list[Event]:
 def offering(state: State, cmd: Offering) -> list[Event]:
     """OFRENDA A LOS DIOSES (B9.1): one card on a roll."""
     if state.phase not in ("activation", "maintenance", "initiative"):
-        raise RuleViolation("B9.1", "offerings are made on the battle's rolls")
+        raise RuleViolation(OFFERING, "offerings are made on the battle's rolls")
     holder = state.initiative or "a"
     return list(deck.offering(state.command_decks, cmd.side, cmd.card, cmd.kind, cmd.on, holder))
 
@@ -143,32 +152,34 @@ def _has(state: State, side: Side) -> bool:
 def activate(state: State, cmd: Activate) -> TroopActivated:
     """ACTIVACIÓN DE UNIDADES: each player names a troop without a Used marker; when one
     player has none left, the other activates one more alone (FIN DEL TURNO)."""
-    _phase(state, "activation", "an activation", "B3.3")
+    _phase(state, "activation", "an activation", ACTIVATION)
     troop = _troop(state, cmd.troop)
     if troop.side != cmd.side:
-        raise RuleViolation("B3.3", "activate a troop of your own army")
+        raise RuleViolation(ACTIVATION, "activate a troop of your own army")
     if not eligible(state, troop):
         why = ("it is Used" if troop.used else "it is inside its unit" if troop.inside
                else "it is not on the table")
-        raise RuleViolation("B3.3", f"{name(state, troop)} cannot be activated: {why}")
+        raise RuleViolation(ACTIVATION, f"{name(state, troop)} cannot be activated: {why}")
+    if state.command_decks.duel is not None:
+        raise RuleViolation(DUEL, "the command duel is answered first")
     act = state.activation
     if act is not None and (cmd.side in act.troops or act.solo is not None):
-        raise RuleViolation("B3.3", "one troop each per activation")
+        raise RuleViolation(ACTIVATION, "one troop each per activation")
     if (act is None and not _has(state, other(cmd.side)) and cmd.side in state.extra_done
             and cmd.side != state.extra):
-        raise RuleViolation("FIN DEL TURNO", "the last activation of the turn is spent")
+        raise RuleViolation(END, "the last activation of the turn is spent")
     return TroopActivated(side=cmd.side, troop=troop.id)
 
 
 def order_roll(state: State, cmd: OrderRoll) -> OrderRolled:
     """TIRADA DE ÓRDENES (B3.3 step 2): natural 1: one order; 2–3: one; 4–5: two; 6+: two
     and ki. A troop routed by shooting earlier this turn gets at most one order, no ki (B7)."""
-    _phase(state, "activation", "an order roll", "B3.3")
+    _phase(state, "activation", "an order roll", ORDER_ROLL)
     act = state.activation
     if act is None or cmd.side not in act.troops or cmd.side in act.orders:
-        raise RuleViolation("B3.3", "each active troop rolls for orders once")
+        raise RuleViolation(ORDER_ROLL, "each active troop rolls for orders once")
     if act.solo is None and len(act.troops) < 2:
-        raise RuleViolation("B3.3", "both troops are activated before the order rolls")
+        raise RuleViolation(ORDER_ROLL, "both troops are activated before the order rolls")
     troop = state.troops[act.troops[cmd.side]]
     items = tuple(OrderItem(id=i, value=v, rule=r) for i, v, r in ini_items(state, troop))
     total = cmd.die + sum(i.value for i in items)
@@ -184,10 +195,10 @@ def order_roll(state: State, cmd: OrderRoll) -> OrderRolled:
 def end_activation(state: State, cmd: EndActivation) -> list[Event]:
     """MARCAR UNIDADES USADAS (B3.3 step 4): the active troops and every troop given an
     order become Used; the next end-of-turn check follows (FIN DEL TURNO)."""
-    _phase(state, "activation", "ending an activation", "B3.3")
+    _phase(state, "activation", "ending an activation", ACTIVATION)
     act = state.activation
     if act is None or set(act.orders) != set(act.troops) or not act.troops:
-        raise RuleViolation("B3.3", "the active troops roll for orders first")
+        raise RuleViolation(ORDER_ROLL, "the active troops roll for orders first")
     used: list[str] = []
     for tid in (*act.troops.values(), *act.ordered):
         for t in with_inside(state, state.troops[tid]):
@@ -212,15 +223,15 @@ def extra_due(state: State) -> Side | None:
 def commander_activation(state: State, cmd: CommanderActivation) -> list[Event]:
     """ACTIVACIÓN DE COMANDANTE (B3.3 step 5): at the end of the turn, a player with troops
     left and cards in hand discards the whole hand to activate one more troop."""
-    _phase(state, "activation", "a commander activation", "B3.3")
+    _phase(state, "activation", "a commander activation", COMMANDER)
     if state.activation is not None or not _turn_ending(state):
-        raise RuleViolation("ACTIVACIÓN DE COMANDANTE", "it comes at the end of the turn")
+        raise RuleViolation(COMMANDER, "it comes at the end of the turn")
     if not _has(state, cmd.side):
-        raise RuleViolation("ACTIVACIÓN DE COMANDANTE", "it needs a troop not yet activated")
+        raise RuleViolation(COMMANDER, "it needs a troop not yet activated")
     if state.extra == cmd.side:
-        raise RuleViolation("ACTIVACIÓN DE COMANDANTE", "one commander activation at a time")
+        raise RuleViolation(COMMANDER, "one commander activation at a time")
     if cards.cards_held(state.command_decks, cmd.side) == 0:
-        raise RuleViolation("ACTIVACIÓN DE COMANDANTE", "it needs cards in hand")
+        raise RuleViolation(COMMANDER, "it needs cards in hand")
     events: list[Event] = list(deck.commander_activation(state.command_decks, cmd.side))
     events.append(ExtraActivation(side=cmd.side, commander=True))
     return events
@@ -233,11 +244,11 @@ def _turn_ending(state: State) -> bool:
 def end_turn(state: State, cmd: EndTurn) -> list[Event]:
     """FIN DEL TURNO: when one player has activated every troop and the other has had one
     more activation (if wanted); then the rout check (B3.1 step 1) or the next turn."""
-    _phase(state, "activation", "the end of the turn", "B3.3")
+    _phase(state, "activation", "the end of the turn", END)
     if state.activation is not None:
-        raise RuleViolation("FIN DEL TURNO", "the activation in progress ends first")
+        raise RuleViolation(END, "the activation in progress ends first")
     if not _turn_ending(state):
-        raise RuleViolation("FIN DEL TURNO", "both players still have troops to activate")
+        raise RuleViolation(END, "both players still have troops to activate")
     events: list[Event] = [TurnEnded(turn=state.turn)]
     for side in SIDES:
         start = starting_points(state, side)
@@ -276,7 +287,7 @@ def set_marker(state: State, cmd: SetMarker) -> MarkerSet:
     if not troop.alive:
         raise RuleViolation("B3", f"{name(state, troop)} is no longer on the table")
     if cmd.marker == "dishonoured" and not cmd.on and troop.dishonoured:
-        raise RuleViolation("HUIR", "Dishonoured lasts for the rest of the battle")
+        raise RuleViolation("B4 HUIR", "Dishonoured lasts for the rest of the battle")
     return MarkerSet(troop=troop.id, marker=cmd.marker, on=cmd.on)
 
 
