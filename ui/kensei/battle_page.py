@@ -83,7 +83,7 @@ def draw_page(canvas: Canvas, page: Page) -> None:
         if line.rule and page.show_rule is not None:
             canvas.tap_area(box.inflate(0, max(0, t.target - box.height)),
                             f"The rule: {line.text}", partial(page.show_rule, line))
-            canvas.text("ⓘ", (box.right + t.gap // 2, box.y), size=size, colour=th.GOLD)
+            canvas.fill(th.GOLD, pygame.Rect(t.gap // 2, box.y + 2, 4, box.height - 4))
         y = box.bottom + t.gap // 2
     y += t.gap // 2
     if page.buttons:

@@ -25,6 +25,7 @@ from pathlib import Path
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
+from ui.kensei.forms import get
 from ui.shell.app import FrameRecorder
 from ui.tableapp import TableOptions
 
@@ -51,6 +52,7 @@ class KenseiDemo:
         self.duels = duels
         self.taps = 0
         self.ordered: set[str] = set()
+        self.refusal = ""
 
     @property
     def flow(self) -> BattleFlow:
@@ -237,31 +239,39 @@ class KenseiDemo:
                     continue
                 screen.turn(i)  # type: ignore[union-attr]
                 for f in page.fields:
-                    if f.kind != "list" or not f.roll:
+                    if f.kind != "list" or f.roll not in ("combat", "wound", "shoot", "honour"):
                         continue
-                    if f.roll in ("honour",) and attempt == 0:
-                        continue
-                    if f.roll == "protect":
+                    have = len(get(form.data, f.path) or [])
+                    need = form.needs(f)
+                    if f.roll == "honour":
+                        if attempt == 0 or have or not self.asked_honour(f.path):
+                            continue
+                    elif need is None or need == have:
                         continue
                     button = next((x for x in self.labels()
                                    if x.startswith(f"{f.label}:")), None)
                     if button is None:
                         continue
                     self.tap(button)
-                    self.tap("Clear") if self.has("Clear") else None
                     self.tap("Roll for me")
                     self.tap("Done")
             self.tap("Rule it")
-            if self.app.painter.screen == "kensei-ruling":
+            screen_name = self.app.painter.screen
+            if screen_name == "kensei-ruling":
                 self.tap("Done")
                 return
-            if self.app.painter.screen == "kensei-refusal":
+            if screen_name == "kensei-refusal":
+                self.refusal = " ".join(t for s_, t in self.app.drawn)
                 self.tap("Back to the form")
-                continue
-            if self.app.painter.screen.startswith("kensei-") and self.has("Rule it"):
                 continue
             return
         self.tap("Back")
+
+    def asked_honour(self, path: tuple[str, ...]) -> bool:
+        """The last refusal asked for this side's honour die."""
+        words = self.refusal
+        return "give its die" in words and (
+            path[0] not in ("a", "b") or self.names()[path[0]] in words)
 
 
 def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bool = True,

@@ -357,16 +357,18 @@ class Turn:
 
         f = self.flow
         data = f.control.melee_prefill(attacker, defender, order)
+        troops = {s: data[s].pop("troop") for s in ("a", "b")}
         form = MeleeForm(data, names=dict(f.control.names), seed=f.control.rng.randrange(2**31))
-        self._calculate(form, lambda data: Melee(input=data))
+        self._calculate(form, lambda data: Melee(input=_named(data, troops)))
 
     def open_shot(self, shooter: str, target: str) -> None:
         from ui.kensei.forms import ShootForm
 
         f = self.flow
         data = f.control.shoot_prefill(shooter, target)
+        troops = {s: data[s].pop("troop") for s in ("shooter", "target")}
         form = ShootForm(data, names=dict(f.control.names), seed=f.control.rng.randrange(2**31))
-        self._calculate(form, lambda data: Shoot(input=data))
+        self._calculate(form, lambda data: Shoot(input=_named(data, troops)))
 
     def _calculate(self, form: Any, command: Callable[[dict[str, Any]], Any]) -> None:
         f = self.flow
@@ -424,3 +426,9 @@ class Turn:
             Line("Place or clear a marker the app does not follow itself.", "B1.1", th.DIM),
             *f.feed_lines(1)], buttons,
             [Button("Back", partial(f.open, self.roster_page))], columns=2)
+
+
+def _named(data: dict[str, Any], troops: dict[str, str]) -> dict[str, Any]:
+    """The calculator's input with each side's troop named, as the battle's command takes it
+    (the calculator itself knows no troops)."""
+    return {**data, **{key: {**data[key], "troop": tid} for key, tid in troops.items()}}
