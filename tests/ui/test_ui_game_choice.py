@@ -88,7 +88,7 @@ def test_the_choice_has_finger_sized_buttons_on_the_screen(size: tuple[int, int]
         app.draw()
         bounds = app.window.get_rect()
         games = [t for t in app.targets if t.action is not None]
-        assert [t.label for t in games] == ["Sekigahara", "Tenka Meidou"]
+        assert [t.label for t in games] == ["Kensei", "Sekigahara", "Tenka Meidou"]
         for target in games:
             assert bounds.contains(target.rect)
             assert min(target.rect.size) >= 2 * app.theme.target

@@ -29,6 +29,20 @@ ON: th.Colour = (48, 96, 64)
 class Refusal:
     message: str
     rule: str | None
+    where: tuple[int, Field] | None = None
+    """The page and the control the refusal is about, when the form has one."""
+
+
+def _where(form: CalcForm, message: str) -> tuple[int, Field] | None:
+    """The control a refusal's key path names (the longest match), and its page."""
+    path = tuple(message.partition(": ")[0].split("."))
+    found: tuple[int, Field] | None = None
+    for number, page in enumerate(form.pages):
+        for f in page.fields:
+            if path[:len(f.path)] == f.path and form.shown(f) and (
+                    found is None or len(f.path) > len(found[1].path)):
+                found = number, f
+    return found
 
 
 def rule_form(form: CalcForm) -> tuple[dict[str, Any], dict[str, Any] | Refusal]:
@@ -37,7 +51,8 @@ def rule_form(form: CalcForm) -> tuple[dict[str, Any], dict[str, Any] | Refusal]
     try:
         return data, adjudicate(form.kind, data)
     except KenseiError as exc:
-        return data, Refusal(w.plain(exc.message, form.names), exc.rule)
+        return data, Refusal(w.plain(exc.message, form.names), exc.rule,
+                             _where(form, exc.message))
 
 
 class FormScreen:
@@ -89,7 +104,7 @@ class FormScreen:
         now = get(self.form.data, f.path)
         if now is None:
             now = f.default(self.form.data) if f.default is not None else f.low
-        self._set(f, max(f.low, min(f.high, int(now) + by)))
+        self._set(f, max(f.low, min(f.high, int(now) + by * f.by)))
 
     def _toggle(self, f: Field) -> None:
         self._set(f, not get(self.form.data, f.path))
@@ -119,6 +134,13 @@ class FormScreen:
 
     def _show_sections(self) -> None:
         self.sections = True
+
+    def _go_to(self, page: int, f: Field) -> None:
+        """From a refusal to the control it is about (its pad, for dice)."""
+        self._close()
+        self.turn(page)
+        if f.kind in ("list", "pick"):
+            self._open(f)
 
     # ------------------------------------------------------------------ drawing
 
@@ -153,6 +175,9 @@ class FormScreen:
         canvas.button(pygame.Rect(r.right - 3 * t.target - t.gap, t.gap // 2, 3 * t.target,
                                   t.target),
                       f"Page {self.page + 1} of {len(form.pages)}", self._show_sections)
+        if page.note:
+            top = canvas.text(page.note, (2 * t.gap, top), size=t.small, colour=th.DIM,
+                              width=r.width - 4 * t.gap, max_lines=2).bottom + t.gap
         bar = pygame.Rect(t.gap, r.bottom - t.target - t.gap, r.width - 2 * t.gap, t.target)
         area = pygame.Rect(t.gap, top, r.width - 2 * t.gap, bar.y - top - t.gap)
         self._draw_fields(canvas, area, [f for f in page.fields if form.shown(f)])
@@ -169,7 +194,8 @@ class FormScreen:
         cols = 2 if t.portrait else 3
         rows: list[list[Field]] = []
         for f in fields:
-            if f.wide or not rows or len(rows[-1]) >= cols or rows[-1][0].wide:
+            used = sum(g.span for g in rows[-1]) if rows else cols
+            if f.wide or used + f.span > cols or rows[-1][0].wide:
                 rows.append([f])
             else:
                 rows[-1].append(f)
@@ -181,8 +207,12 @@ class FormScreen:
             if line[0].wide:
                 self._wide(canvas, band, line[0])
             else:
-                for cell, f in zip(row(band, cols, t.gap), line, strict=False):
+                cells = row(band, cols, t.gap)
+                at = 0
+                for f in line:
+                    cell = cells[at].union(cells[min(cols, at + f.span) - 1])
                     self._cell(canvas, cell, f)
+                    at += f.span
             y += height + t.gap
 
     def _wide(self, canvas: Canvas, band: pygame.Rect, f: Field) -> None:
@@ -335,6 +365,10 @@ class FormScreen:
                             bold=True, colour=th.WARN, width=width, max_lines=2).bottom
         canvas.text("Change the form and rule again.", (2 * t.gap, y + 2 * t.gap),
                     size=t.small, colour=th.DIM, width=width)
-        canvas.button(pygame.Rect(r.right - 4 * t.target - t.gap, r.bottom - t.target - t.gap,
-                                  4 * t.target, t.target), "Back to the form", self._close,
-                      colour=th.ACCEPT)
+        bar = pygame.Rect(2 * t.gap, r.bottom - t.target - t.gap, width, t.target)
+        left, right = row(bar, 2, 2 * t.gap)
+        canvas.button(left, "Back to the form", self._close)
+        if refusal.where is not None:
+            page, f = refusal.where
+            canvas.button(right, f"Change it: {f.label}", partial(self._go_to, page, f),
+                          colour=th.ACCEPT)

@@ -50,6 +50,13 @@ class Field:
     """What a list's pad offers (dice; ranks of 1 to 15)."""
     roll: str = ""
     """A list of dice: the roll (``combat``, ``wound``...) whose count :meth:`needs` knows."""
+    by: int = 1
+    """A stepper's step (5 cm for a distance: only its band counts)."""
+
+    @property
+    def span(self) -> int:
+        """Cells of a row: a stepper with a long name takes two, to say it whole."""
+        return 2 if self.kind == "step" and len(self.label) > 16 else 1
 
     @property
     def wide(self) -> bool:
@@ -61,6 +68,8 @@ class Field:
 class Page:
     title: str
     fields: tuple[Field, ...]
+    note: str = ""
+    """Said under the title (what the players must know before filling the page)."""
 
 
 def get(data: Data, path: Path) -> Any:
@@ -231,6 +240,8 @@ def _melee_side(s: str, name: str) -> tuple[Page, ...]:
               default=_class_default((s, "leader"), _at(False))),
         Field((s, "leader", "ho"), "Leader's HO", "step", high=20, when=leader,
               default=_class_default((s, "leader"), _ho)),
+        Field((s, "leader", "hr"), "Leader's HR", "step", low=1, high=20, when=leader,
+              default=_class_default((s, "leader"), _hr)),
     ))
     honour_page = Page(f"{name}: honour", (
         Field((s, "general_in_range"), "General near (re-roll)", "toggle"),
@@ -314,7 +325,7 @@ class ShootForm(CalcForm):
             Page("Shooter: the troop", (
                 Field((sh, "class"), "Class", "choice", CLASS_OPTIONS),
                 Field((sh, "weapon"), "Weapon", "pick", tuple(w.RANGED.items())),
-                Field((sh, "distance_cm"), "Distance in cm", "step", high=200),
+                Field((sh, "distance_cm"), "Distance in cm", "step", high=200, by=5),
                 Field((sh, "models_with_los"), "Models that see the target", "step", high=15),
                 Field((sh, "at"), "Ranged AT", "step", high=20,
                       default=_class_default((sh,), _at(True))),
@@ -322,11 +333,11 @@ class ShootForm(CalcForm):
                 Field((sh, "potenciar"), "Potenciar", "toggle"),
                 Field((sh, "out_of_formation"), "Out of formation", "toggle"),
                 Field((sh, "parapeted"), "Parapeted", "toggle"),
+            )),
+            Page("Shooter: leader and state", (
                 Field((sh, "unloaded"), "Unloaded", "toggle"),
                 Field((sh, "in_melee"), "In melee", "toggle"),
                 Field((sh, "charged"), "Charged", "toggle"),
-            )),
-            Page("Shooter: the leader", (
                 Field((sh, "leader"), "Leader", "choice", LEADER_OPTIONS),
                 Field((sh, "leader", "los"), "Leader sees the target", "toggle", when=lead),
                 Field((sh, "leader", "at"), "Leader's ranged AT", "step", high=20, when=lead,
@@ -346,12 +357,21 @@ class ShootForm(CalcForm):
                 Field((tg, "ran"), "Ran this turn", "toggle"),
                 Field((tg, "in_melee_with_friend"), "In melee with a friend", "toggle"),
             )),
-            Page("Target: leader and honour", (
+            Page("Target: the leader", (
                 Field((tg, "leader"), "Leader", "choice", LEADER_OPTIONS),
                 Field((tg, "leader", "in_front"), "Leader in front", "toggle", when=tlead),
                 Field((tg, "leader", "affected"), "Leader can be hit", "toggle", when=tlead),
                 Field((tg, "leader", "general"), "He is the general", "toggle", when=tlead),
                 Field((tg, "leader", "wounds"), "Leader's wounds", "step", high=19, when=tlead),
+                Field((tg, "leader", "ho"), "Leader's HO", "step", high=20, when=tlead,
+                      default=_class_default((tg, "leader"), _ho)),
+                Field((tg, "leader", "hr"), "Leader's HR", "step", low=1, high=20, when=tlead,
+                      default=_class_default((tg, "leader"), _hr)),
+            )),
+            Page("Target: honour and wounds", (
+                Field((tg, "ho"), "HO", "step", high=20, default=_class_default((tg,), _ho)),
+                Field((tg, "hr"), "HR", "step", low=1, high=20,
+                      default=_class_default((tg,), _hr)),
                 Field((tg, "general_in_range"), "General near (re-roll)", "toggle"),
                 Field((tg, "dishonoured"), "Dishonoured", "toggle"),
                 Field((tg, "general_dead"), "General dead", "toggle"),
@@ -412,7 +432,7 @@ class DuelForm(CalcForm):
             Field(("bids", "a"), f"{self.side('a')} bids", "list", values=(0, 1, 2, 3)),
             Field(("bids", "b"), f"{self.side('b')} bids", "list", values=(0, 1, 2, 3)),
             Field(("duel_this_pair",), "A duel already this pair", "toggle"),
-        )),)
+        ), "The bids are laid face down: enter them once both are turned up."),)
 
 
 FORMS: dict[Kind, Callable[[], CalcForm]] = {"melee": MeleeForm, "shoot": ShootForm,

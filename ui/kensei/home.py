@@ -12,7 +12,7 @@ from ui.shell import theme as th
 from ui.shell.canvas import Canvas, column
 
 Action = Callable[[], None]
-LINE = "Zenit Miniatures · 2 players · miniatures on an open table"
+LINE = "Zenit Miniatures · 2 players · a miniatures skirmish"
 
 
 @dataclass(frozen=True)

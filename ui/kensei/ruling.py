@@ -195,7 +195,7 @@ def shoot_lines(ruling: dict[str, Any]) -> tuple[str, dict[str, list[Line]]]:
     hit = ruling["hits"]
     head = f"{hit} {'hit' if hit == 1 else 'hits'}, {ruling['wounds']} wounds: " \
            f"{fell} {'model falls' if fell == 1 else 'models fall'}."
-    return head, {"shooter": lines, "target": target_lines}
+    return head, {"target": target_lines, "shooter": lines}  # what happened first, then why
 
 
 def duel_lines(ruling: dict[str, Any], names: dict[str, str] | None

@@ -4,6 +4,8 @@ rulebook's worked examples (docs/kensei.md), ruled, one modifier opened, and a r
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,23 @@ def _rule(app: KenseiApp, form: CalcForm) -> bool:
 def run_tour(options: TableOptions, seed: int = 0, record: Path | None = None,
              pictures: bool = True) -> int:
     """0 when every worked example was ruled on the screens and the refusal was shown."""
+    options.virtual_table = False
+    options.seed = seed
+    scratch: Path | None = None
+    if options.db is None:  # a tour is not a battle to keep
+        scratch = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+        options.db = scratch / "games.sqlite"
+    try:
+        ok = _tour(options, seed, record, pictures)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print(f"demo: seed {seed}, the Kensei calculators' tour: "
+          f"{'every example ruled' if ok else 'a screen did not follow'}")
+    return 0 if ok else 1
+
+
+def _tour(options: TableOptions, seed: int, record: Path | None, pictures: bool) -> bool:
     app = KenseiApp(options)
     if record is not None:
         from ui.shell.app import FrameRecorder
@@ -72,4 +91,4 @@ def run_tour(options: TableOptions, seed: int = 0, record: Path | None = None,
         app.app.draw()
     finally:
         app.close()
-    return 0 if ok else 1
+    return ok

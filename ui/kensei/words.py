@@ -128,6 +128,7 @@ def plain(message: str, names: dict[str, str] | None = None) -> str:
     if colon and re.fullmatch(r"[a-z_]+(?:\.[a-z0-9_]+)*", where):
         message = f"{path_words(where, names)}: {said}"
     message = _KEY.sub(lambda m: key_words(m.group(0)), message)
+    message = re.sub(r"(?<![\d.])\b1 dice\b", "1 die", message)
     return message[:1].upper() + message[1:]
 
 

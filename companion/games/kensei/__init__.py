@@ -10,7 +10,7 @@ from companion.core.descriptor import GameDescriptor
 GAME = GameDescriptor(
     name="kensei",
     title="Kensei",
-    line="Zenit Miniatures · 2 players · a skirmish of miniatures on an open table",
+    line="Zenit Miniatures · 2 players · a miniatures skirmish",
     commands={"kensei": "companion.games.kensei.cli:register"},
     ui="ui.kensei:UI",
 )

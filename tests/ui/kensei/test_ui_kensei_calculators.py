@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from kensei_taps import cli, example, make, screen, shown, tap
+from pydantic import BaseModel
 
 from companion.games.kensei.calculator import adjudicate
+from companion.games.kensei.inputs import DuelInput, MeleeInput, ShootInput
 from ui.kensei.app import KenseiApp
-from ui.kensei.forms import MeleeForm, ShootForm
+from ui.kensei.forms import CalcForm, DuelForm, MeleeForm, ShootForm
 
 
 @pytest.fixture
@@ -119,8 +122,31 @@ def test_a_refusal_is_said_in_plain_words_with_the_heading_broken(kensei: Kensei
     assert "a.order" not in text and "Traceback" not in text
     status, printed = cli("melee", kensei.app.screen.form.value())  # type: ignore[union-attr]
     assert status == 2 and printed["error"]["rule"] == "USO DE LAS ÓRDENES"
-    tap(kensei, "Back to the form")
+    tap(kensei, "Change it: Order")  # straight to the control the refusal names
     assert screen(kensei) == "kensei-melee"
+    assert "Melee · Side A: the order" in shown(kensei)
+    tap(kensei, "Fight (reaction)")
+    tap(kensei, "Rule it")  # the order is legal now: the dice are what is missing
+    text = shown(kensei)
+    assert "Side A, dice, combat: a pool of 0 rolls 1 die, 0 given" in text
+    assert "Rule broken: Tirada de combate" in text
+
+
+def test_a_missing_honour_die_leads_to_its_pad(kensei: KenseiApp) -> None:
+    data = example("melee", "input")
+    del data["b"]["dice"]["honour"]
+    kensei.open_calculator(MeleeForm(data))
+    tap(kensei, "Rule it")
+    text = shown(kensei)
+    assert "Side B, dice, honour: the troop takes an honour roll; give its die" in text
+    assert "Rule broken: TIRADA DE HONOR" in text
+    tap(kensei, "Change it: Honour dice")
+    assert screen(kensei) == "kensei-pad" and "Side B: Honour dice" in shown(kensei)
+    tap(kensei, "5")
+    tap(kensei, "4")
+    tap(kensei, "Done")
+    tap(kensei, "Rule it")
+    assert "Side B loses 4 to 1" in shown(kensei)
 
 
 def test_a_format_fault_names_the_control_not_the_key(kensei: KenseiApp) -> None:
@@ -135,6 +161,7 @@ def test_a_command_duel_by_taps(kensei: KenseiApp) -> None:
     tap(kensei, "Calculators")
     tap(kensei, "Command duel")
     assert screen(kensei) == "kensei-duel"
+    assert "enter them once both are turned up" in shown(kensei)  # a bid is secret till then
     tap(kensei, "400 points")
     dice(kensei, "Side A bids", [2, 1])
     dice(kensei, "Side B bids", [3, 0])
@@ -185,3 +212,110 @@ def test_new_battle_says_the_battle_screens_are_missing_until_they_plug_in(
     assert "not installed" not in shown(kensei)
     tap(kensei, "New battle")
     assert opened == [kensei]
+
+
+def test_the_app_rolls_the_wound_dice_one_per_hit(kensei: KenseiApp) -> None:
+    """Combat dice rolled by the app, then the wound roll: exactly one die per hit, as the
+    calculator counts them; the ruling then comes without a dice-count refusal."""
+    form = MeleeForm({"a": {"models_in_melee": 4},
+                      "b": {"order": "fight_reaction", "models_in_melee": 4}}, seed=11)
+    kensei.open_calculator(form)
+    goto(kensei, "Side A: the dice as rolled")
+    for roll in ("Combat dice", "Wound dice"):
+        tap(kensei, roll)
+        tap(kensei, "Roll for me")
+        tap(kensei, "Done")
+    goto(kensei, "Side B: the dice as rolled")
+    for roll in ("Combat dice", "Wound dice"):
+        tap(kensei, roll)
+        tap(kensei, "Roll for me")
+        tap(kensei, "Done")
+    a = form.data["a"]["dice"]
+    assert len(a["combat"]) == 6  # AT 2 and 4 models in melee
+    assert len(form.data["b"]["dice"]["combat"]) == 5  # the same, less 1 for the reaction
+    hits = sum(d != 1 and d >= 4 for d in a["combat"])
+    assert len(a["wound"]) == hits
+    tap(kensei, "Rule it")
+    assert screen(kensei) in ("kensei-ruling", "kensei-refusal")
+    if screen(kensei) == "kensei-refusal":  # only an honour die may still be asked for
+        assert "honour" in shown(kensei).lower()
+
+
+def test_the_armies_names_replace_side_a_and_b(kensei: KenseiApp) -> None:
+    names = {"a": "Ana's Kuge", "b": "Bo's Sohei"}
+    kensei.open_calculator(MeleeForm({"a": {"used": True}}, names=names))
+    assert "Melee · Ana's Kuge: the troop" in shown(kensei)
+    tap(kensei, "Rule it")
+    assert "Ana's Kuge, order: a Used troop only reacts with Combatir" in shown(kensei)
+    assert "Side A" not in shown(kensei)
+
+
+def test_companion_run_game_kensei_headless_demo_draws_its_screens(tmp_path: Path) -> None:
+    """``companion run --game kensei --headless --demo --record DIR``: the calculators' tour
+    (until the battle screens bring their demo), every frame legible."""
+    from companion.cli import main
+    from ui.shell import legibility as lg
+
+    record = tmp_path / "rec"
+    assert main(["run", "--game", "kensei", "--headless", "--demo", "--seed", "3",
+                 "--record", str(record), "--db", str(tmp_path / "demo.sqlite")]) == 0
+    screens = {line.split('"screen": "')[1].split('"')[0]
+               for line in (record / "text.jsonl").read_text("utf-8").splitlines()}
+    assert {"kensei-home", "kensei-calculators", "kensei-ruling", "kensei-detail",
+            "kensei-refusal"} <= screens
+    assert not lg.check_run(record)
+
+
+def test_the_game_choice_opens_kensei_and_change_game_comes_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``companion run`` with three games: Kensei tapped on the choice opens its home screen,
+    whose "Change game" goes back to the choice."""
+    from companion.cli import main
+    from ui.shell.app import App
+
+    script: list[str | None] = ["Kensei", "Change game", None]
+    seen: list[str] = []
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+    def run(app: App) -> None:
+        app.pump()
+        app.draw()
+        seen.append(app.painter.screen)
+        label = script.pop(0)
+        if label is None:
+            app.running = False
+            return
+        assert app.tap(label), f"no {label!r} on {seen[-1]}"
+
+    monkeypatch.setattr(App, "run", run)
+    assert main(["run", "--headless", "--hubs", "sim",
+                 "--db", str(tmp_path / "games.sqlite")]) == 0
+    assert seen == ["choose-game", "kensei-home", "choose-game"]
+
+
+def _keys(model: type[BaseModel], prefix: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+    """Every key of a strict input model, nested models walked; a leader is one control (his
+    class, or none) and then his own keys."""
+    found: set[tuple[str, ...]] = set()
+    for name, info in model.model_fields.items():
+        key = (*prefix, info.alias or name)
+        args = get_args(info.annotation) or (info.annotation,)
+        inner = next((a for a in args if isinstance(a, type) and issubclass(a, BaseModel)),
+                     None)
+        if inner is None:
+            found.add(key)
+        elif key[-1] == "leader":
+            found |= {key} | {k for k in _keys(inner, key) if k[-1] != "class"}
+        else:
+            found |= _keys(inner, key)
+    return found
+
+
+@pytest.mark.parametrize(("form", "model"), [(MeleeForm, MeleeInput), (ShootForm, ShootInput),
+                                             (DuelForm, DuelInput)])
+def test_every_key_of_the_calculators_input_has_a_control(
+        form: Callable[[], CalcForm], model: type[BaseModel]) -> None:
+    """Nothing the CLI reads is out of the players' reach on the screen (issue 20, item 3)."""
+    paths = {f.path for page in form().pages for f in page.fields}
+    missing = _keys(model) - paths
+    assert not missing, sorted(missing)
