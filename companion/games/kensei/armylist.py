@@ -61,7 +61,9 @@ class ListRefusal(BaseModel):
 
 
 COMMANDER_COST: dict[CommanderLevel, int] = {"hatamoto": 0, "taisho": 10, "daimyo": 20}
-"""What each commander level costs (B14, NIVEL DE COMANDANTE)."""
+"""What each commander level costs (B14, NIVEL DE COMANDANTE), as printed. The book prints
+the same +1 strategy roll for Hatamoto and Taisho though Taisho costs 10 pe more (B19.2); the
+costs stand as printed, and the strategy roll is the battle's (``battle/pregame.py``)."""
 COMMANDER_NAME: dict[CommanderLevel, str] = {
     "hatamoto": "Hatamoto", "taisho": "Taisho", "daimyo": "Daimyo"}
 CLAN_NAME = {"kuge": "Kuge", "buke": "Buke", "sohei": "Sohei", "otokodate": "Otokodate",
@@ -123,7 +125,8 @@ def starting_points(army: ArmyList, profiles: Mapping[str, Profile]) -> dict[int
     """The points of each troop as deployed, by entry number (1-based; troop ``f"{side}{n}"``):
     models × cost per model (B14). An unknown profile counts 0. The engine's rout check
     (B3.1, 75 % of the starting points) and scenario 1 (B15) count these; the commander level
-    is not a troop and is in none of them."""
+    is not a troop and is in none of them. The book does not say how a partly destroyed unit
+    counts towards the rout (B19.14): per model, as its scenarios count "model by model"."""
     return {n: entry.models * profiles[entry.profile].cost if entry.profile in profiles else 0
             for n, entry in enumerate(army.entries, 1)}
 
@@ -238,7 +241,9 @@ def _leaders(army: ArmyList, known: Known, refuse: Refuse) -> None:
 
 def _sizes(army: ArmyList, known: Known, refuse: Refuse) -> None:
     """B14 Unidades en general: unit sizes, two troops of a profile at most, elite and creature
-    units one per profile (two from 600 pe), the number of units; villagers; banners."""
+    units one per profile (two from 600 pe), the number of units; villagers; banners. The
+    maximum size is the restriction table's, 15 or 10 for skirmishers (the text elsewhere says
+    "between 10 and 15 depending on type", B19.18)."""
     per_profile: dict[str, int] = {}
     units = 0
     for n, entry, profile in known:
@@ -351,7 +356,8 @@ def _joins(army: ArmyList, known: Known, refuse: Refuse) -> None:
         if unit is None:
             continue  # already refused: an unknown profile
         if not leader.leader:
-            refuse(JOINS, n, f"{leader.name} has not the rank Líder: only a leader joins a unit")
+            refuse(JOINS, n, f"{leader.name} does not have the rank Líder: only a leader joins "
+                   "a unit")
         elif single_model(unit):
             refuse(JOINS, n, f"{unit.name} is a single model, not a unit a leader can join")
         elif target in led:
@@ -380,6 +386,7 @@ def load_list(text: str, file: str) -> ArmyList:
         raise userfiles.UserFileError(
             f"{file}, line {userfiles.line(root)}: an army list is a mapping of name, clan, "
             "commander_level, size and entries")
+    userfiles.check_keys(data, f"{file}, line {userfiles.line(root)}", "an army list")
     repeated = userfiles.twice(root)
     if repeated:
         key, first, second = repeated
@@ -393,6 +400,9 @@ def load_list(text: str, file: str) -> ArmyList:
             at = userfiles.child(node, n)
             ident = item.get("profile") if isinstance(item, dict) else None
             who = f"entry {n + 1}" + (f" ({short(ident)!r})" if isinstance(ident, str) else "")
+            if isinstance(item, dict):
+                userfiles.check_keys(item, f"{file}, line {userfiles.line(at)}, {who}",
+                                     "an entry")
             repeated = userfiles.twice(at)
             if repeated:
                 key, first, second = repeated

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from companion.games.kensei import calculator, list_cli
+from companion.games.kensei.battle import selfplay as battle_selfplay
 from companion.games.kensei.errors import KenseiError
 
 HELP = {
@@ -45,3 +46,4 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         sub.add_argument("file", metavar="FILE", help="the input as JSON, or - for stdin")
         sub.set_defaults(handler=_run)
     list_cli.register(inner)
+    battle_selfplay.register(inner)

@@ -180,6 +180,7 @@ def load_profiles(text: str, file: str) -> dict[str, Profile]:
         where = f"{file}, line {userfiles.line(at)}, {who}"
         if not isinstance(item, dict):
             raise UserFileError(f"{where}: must be a mapping of fields (id, name, class...)")
+        userfiles.check_keys(item, where, "a profile")
         repeated = userfiles.twice(at)
         if repeated:
             key, first, second = repeated

@@ -80,6 +80,14 @@ def twice(node: yaml.Node | None) -> tuple[str, int, int] | None:
     return None
 
 
+def check_keys(data: dict[Any, Any], where: str, noun: str) -> None:
+    """UserFileError if a key of ``data`` is not text (``1:``, ``null:``)."""
+    odd = [k for k in data if not isinstance(k, str)]
+    if odd:
+        key = "null" if odd[0] is None else short(odd[0])
+        raise UserFileError(f"{where}: {key!r} is not a field of {noun}")
+
+
 def _bounds(model: type[BaseModel], field: str) -> tuple[int | None, int | None]:
     info = next((f for name, f in model.model_fields.items()
                  if field in (name, f.alias)), None)

@@ -221,3 +221,9 @@ def test_kensei_profiles_reads_a_users_file(tmp_path: Path,
 def test_a_profile_round_trips_through_its_printed_form() -> None:
     for profile in bundled_profiles().values():
         assert Profile.model_validate(profile.model_dump(by_alias=True)) == profile
+
+
+@pytest.mark.parametrize(("key", "shown"), [("1", "'1'"), ("null", "'null'")])
+def test_a_key_that_is_not_text(key: str, shown: str) -> None:
+    assert refused(YARI.replace("cost: 5", f"cost: 5\n    {key}: 2")) == (
+        f"my-army.yaml, line 2, profile 'yari-ashigaru': {shown} is not a field of a profile")

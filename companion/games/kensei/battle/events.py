@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.core.events import Event
+from companion.games.kensei.battle import deck
 from companion.games.kensei.battle.commands import (
     Army,
     MarkerName,
@@ -285,6 +286,10 @@ BattleEvent = (
     | MarkerSet | ActivationEnded | ExtraActivation | TurnEnded | ArmyRouted | BattleScored
     | BattleEnded | Conceded
 )
-"""The engine's own events; the command deck's (``battle.deck.DeckEvent``) join them in
-:data:`KenseiEvent` once the deck is merged."""
-KenseiEvent = Annotated[BattleEvent, Field(discriminator="type")]
+"""The engine's own events."""
+KenseiEvent = Annotated[
+    BattleEvent | deck.CardsDrawn | deck.HandDiscarded | deck.DeckReshuffled | deck.DuelBid
+    | deck.DuelRevealed | deck.OfferingMade | deck.CommanderActivated | deck.DeckPairReset,
+    Field(discriminator="type"),
+]
+"""Every event of a battle: the engine's and the command deck's (``battle.deck``)."""

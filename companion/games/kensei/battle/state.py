@@ -4,11 +4,12 @@ Immutable: every apply returns a new state (``model_copy(update=...)``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from companion.games.kensei.battle.commands import Army, Role, Side
+from companion.games.kensei.battle.deck import Decks
 
 Phase = Literal[
     "setup",        # no battle yet: waiting for ``begin``
@@ -95,6 +96,7 @@ class State(BaseModel):
     drawn: tuple[Side, ...] = ()          # sides that drew their hand this maintenance
     initiative: Side | None = None
     activation: Activation | None = None
+    activated: tuple[str, ...] = ()       # troops activated this turn, in order
     extra: Side | None = None             # the side allowed one more activation alone
     extra_done: tuple[Side, ...] = ()
     general_dead: dict[Side, bool] = {}
@@ -103,8 +105,15 @@ class State(BaseModel):
     end_reason: str | None = None
     vp: dict[Side, int] = {}
     winner: Side | None = None
-    decks: Any = None
-    """The command deck (``battle.deck.Decks``), None before the battle."""
+    decks: Decks | None = None
+    """The command decks (B9.1), None before the battle."""
+
+    @property
+    def command_decks(self) -> Decks:
+        """The decks of a battle under way (B9.1)."""
+        if self.decks is None:
+            raise ValueError("no battle under way")
+        return self.decks
 
     def army(self, side: Side) -> Army:
         return self.armies[side]

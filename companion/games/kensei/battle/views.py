@@ -1,0 +1,104 @@
+"""What each screen may see (B17). The public view never holds a hand, a card id of a draw
+or a face-down discard, an unrevealed bid, a secondary mission before the end, or which troop
+a Kuroi-te player keeps hidden in the reserve."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.events import Event
+from companion.games.kensei.battle import deck
+from companion.games.kensei.battle.commands import Side
+from companion.games.kensei.battle.events import SecondaryRolled, TroopHeldBack
+from companion.games.kensei.battle.state import SIDES, State, Troop
+from companion.games.kensei.battle.troops import name
+
+ENDED = ("scoring", "over")
+
+
+def _troop(state: State, t: Troop) -> dict[str, Any]:
+    return {
+        "id": t.id, "side": t.side, "name": name(state, t), "profile": t.profile,
+        "models": t.models, "models_start": t.models_start, "alive": t.alive,
+        "wound_markers": t.wound_markers, "stunned": t.stunned, "used": t.used,
+        "retreat": t.retreat, "dishonoured": t.dishonoured, "parapeted": t.parapeted,
+        "unloaded": t.unloaded, "ran": t.ran, "leader": t.leader, "inside": t.inside,
+        "general": t.general, "banner": t.banner, "in_reserve": t.held_back,
+    }
+
+
+def _hidden(state: State, t: Troop) -> bool:
+    """Not on the table for everyone to see: not deployed yet, or kept in a secret reserve."""
+    if t.deployed:
+        return False
+    return not (t.held_back and state.army(t.side).list.clan == "hattori")
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """The shared screen's view: safe for everyone at the table."""
+    act = state.activation
+    view: dict[str, Any] = {
+        "phase": state.phase, "turn": state.turn, "scenario": state.scenario,
+        "strategy_winner": state.strategy_winner, "roles": dict(state.roles),
+        "scenery": state.scenery, "initiative": state.initiative,
+        "armies": {s: {"name": a.list.name, "clan": a.list.clan,
+                       "commander_level": a.list.commander_level, "size": a.list.size}
+                   for s, a in state.armies.items()},
+        "troops": [_troop(state, t) for t in state.troops.values() if not _hidden(state, t)],
+        "off_table": {s: sum(_hidden(state, t) for t in state.side_troops(s)) for s in
+                      state.armies},
+        "activation": None if act is None else {
+            "troops": dict(act.troops), "orders": dict(act.orders), "left": dict(act.left),
+            "ki": dict(act.ki), "combat_order": dict(act.combat_order),
+            "ordered": list(act.ordered), "solo": act.solo},
+        "extra": state.extra, "general_dead": dict(state.general_dead),
+        "routed": state.routed, "conceded": state.conceded, "end_reason": state.end_reason,
+        "vp": dict(state.vp), "winner": state.winner,
+        "secondary": {s: (state.secondary.get(s) if state.phase in ENDED else
+                          "rolled" if s in state.secondary else None) for s in SIDES},
+        "deck": None if state.decks is None else deck.public(state.decks),
+    }
+    return view
+
+
+def side_view(state: State, side: Side) -> dict[str, Any]:
+    """One player's private screen: the public view, their hand and their secrets."""
+    view = public_view(state)
+    view["side"] = side
+    view["secondary_die"] = state.secondary.get(side)
+    view["own_troops"] = [_troop(state, t) for t in state.side_troops(side)]
+    view["hand"] = None if state.decks is None else deck.private(state.decks, side)
+    return view
+
+
+def referee_view(state: State) -> dict[str, Any]:
+    """Everything, for the referee and the record's verifier."""
+    view = public_view(state)
+    view["secondary"] = dict(state.secondary)
+    view["troops"] = [_troop(state, t) for t in state.troops.values()]
+    view["hands"] = None if state.decks is None else {
+        s: deck.private(state.decks, s) for s in SIDES}
+    return view
+
+
+def public_event(event: Event) -> dict[str, Any]:
+    """An event as a public record may hold it (B17): card ids become counts (an id reveals
+    its value), a secondary-mission die and a hidden reserve troop are left out; revealed
+    cards (a duel's bids, an offering that adds) keep their values."""
+    data = event.model_dump(mode="json")
+    if isinstance(event, deck.DuelRevealed):
+        return {"type": event.type, "sums": data["sums"],
+                "bids": {s: sorted(deck.card_value(c) for c in getattr(event.bids, s))
+                         for s in SIDES},
+                "initiative_before": event.initiative_before,
+                "initiative_after": event.initiative_after}
+    if isinstance(event, deck.OfferingMade):
+        data.pop("card")
+        return data
+    if isinstance(event, deck.EVENT_CLASSES):
+        return {k: len(v) if k in ("cards", "under") else v for k, v in data.items()}
+    if isinstance(event, SecondaryRolled):
+        return {"type": event.type, "side": event.side}
+    if isinstance(event, TroopHeldBack) and event.hidden:
+        return {"type": event.type, "side": event.side, "hidden": True}
+    return data
