@@ -13,6 +13,8 @@ GAME = GameDescriptor(
     line="Zenit Miniatures · 2 players · a miniatures skirmish",
     commands={"kensei": "companion.games.kensei.cli:register"},
     ui="ui.kensei:UI",
+    records="companion.games.kensei.explain:RECORDS",
+    tournament="companion.games.kensei.tournament:FEED",
 )
 """The referee's calculators (``companion kensei melee|shoot|duel``) and their screens
 (``companion run --game kensei``: :mod:`ui.kensei`); no reader table yet."""
