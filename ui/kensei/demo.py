@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from companion.core.records import LogRefused
+from companion.games.kensei.records import check
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
@@ -287,14 +289,18 @@ def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bo
     try:
         demo = KenseiDemo(kensei, seed, swap=swap, duels=duels)
         demo.run()
+        store = kensei.saved.store
+        if store is None or kensei.game_id is None:
+            raise DemoError("the battle was not saved")
+        check(store.load(kensei.game_id))  # LogRefused if the record does not hold
         state = demo.flow.control.state
         n = demo.names()
         winner = n[state.winner] if state.winner else "nobody: a draw"
         print(f"demo: seed {seed}, {n['a']} {state.vp.get('a', 0)}, {n['b']} "
               f"{state.vp.get('b', 0)} after {state.turn} turns "
-              f"({len(demo.flow.control.events)} events); winner {winner}")
+              f"({len(demo.flow.control.events)} events, record verified); winner {winner}")
         return 0
-    except DemoError as exc:
+    except (DemoError, LogRefused) as exc:
         print(f"companion run --demo: error: {exc}", file=sys.stderr)
         return 1
     finally:
