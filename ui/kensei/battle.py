@@ -115,7 +115,8 @@ class BattleFlow:
         lines = []
         for f in self.control.feed[-count:]:
             colour = th.WARN if f.kind == "refused" else th.DIM
-            text = f"Refused: {f.text}" if f.kind == "refused" else f.text
+            text = f"Refused: {f.text} ({f.rule})" if f.kind == "refused" and f.rule \
+                else f.text
             lines.append(Line(text, f.rule, colour))
         return lines
 

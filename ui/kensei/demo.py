@@ -20,6 +20,7 @@ import random
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from companion.core.records import LogRefused
@@ -86,7 +87,16 @@ class KenseiDemo:
 
     # ------------------------------------------------------------------ the battle
 
-    def run(self) -> None:
+    def run(self, until: Callable[[], bool] | None = None) -> None:
+        """From the home screen to the score (or until ``until()`` holds)."""
+        self.begin()
+        self.play(until)
+
+    def play(self, until: Callable[[], bool] | None = None) -> None:
+        while self.flow.control.state.phase != "over" and not (until and until()):
+            self.step()
+
+    def begin(self) -> None:
         self.app.draw()
         self.tap("New battle")
         if self.swap:
@@ -97,8 +107,6 @@ class KenseiDemo:
         self.tap("Second player's list")
         self.tap("Buke vanguard")
         self.tap("Begin the battle")
-        while self.flow.control.state.phase != "over":
-            self.step()
 
     def step(self) -> None:
         phase = self.flow.control.state.phase
@@ -192,7 +200,7 @@ class KenseiDemo:
         for _ in range(2):
             shown = next(x for x in self.labels() if x.endswith(": show me"))
             self.tap(shown)
-            cards = [x for x in self.labels() if x.startswith("Card worth ")]
+            cards = [x for x in self.labels() if x.startswith("Card ") and ": worth " in x]
             if cards:
                 self.tap(cards[0])
             self.tap("Lay the bid face down")

@@ -56,7 +56,7 @@ class Pregame:
                 continue
             lines.append(Line(f"{SIDE_WORD[side]}: {c.describe()}", bold=True))
             for r in c.refusals()[:2]:
-                lines.append(Line(f"Refused: {r.message}", r.rule, th.WARN))
+                lines.append(Line(f"Refused: {r.message} ({r.rule})", r.rule, th.WARN))
         sizes = {c.army.size for c in self.chosen.values() if c.army is not None}
         if len(sizes) > 1:
             lines.append(Line("Both lists must be for the same battle size.", "B1.2", th.WARN))
@@ -80,8 +80,8 @@ class Pregame:
 
     def pick(self, side: Side) -> Page:
         f = self.flow
-        buttons = [Button(c.describe(), partial(self._choose, side, c)) for c in
-                   self._options()]
+        buttons = [Button(c.describe(), partial(self._choose, side, c)
+                          if c.army is not None else None) for c in self._options()]
         return Page("kensei-lists", f"{SIDE_WORD[side]}: choose a list", [Line(
             "Your own lists are read from the data folder (kensei/lists).", colour=th.DIM)],
             buttons, [Button("Back", f.back)], columns=1)
@@ -146,7 +146,7 @@ class Pregame:
                                     self._side, winner, "defender"))], bar, columns=2)
         if phase == "scenery":
             return Page("kensei-pregame", "Scenery", [*lines, Line(
-                "1D6 + 1 generic pieces, and more for a Taisho or a Daimyo.",
+                "Roll 1D6 and add 1: that many generic pieces, and more for a Taisho or a Daimyo.",
                 "B1.3 ESCENOGRAFÍA", th.DIM)], [Button("Roll the scenery die", partial(
                     f.pad, self._pad("Scenery die", "B1.3 ESCENOGRAFÍA",
                                      lambda d: f.submit(SceneryRoll(die=d[0])))), th.ACCEPT)],

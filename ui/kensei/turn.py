@@ -119,8 +119,9 @@ class Turn:
         from companion.games.kensei.battle.deck import card_value
 
         f = self.flow
-        buttons = [Button(f"Put under: card worth {card_value(c)}",
-                          partial(self.under.append, c)) for c in cards if c not in self.under]
+        buttons = [Button(f"Put card {i} under: worth {card_value(c)}",
+                          partial(self.under.append, c))
+                   for i, c in enumerate(cards, 1) if c not in self.under]
         return Page("kensei-private", f"{f.name(side)}: choose {bw.plural(extra, 'card')} "
                     "to put under the deck", [Line("NIVEL DE COMANDANTE", "B14", th.DIM)],
                     buttons, [Button("Back", f.back)], columns=2)
@@ -246,8 +247,8 @@ class Turn:
 
         f = self.flow
         hand = [c["card"] for c in f.control.private(side)["hand"]["hand"]]
-        buttons = [Button(f"Card worth {card_value(c)}", partial(self._toggle_bid, c),
-                          selected=c in self.bid) for c in hand]
+        buttons = [Button(f"Card {i}: worth {card_value(c)}", partial(self._toggle_bid, c),
+                          selected=c in self.bid) for i, c in enumerate(hand, 1)]
         total = sum(card_value(c) for c in self.bid)
         lines = [Line(f"Your bid: {bw.plural(len(self.bid), 'card')}, worth {total}",
                       "B9.1 DUELO DE MANDO", th.GOLD, bold=True), *f.feed_lines(1)]
