@@ -20,10 +20,10 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.games.kensei.battle.commands import Side
-from companion.games.kensei.battle.state import other
 from companion.core.store import StoreError
 from companion.games.kensei import records
+from companion.games.kensei.battle.commands import Side
+from companion.games.kensei.battle.state import other
 from ui.kensei.battle_page import Button, Line, Page, PageScreen
 from ui.kensei.control import KenseiControl, Snapshot
 from ui.shell import theme as th
@@ -42,7 +42,7 @@ class Pad:
     title: str
     rule: str
     count: int
-    done: Callable[[list[int]], None]
+    done: Callable[[list[int]], object]
     lines: list[Line] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
     private: bool = False
@@ -194,7 +194,8 @@ class BattleFlow:
         for v in values:
             self._pad_add(pad, v)
 
-    def both_roll(self, title: str, rule: str, done: Callable[[dict[Side, int]], None]) -> None:
+    def both_roll(self, title: str, rule: str,
+                  done: Callable[[dict[Side, int]], object]) -> None:
         """Each player's 1D6, one after the other on the pad."""
         def second(a: list[int]) -> None:
             self.pad(Pad(f"{title}: {self.name('b')}", rule, 1,

@@ -24,6 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.core.records import LogRefused
+from companion.games.kensei.battle.commands import Side
+from companion.games.kensei.battle.state import SIDES
 from companion.games.kensei.records import check
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
@@ -54,7 +56,7 @@ class KenseiDemo:
             self.missions = {"a": self.missions["b"], "b": self.missions["a"]}
         self.duels = duels
         self.taps = 0
-        self.ordered: set[str] = set()
+        self.ordered: set[Side] = set()
         self.refusal = ""
 
     @property
@@ -179,7 +181,7 @@ class KenseiDemo:
             self.tap(rolls[0])
             self.tap("Roll for me")
             return
-        for side in ("a", "b"):
+        for side in SIDES:
             label = next((x for x in labels
                           if x.startswith(f"Give an order: {n[side]}'s ")), None)
             if label is not None and side not in self.ordered:
@@ -207,7 +209,7 @@ class KenseiDemo:
             if not any(x.endswith(": show me") for x in self.labels()):
                 break
 
-    def order(self, side: str, label: str) -> None:
+    def order(self, side: Side, label: str) -> None:
         """One order for the active troop: a shot if it can, else a charge or a move."""
         self.tap(label)
         state = self.flow.control.state

@@ -13,8 +13,8 @@ from companion.games.kensei.battle.commands import (
     ChooseSide,
     Deploy,
     HoldBack,
-    SceneryRoll,
     ScenarioRoll,
+    SceneryRoll,
     SecondaryMission,
     Side,
     StrategyRoll,
@@ -110,7 +110,7 @@ class Pregame:
             c = self.chosen[side]
             assert c.army is not None
             armies[side] = army_of(c.army, c.profiles)
-        self.flow.submit(Begin(armies=armies, scenario=self.scenario))  # type: ignore[arg-type]
+        self.flow.submit(Begin(armies=armies, scenario=self.scenario))
 
     # ------------------------------------------------------------------ the sequence
 
@@ -158,13 +158,16 @@ class Pregame:
     def _pad(self, title: str, rule: str, done: Callable[[list[int]], object]) -> Pad:
         from ui.kensei.battle import Pad
 
-        return Pad(title, rule, 1, lambda dice: None if done(dice) else None)
+        def entered(dice: list[int]) -> None:
+            done(dice)
+
+        return Pad(title, rule, 1, entered)
 
     def _strategy(self, dice: dict[Side, int]) -> None:
         self.flow.submit(StrategyRoll(dice=dice))
 
     def _side(self, side: Side, role: str) -> None:
-        self.flow.submit(ChooseSide(side=side, role=role))  # type: ignore[arg-type]
+        self.flow.submit(ChooseSide(side=side, role=role))
 
     # ------------------------------------------------------------------ secret missions
 

@@ -342,7 +342,7 @@ class Turn:
         tid = act["troops"][side]
         stunned = f.snap.troop(tid)["stunned"] > 0
         situation = Situation(stunned=stunned, **self.situation)
-        if not f.submit(Order(side=side, troop=tid, order=kind,  # type: ignore[arg-type]
+        if not f.submit(Order(side=side, troop=tid, order=kind,
                               target=self.target, situation=situation)):
             return
         f.back()
@@ -421,7 +421,7 @@ class Turn:
                 f"{word}: {'on' if on else 'off'}")
             value = True if m == "stunned" else not on
             buttons.append(Button(label, partial(f.submit, SetMarker(
-                troop=tid, marker=m, on=value)), selected=on))  # type: ignore[arg-type]
+                troop=tid, marker=m, on=value)), selected=on))
         return Page("kensei-roster", f"{t['name']}: markers", [
             Line(bw.troop_state(t), bold=True),
             Line("Place or clear a marker the app does not follow itself.", "B1.1", th.DIM),

@@ -38,8 +38,7 @@ def frames(record: Path) -> dict[int, tuple[str, list[str]]]:
     out: dict[int, tuple[str, list[str]]] = {}
     for line in (record / "text.jsonl").read_text("utf-8").splitlines():
         d = json.loads(line)
-        screen, texts = out.setdefault(d["frame"], (d["screen"], []))
-        texts.append(d["text"])
+        out.setdefault(d["frame"], (d["screen"], []))[1].append(d["text"])
     for line in (record / "frames.jsonl").read_text("utf-8").splitlines():
         d = json.loads(line)
         out.setdefault(d["frame"], ("", []))[1].extend(t["label"] for t in d["targets"])
