@@ -35,9 +35,10 @@ from ui.shell import theme as th
 if TYPE_CHECKING:
     from ui.kensei.battle import BattleFlow
 
-MELEE_ORDERS = frozenset({"charge", "fight", "fight_reaction", "opportunity_charge",
+MELEE_ORDERS = frozenset({"charge", "fight", "opportunity_charge",
                           "challenge"})
 SHOOT_ORDERS = frozenset({"shoot", "stand_and_shoot"})
+REACTION_ORDERS = ("fight_reaction", "flee", "opportunity_charge", "stand_and_shoot")
 ACTION_ORDERS = ("move", "run", "charge", "fight", "shoot", "disengage", "regroup", "reload",
                  "take_cover", "interact", "empower", "challenge", "leave_unit")
 
@@ -46,6 +47,7 @@ class Turn:
     def __init__(self, flow: BattleFlow) -> None:
         self.flow = flow
         self.order_side: Side | None = None
+        self.order_troop: str | None = None
         self.order_kind: str | None = None
         self.target: str | None = None
         self.situation: dict[str, bool] = {}
@@ -161,6 +163,20 @@ class Turn:
             return self.between_pairs(lines, bar, holder)
         buttons: list[Button] = []
         troops = act["troops"]
+        pair = []
+        for side in ("a", "b"):
+            tid = troops.get(side)
+            if tid is None:
+                continue
+            state = f"{snap.troop(tid)['name']}"
+            if side in act["orders"]:
+                state += (f": {bw.plural(act['left'].get(side, 0), 'order')} left of "
+                          f"{act['orders'][side]}" + (", ki" if act["ki"].get(side) else ""))
+            else:
+                state += ": order roll to come"
+            pair.append(f"{f.name(side)}: {state}")
+        if pair:
+            lines.insert(1, Line(" · ".join(pair), "B3.3", bold=True))
         for side in ("a", "b"):
             tid = troops.get(side)
             if tid is None:
@@ -179,6 +195,8 @@ class Turn:
                                       f"({bw.plural(left, 'order')} left)",
                                       partial(self.start_order, side) if left else None))
         rolled = set(act["orders"]) == set(troops)
+        if rolled:
+            buttons.append(Button("A reaction order", partial(f.open, self.reactor_page)))
         buttons.append(Button("End of activation", partial(f.submit, EndActivation())
                               if rolled else None))
         return Page("kensei-turn", f"Turn {view['turn']}: activation", lines, buttons, bar,
@@ -278,8 +296,10 @@ class Turn:
 
     # ------------------------------------------------------------------ orders
 
-    def start_order(self, side: Side) -> None:
+    def start_order(self, side: Side, troop: str | None = None) -> None:
+        """An order for ``side``'s active troop, or a reaction by ``troop`` (B4)."""
         self.order_side = side
+        self.order_troop = troop
         self.order_kind = None
         self.target = None
         self.situation = {}
@@ -289,11 +309,31 @@ class Turn:
         f = self.flow
         side = self.order_side
         assert side is not None
-        buttons = [Button(bw.ORDERS[k], partial(self._kind, k)) for k in ACTION_ORDERS]
-        return Page("kensei-turn", f"{f.name(side)}: which order?", [Line(
+        kinds = ACTION_ORDERS if self.order_troop is None else REACTION_ORDERS
+        buttons = [Button(bw.ORDERS[k], partial(self._kind, k)) for k in kinds]
+        tid = self._ordered_troop()
+        return Page("kensei-turn", f"{f.name(side)}'s {f.snap.troop(tid)['name']}: which "
+                    "order?", [Line(
             "Run, Empower and a challenge cost two orders; one combat order per activation; "
             "a Used troop may only fight.", "B3.3 USO DE LAS ÓRDENES", th.DIM)], buttons,
             [Button("Back", f.back)], columns=3)
+
+    def _ordered_troop(self) -> str:
+        if self.order_troop is not None:
+            return self.order_troop
+        assert self.order_side is not None
+        return str(self.flow.snap.view["activation"]["troops"][self.order_side])
+
+    def reactor_page(self) -> Page:
+        """A troop not activated reacts (Huir, Combatir, Carga de oportunidad, Aguantar y
+        disparar: B4)."""
+        f = self.flow
+        buttons = [Button(f"{f.name(t['side'])}'s {t['name']}", partial(
+            self.start_order, t["side"], t["id"])) for t in f.snap.troops()
+            if t["alive"] and t["inside"] is None and not t["in_reserve"]]
+        return Page("kensei-turn", "Which troop reacts?", [Line(
+            "A reaction answers an enemy's order: a charge, a move through its zone of "
+            "control.", "B4", th.DIM)], buttons, [Button("Back", f.back)], columns=2)
 
     def _kind(self, kind: str) -> None:
         self.order_kind = kind
@@ -326,7 +366,9 @@ class Turn:
         lines = [Line("Say what the table shows, then give the order.", "B4", th.DIM)]
         if f.control.feed and f.control.feed[-1].kind == "refused":
             lines += f.feed_lines(1)
-        return Page("kensei-turn", f"{bw.ORDERS[kind]}: the situation", lines, buttons,
+        who = f.snap.troop(self._ordered_troop())["name"]
+        against = f" against {f.snap.troop(self.target)['name']}" if self.target else ""
+        return Page("kensei-turn", f"{who}: {bw.ORDERS[kind]}{against}", lines, buttons,
                     [Button("Back", partial(f.open, self.order_page)),
                      Button(f"Give the order: {bw.ORDERS[kind]}", self.give, th.ACCEPT)],
                     columns=3, line_size="small")
@@ -338,8 +380,7 @@ class Turn:
         f = self.flow
         side, kind = self.order_side, self.order_kind
         assert side is not None and kind is not None
-        act = f.snap.view["activation"]
-        tid = act["troops"][side]
+        tid = self._ordered_troop()
         stunned = f.snap.troop(tid)["stunned"] > 0
         situation = Situation(stunned=stunned, **self.situation)
         if not f.submit(Order(side=side, troop=tid, order=kind,

@@ -122,3 +122,29 @@ def test_the_roster_shows_every_troop_and_takes_markers(app: KenseiApp) -> None:
         assert "Samurai" in shown(app)
     finally:
         app.close()
+
+
+def test_a_troop_not_activated_reacts(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: (act := demo.flow.control.state.activation) is not None
+                 and len(act.orders) == 2)
+        state = demo.flow.control.state
+        assert state.activation is not None
+        active = set(state.activation.troops.values())
+        reactor = next(t for t in state.troops.values() if t.alive and t.deployed
+                       and t.inside is None and t.id not in active and t.side == "b")
+        name = demo.flow.snap.troop(reactor.id)["name"]
+        tap(app, "A reaction order")
+        tap(app, f"{demo.names()['b']}'s {name}")
+        assert "Fight (reaction)" in shown(app) and "Move" not in shown(app).split()
+        tap(app, "Flee (reaction)")
+        tap(app, "Give the order: Flee (reaction)")
+        assert "Refused: Only the target of a charge flees. (B4" in shown(app)
+        tap(app, "It is the target of a charge: no")
+        tap(app, "Give the order: Flee (reaction)")
+        last = demo.flow.control.events[-1]
+        assert last.type == "order_given" and last.troop == reactor.id  # type: ignore[attr-defined]
+        assert f"{name}: Flee (reaction)" in shown(app)
+    finally:
+        app.close()
