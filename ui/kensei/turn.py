@@ -19,6 +19,7 @@ from companion.games.kensei.battle.commands import (
     EndTurn,
     InitiativeRoll,
     Melee,
+    Offering,
     Order,
     OrderRoll,
     RetreatHonour,
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
 MELEE_ORDERS = frozenset({"charge", "fight", "opportunity_charge",
                           "challenge"})
 SHOOT_ORDERS = frozenset({"shoot", "stand_and_shoot"})
+OFFERING_ROLLS = (("order", "the order roll"), ("combat", "the combat dice"),
+                  ("wound", "the wound dice"), ("honour", "the honour roll"))
+"""The rolls an offering may be made on, as players name them."""
 REACTION_ORDERS = ("fight_reaction", "flee", "opportunity_charge", "stand_and_shoot")
 ACTION_ORDERS = ("move", "run", "charge", "fight", "shoot", "disengage", "regroup", "reload",
                  "take_cover", "interact", "empower", "challenge", "leave_unit")
@@ -197,6 +201,8 @@ class Turn:
         rolled = set(act["orders"]) == set(troops)
         if rolled:
             buttons.append(Button("A reaction order", partial(f.open, self.reactor_page)))
+            buttons.append(Button("An offering to the gods", partial(f.open,
+                                                                   self.offering_page)))
         buttons.append(Button("End of activation", partial(f.submit, EndActivation())
                               if rolled else None))
         return Page("kensei-turn", f"Turn {view['turn']}: activation", lines, buttons, bar,
@@ -292,6 +298,51 @@ class Turn:
             f.private(holder, partial(self.bid_page, holder),
                       f"{f.name(side)} called a command duel: answer with a bid (B9.1).")
         else:
+            f.back()
+
+    # ------------------------------------------------------------------ offerings
+
+    def offering_page(self) -> Page:
+        """OFRENDA A LOS DIOSES (B9.1): one card per player per roll; the player without the
+        initiative declares first. Which card is chosen on a private step."""
+        f = self.flow
+        deck = f.snap.view["deck"]
+        buttons = []
+        for side in ("a", "b"):
+            for roll, words in OFFERING_ROLLS:
+                buttons.append(Button(f"{f.name(side)}: on {words}", partial(
+                    self.start_offering, side, roll) if deck[side]["hand"] else None))
+        return Page("kensei-turn", "An offering: who, and on which roll?", [Line(
+            "A card spent to re-roll a die (discarded face down) or to add its value to a "
+            "die of your own roll (shown). Re-roll or add as you enter the dice.",
+            "B9.1 OFRENDA A LOS DIOSES", th.DIM), *f.feed_lines(1)], buttons,
+            [Button("Back", f.back)], columns=2, line_size="small")
+
+    def start_offering(self, side: Side, roll: str) -> None:
+        f = self.flow
+        f.private(side, partial(self.offering_cards, side, roll),
+                  "Which card is offered stays secret unless its value is added (B9.1).")
+
+    def offering_cards(self, side: Side, roll: str) -> Page:
+        from companion.games.kensei.battle.deck import card_value
+
+        f = self.flow
+        hand = [c["card"] for c in f.control.private(side)["hand"]["hand"]]
+        buttons = []
+        for i, c in enumerate(hand, 1):
+            value = card_value(c)
+            buttons.append(Button(f"Card {i} (worth {value}): re-roll", partial(
+                self._offer, side, c, "reroll", roll)))
+            buttons.append(Button(f"Card {i}: add {value}", partial(
+                self._offer, side, c, "add", roll)))
+        return Page("kensei-private", f"{f.name(side)}: which card?", [
+            *f.feed_lines(1)], buttons, [Button("Back", f.back)], columns=2)
+
+    def _offer(self, side: Side, card: str, kind: str, roll: str) -> None:
+        f = self.flow
+        on = f"turn {f.snap.view['turn']} troop {len(f.control.state.activated)} {roll}"
+        if f.submit(Offering(side=side, card=card, kind=kind,  # type: ignore[arg-type]
+                             on=on)):
             f.back()
 
     # ------------------------------------------------------------------ orders

@@ -148,3 +148,28 @@ def test_a_troop_not_activated_reacts(app: KenseiApp) -> None:
         assert f"{name}: Flee (reaction)" in shown(app)
     finally:
         app.close()
+
+
+def test_an_offering_is_chosen_in_private_and_said_without_its_card(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: (act := demo.flow.control.state.activation) is not None
+                 and len(act.orders) == 2)
+        holder = demo.flow.control.state.initiative
+        assert holder is not None
+        caller = "b" if holder == "a" else "a"
+        name = demo.names()[caller]
+        held = len(demo.flow.control.state.command_decks.side(caller).hand)
+        tap(app, "An offering to the gods")
+        tap(app, f"{name}: on the order roll")
+        assert screen(app) == "kensei-cover"
+        tap(app, f"{name}: show me")
+        assert screen(app) == "kensei-private"
+        tap(app, "Card 1 (worth ")
+        assert screen(app) == "kensei-turn"
+        assert len(demo.flow.control.state.command_decks.side(caller).hand) == held - 1
+        words = shown(app)
+        assert "a re-roll, the card discarded face down" in words
+        assert "worth" not in words
+    finally:
+        app.close()
