@@ -26,6 +26,10 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from companion.core.game import Game, Rejection, replay
+from companion.games.kensei import tournament as kensei
+from companion.games.kensei.battle.events import KenseiEvent
+from companion.games.kensei.battle.rules import KenseiRules
+from companion.games.kensei.battle.state import State as BattleState
 from companion.games.sekigahara.engine import simulator as sekigahara
 from companion.games.sekigahara.engine.game import SekigaharaRules, load_events
 from companion.games.tenka_meidou.events import TenkaCommand, TenkaEvent
@@ -78,12 +82,27 @@ def _tenka(seed: int) -> tuple[Sequence[BaseModel], object]:
     return game.events, game.state
 
 
+_KENSEI_EVENTS: TypeAdapter[list[KenseiEvent]] = TypeAdapter(list[KenseiEvent])
+
+
+def _kensei(seed: int) -> tuple[Sequence[BaseModel], object]:
+    """Kensei's battle as the simulator plays it (``simulator.play_battle``), through
+    ``tournament.play`` so that the final state is kept (``test_golden`` checks they agree)."""
+    game: Game[BattleState, Any, Any] = Game(KenseiRules())
+    kensei.play(game, seed)
+    return game.events, game.state
+
+
 def _parse_sekigahara(raw: list[dict[str, Any]]) -> list[BaseModel]:
     return list(load_events(raw))
 
 
 def _parse_tenka(raw: list[dict[str, Any]]) -> list[BaseModel]:
     return list(_TENKA_EVENTS.validate_python(raw))
+
+
+def _parse_kensei(raw: list[dict[str, Any]]) -> list[BaseModel]:
+    return list(_KENSEI_EVENTS.validate_python(raw))
 
 
 def _s(seed: int, about: str) -> Playthrough:
@@ -95,6 +114,10 @@ def _t(seed: int, about: str) -> Playthrough:
     return Playthrough("tenka_meidou", seed, about, _tenka, _parse_tenka, TenkaRules())
 
 
+def _k(seed: int, about: str) -> Playthrough:
+    return Playthrough("kensei", seed, about, _kensei, _parse_kensei, KenseiRules())
+
+
 PLAYTHROUGHS = (
     _s(2, "instant victory in week 3: Tokugawa Ieyasu killed (2.1); 162 events"),
     _s(0, "to the end of week 7 on points (2.2), five sieges (8.9)"),
@@ -102,6 +125,9 @@ PLAYTHROUGHS = (
     _t(0, "three players, basic game, to the War"),
     _t(6, "four players, advanced game (Daimyo cards, section 9), to the War"),
     _t(9, "three players, advanced game, six cards played"),
+    _k(0, "a rout in turn 4 (B3.1): 9 melees, 2 shots, a retreat roll, command duels"),
+    _k(3, "to the end of turn 5, scenario 5 rolled (B15): 12 melees, 5 shots"),
+    _k(7, "a concession in turn 1 (B15)"),
 )
 
 

@@ -10,6 +10,7 @@ import json
 import pytest
 from golden import PLAYTHROUGHS, Playthrough, first_difference, line, read, updating, write
 
+from companion.games.kensei.battle.simulator import play_battle as kensei_play_battle
 from companion.games.tenka_meidou.simulator import play_game as tenka_play_game
 
 
@@ -40,11 +41,18 @@ def test_a_golden_log_is_in_stable_key_order_one_event_a_line(playthrough: Playt
 
 
 def test_the_golden_games_end_as_the_simulators_say() -> None:
-    """The golden driver of Tenka Meidou plays as ``simulator.play_game`` does, and every
-    golden game ends (a Sekigahara game in victory, a Tenka Meidou game in the War)."""
+    """The golden drivers of Tenka Meidou and Kensei play as their simulators do, and every
+    golden game ends (a Sekigahara game in victory, a Tenka Meidou game in the War, a Kensei
+    battle scored, B15)."""
+    ends = {"sekigahara": "game_won", "tenka_meidou": "war_fought", "kensei": "battle_scored"}
     for p in PLAYTHROUGHS:
         last = json.loads(read(p.path)[-1])
-        assert last["type"] == ("game_won" if p.game == "sekigahara" else "war_fought"), p
+        assert last["type"] == ends[p.game], p
+        if p.game == "kensei":
+            battle = kensei_play_battle(p.seed, check=False)
+            assert battle.completed and [line(e) for e in battle.events] == read(p.path)
+            assert last["winner"] == (None if battle.winner is None
+                                      or battle.winner.value == "draw" else battle.winner.value)
         if p.game == "tenka_meidou":
             report = tenka_play_game(p.seed, check=False)
             assert report.completed and report.winner is not None

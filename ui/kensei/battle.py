@@ -20,11 +20,14 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.core.store import StoreError
+from companion.games.kensei import records
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import other
 from ui.kensei.battle_page import Button, Line, Page, PageScreen
 from ui.kensei.control import KenseiControl, Snapshot
 from ui.shell import theme as th
+from ui.shell.sealing import SCORE_SHEET, SealWatch
 
 if TYPE_CHECKING:
     from ui.kensei.app import KenseiApp
@@ -39,7 +42,7 @@ class Pad:
     title: str
     rule: str
     count: int
-    done: Callable[[list[int]], None]
+    done: Callable[[list[int]], object]
     lines: list[Line] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
     private: bool = False
@@ -56,6 +59,8 @@ class BattleFlow:
         self.overlay: Build | None = None
         self.screen = PageScreen(self.page)
         self.notice: list[Line] = []
+        self.on_over: Callable[[], None] | None = None
+        """Called once the battle is scored (the store marks it finished)."""
         from ui.kensei.pregame import Pregame
         from ui.kensei.score import Score
         from ui.kensei.turn import Turn
@@ -110,13 +115,23 @@ class BattleFlow:
         lines = []
         for f in self.control.feed[-count:]:
             colour = th.WARN if f.kind == "refused" else th.DIM
-            text = f"Refused: {f.text}" if f.kind == "refused" else f.text
+            text = f"Refused: {f.text} ({f.rule})" if f.kind == "refused" and f.rule \
+                else f.text
             lines.append(Line(text, f.rule, colour))
         return lines
 
     def submit(self, command: Any) -> bool:
-        """True when the engine took it; a refusal stays in the feed, in words, with its rule."""
-        return self.control.submit(command) is None
+        """True when the engine took it; a refusal stays in the feed, in words, with its rule
+        (and a store that cannot save says so: nothing was applied)."""
+        try:
+            taken = self.control.submit(command) is None
+        except StoreError as exc:
+            if self.kensei is not None:
+                self.kensei.app.say(f"Not saved: {exc.message}")
+            return False
+        if taken and self.control.state.phase == "over" and self.on_over is not None:
+            self.on_over()
+        return taken
 
     def common_bar(self, *extra: Button) -> list[Button]:
         bar = [*extra, Button("Troops", partial(self.open, self.turn.roster_page)),
@@ -179,7 +194,8 @@ class BattleFlow:
         for v in values:
             self._pad_add(pad, v)
 
-    def both_roll(self, title: str, rule: str, done: Callable[[dict[Side, int]], None]) -> None:
+    def both_roll(self, title: str, rule: str,
+                  done: Callable[[dict[Side, int]], object]) -> None:
         """Each player's 1D6, one after the other on the pad."""
         def second(a: list[int]) -> None:
             self.pad(Pad(f"{title}: {self.name('b')}", rule, 1,
@@ -218,10 +234,60 @@ class BattleFlow:
             columns=1)
 
 
-def open_battle(app: KenseiApp) -> None:
-    """"New battle" on the home screen: the lists first."""
-    control = KenseiControl(seed=app.seed)
-    flow = BattleFlow(app, control)
+def _attach(app: KenseiApp, flow: BattleFlow) -> None:
     app.battle = flow  # type: ignore[attr-defined]
     app.play = flow.screen
+    watch = SealWatch(records.seal_points)
+
+    def seal() -> str | None:
+        found = watch.latest(app.saved.store, app.game_id, len(flow.control.events))
+        return None if found is None else f"{found}. {SCORE_SHEET}."
+
+    app.battle_seal = seal  # type: ignore[attr-defined]
+    flow.on_over = partial(_finished, app, flow)
     flow.show()
+
+
+def _finished(app: KenseiApp, flow: BattleFlow) -> None:
+    """The battle is scored: mark it finished in the store (B15)."""
+    store = app.saved.store
+    if store is not None and app.game_id is not None:
+        try:
+            records.finish_if_over(store, app.game_id, flow.control.game)
+        except StoreError as exc:
+            app.app.say(f"Not saved: {exc.message}")
+
+
+def open_battle(app: KenseiApp) -> None:
+    """"New battle" on the home screen: a battle recorded in the store (when it can be
+    opened; said when not), the lists first."""
+    control = KenseiControl(seed=app.seed)
+    store = app.saved.open()
+    if store is not None:
+        try:
+            app.game_id, game = records.start(store, control.rules)
+            control.follow(game)
+        except StoreError as exc:
+            app.saved.problem = exc.message
+            app.game_id = None
+    else:
+        app.game_id = None
+    _attach(app, BattleFlow(app, control))
+    if app.game_id is None:
+        app.app.say(f"Not saving this battle: {app.saved.problem or 'no store'}")
+
+
+def resume_battle(app: KenseiApp, game_id: int) -> None:
+    """A saved battle, re-adjudicated entry by entry, where it stopped."""
+    store = app.saved.open()
+    if store is None:
+        app.app.say(f"Saved battles cannot be opened: {app.saved.problem}")
+        return
+    control = KenseiControl(seed=app.seed + game_id)
+    try:
+        app.game_id, game = records.resume(store, game_id, control.rules)
+    except (StoreError, records.LogRefused) as exc:
+        app.app.say(f"This battle cannot be resumed: {getattr(exc, 'message', exc)}")
+        return
+    control.follow(game)
+    _attach(app, BattleFlow(app, control))

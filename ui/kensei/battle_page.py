@@ -13,7 +13,7 @@ import pygame
 from ui.shell import theme as th
 from ui.shell.canvas import Canvas, grid, row
 
-Action = Callable[[], None]
+Action = Callable[[], object]
 ON: th.Colour = (48, 96, 64)
 
 
@@ -83,7 +83,7 @@ def draw_page(canvas: Canvas, page: Page) -> None:
         if line.rule and page.show_rule is not None:
             canvas.tap_area(box.inflate(0, max(0, t.target - box.height)),
                             f"The rule: {line.text}", partial(page.show_rule, line))
-            canvas.text("ⓘ", (box.right + t.gap // 2, box.y), size=size, colour=th.GOLD)
+            canvas.fill(th.GOLD, pygame.Rect(t.gap // 2, box.y + 2, 4, box.height - 4))
         y = box.bottom + t.gap // 2
     y += t.gap // 2
     if page.buttons:
@@ -94,8 +94,17 @@ def draw_page(canvas: Canvas, page: Page) -> None:
         height = max(t.target, min(int(t.target * 1.5), (room - t.gap * (rows - 1)) // rows))
         area = pygame.Rect(2 * t.gap, y, width, room)
         for cell, b in zip(grid(area, count, cols, t.gap, height), page.buttons, strict=True):
-            canvas.button(cell, b.label, b.action, colour=ON if b.selected else b.colour,
+            canvas.button(cell, b.label, _done(b.action), colour=ON if b.selected else b.colour,
                           selected=b.selected)
     if page.bar:
         for cell, b in zip(row(bar, len(page.bar), t.gap), page.bar, strict=True):
-            canvas.button(cell, b.label, b.action, colour=b.colour)
+            canvas.button(cell, b.label, _done(b.action), colour=b.colour)
+
+
+def _call(action: Action) -> None:
+    action()
+
+
+def _done(action: Action | None) -> Callable[[], None] | None:
+    """A button's action as the canvas takes it (what it returns is not the button's)."""
+    return None if action is None else partial(_call, action)

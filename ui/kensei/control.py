@@ -253,7 +253,9 @@ class KenseiControl:
         lst = self.state.army(side).list
         extra = deck.extra_draws(lst.commander_level)
         count = deck.hand_size(lst.size) + extra
-        return list(deck.deal(self.state.decks, side, count, self.dealers[side])), extra
+        decks = self.state.decks
+        assert decks is not None, "the deck comes with the battle"
+        return list(deck.deal(decks, side, count, self.dealers[side])), extra
 
     # ------------------------------------------------------------------ calculator prefill
 

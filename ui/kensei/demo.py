@@ -20,11 +20,17 @@ import random
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
+from companion.core.records import LogRefused
+from companion.games.kensei.battle.commands import Side
+from companion.games.kensei.battle.state import SIDES
+from companion.games.kensei.records import check
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
+from ui.kensei.forms import get
 from ui.shell.app import FrameRecorder
 from ui.tableapp import TableOptions
 
@@ -50,7 +56,8 @@ class KenseiDemo:
             self.missions = {"a": self.missions["b"], "b": self.missions["a"]}
         self.duels = duels
         self.taps = 0
-        self.ordered: set[str] = set()
+        self.ordered: set[Side] = set()
+        self.refusal = ""
 
     @property
     def flow(self) -> BattleFlow:
@@ -82,7 +89,16 @@ class KenseiDemo:
 
     # ------------------------------------------------------------------ the battle
 
-    def run(self) -> None:
+    def run(self, until: Callable[[], bool] | None = None) -> None:
+        """From the home screen to the score (or until ``until()`` holds)."""
+        self.begin()
+        self.play(until)
+
+    def play(self, until: Callable[[], bool] | None = None) -> None:
+        while self.flow.control.state.phase != "over" and not (until and until()):
+            self.step()
+
+    def begin(self) -> None:
         self.app.draw()
         self.tap("New battle")
         if self.swap:
@@ -93,8 +109,6 @@ class KenseiDemo:
         self.tap("Second player's list")
         self.tap("Buke vanguard")
         self.tap("Begin the battle")
-        while self.flow.control.state.phase != "over":
-            self.step()
 
     def step(self) -> None:
         phase = self.flow.control.state.phase
@@ -167,7 +181,7 @@ class KenseiDemo:
             self.tap(rolls[0])
             self.tap("Roll for me")
             return
-        for side in ("a", "b"):
+        for side in SIDES:
             label = next((x for x in labels
                           if x.startswith(f"Give an order: {n[side]}'s ")), None)
             if label is not None and side not in self.ordered:
@@ -188,14 +202,14 @@ class KenseiDemo:
         for _ in range(2):
             shown = next(x for x in self.labels() if x.endswith(": show me"))
             self.tap(shown)
-            cards = [x for x in self.labels() if x.startswith("Card worth ")]
+            cards = [x for x in self.labels() if x.startswith("Card ") and ": worth " in x]
             if cards:
                 self.tap(cards[0])
             self.tap("Lay the bid face down")
             if not any(x.endswith(": show me") for x in self.labels()):
                 break
 
-    def order(self, side: str, label: str) -> None:
+    def order(self, side: Side, label: str) -> None:
         """One order for the active troop: a shot if it can, else a charge or a move."""
         self.tap(label)
         state = self.flow.control.state
@@ -237,31 +251,39 @@ class KenseiDemo:
                     continue
                 screen.turn(i)  # type: ignore[union-attr]
                 for f in page.fields:
-                    if f.kind != "list" or not f.roll:
+                    if f.kind != "list" or f.roll not in ("combat", "wound", "shoot", "honour"):
                         continue
-                    if f.roll in ("honour",) and attempt == 0:
-                        continue
-                    if f.roll == "protect":
+                    have = len(get(form.data, f.path) or [])
+                    need = form.needs(f)
+                    if f.roll == "honour":
+                        if attempt == 0 or have or not self.asked_honour(f.path):
+                            continue
+                    elif need is None or need == have:
                         continue
                     button = next((x for x in self.labels()
                                    if x.startswith(f"{f.label}:")), None)
                     if button is None:
                         continue
                     self.tap(button)
-                    self.tap("Clear") if self.has("Clear") else None
                     self.tap("Roll for me")
                     self.tap("Done")
             self.tap("Rule it")
-            if self.app.painter.screen == "kensei-ruling":
+            screen_name = self.app.painter.screen
+            if screen_name == "kensei-ruling":
                 self.tap("Done")
                 return
-            if self.app.painter.screen == "kensei-refusal":
+            if screen_name == "kensei-refusal":
+                self.refusal = " ".join(t for s_, t in self.app.drawn)
                 self.tap("Back to the form")
-                continue
-            if self.app.painter.screen.startswith("kensei-") and self.has("Rule it"):
                 continue
             return
         self.tap("Back")
+
+    def asked_honour(self, path: tuple[str, ...]) -> bool:
+        """The last refusal asked for this side's honour die."""
+        words = self.refusal
+        return "give its die" in words and (
+            path[0] not in ("a", "b") or self.names()[path[0]] in words)
 
 
 def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bool = True,
@@ -277,14 +299,18 @@ def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bo
     try:
         demo = KenseiDemo(kensei, seed, swap=swap, duels=duels)
         demo.run()
+        store = kensei.saved.store
+        if store is None or kensei.game_id is None:
+            raise DemoError("the battle was not saved")
+        check(store.load(kensei.game_id))  # LogRefused if the record does not hold
         state = demo.flow.control.state
         n = demo.names()
         winner = n[state.winner] if state.winner else "nobody: a draw"
         print(f"demo: seed {seed}, {n['a']} {state.vp.get('a', 0)}, {n['b']} "
               f"{state.vp.get('b', 0)} after {state.turn} turns "
-              f"({len(demo.flow.control.events)} events); winner {winner}")
+              f"({len(demo.flow.control.events)} events, record verified); winner {winner}")
         return 0
-    except DemoError as exc:
+    except (DemoError, LogRefused) as exc:
         print(f"companion run --demo: error: {exc}", file=sys.stderr)
         return 1
     finally:

@@ -13,8 +13,8 @@ from companion.games.kensei.battle.commands import (
     ChooseSide,
     Deploy,
     HoldBack,
-    SceneryRoll,
     ScenarioRoll,
+    SceneryRoll,
     SecondaryMission,
     Side,
     StrategyRoll,
@@ -56,7 +56,7 @@ class Pregame:
                 continue
             lines.append(Line(f"{SIDE_WORD[side]}: {c.describe()}", bold=True))
             for r in c.refusals()[:2]:
-                lines.append(Line(f"Refused: {r.message}", r.rule, th.WARN))
+                lines.append(Line(f"Refused: {r.message} ({r.rule})", r.rule, th.WARN))
         sizes = {c.army.size for c in self.chosen.values() if c.army is not None}
         if len(sizes) > 1:
             lines.append(Line("Both lists must be for the same battle size.", "B1.2", th.WARN))
@@ -80,8 +80,8 @@ class Pregame:
 
     def pick(self, side: Side) -> Page:
         f = self.flow
-        buttons = [Button(c.describe(), partial(self._choose, side, c)) for c in
-                   self._options()]
+        buttons = [Button(c.describe(), partial(self._choose, side, c)
+                          if c.army is not None else None) for c in self._options()]
         return Page("kensei-lists", f"{SIDE_WORD[side]}: choose a list", [Line(
             "Your own lists are read from the data folder (kensei/lists).", colour=th.DIM)],
             buttons, [Button("Back", f.back)], columns=1)
@@ -110,7 +110,7 @@ class Pregame:
             c = self.chosen[side]
             assert c.army is not None
             armies[side] = army_of(c.army, c.profiles)
-        self.flow.submit(Begin(armies=armies, scenario=self.scenario))  # type: ignore[arg-type]
+        self.flow.submit(Begin(armies=armies, scenario=self.scenario))
 
     # ------------------------------------------------------------------ the sequence
 
@@ -146,7 +146,7 @@ class Pregame:
                                     self._side, winner, "defender"))], bar, columns=2)
         if phase == "scenery":
             return Page("kensei-pregame", "Scenery", [*lines, Line(
-                "1D6 + 1 generic pieces, and more for a Taisho or a Daimyo.",
+                "Roll 1D6 and add 1: that many generic pieces, and more for a Taisho or a Daimyo.",
                 "B1.3 ESCENOGRAFÍA", th.DIM)], [Button("Roll the scenery die", partial(
                     f.pad, self._pad("Scenery die", "B1.3 ESCENOGRAFÍA",
                                      lambda d: f.submit(SceneryRoll(die=d[0])))), th.ACCEPT)],
@@ -158,13 +158,16 @@ class Pregame:
     def _pad(self, title: str, rule: str, done: Callable[[list[int]], object]) -> Pad:
         from ui.kensei.battle import Pad
 
-        return Pad(title, rule, 1, lambda dice: None if done(dice) else None)
+        def entered(dice: list[int]) -> None:
+            done(dice)
+
+        return Pad(title, rule, 1, entered)
 
     def _strategy(self, dice: dict[Side, int]) -> None:
         self.flow.submit(StrategyRoll(dice=dice))
 
     def _side(self, side: Side, role: str) -> None:
-        self.flow.submit(ChooseSide(side=side, role=role))  # type: ignore[arg-type]
+        self.flow.submit(ChooseSide(side=side, role=role))
 
     # ------------------------------------------------------------------ secret missions
 

@@ -19,6 +19,7 @@ from companion.games.kensei.battle.commands import (
     EndTurn,
     InitiativeRoll,
     Melee,
+    Offering,
     Order,
     OrderRoll,
     RetreatHonour,
@@ -35,9 +36,13 @@ from ui.shell import theme as th
 if TYPE_CHECKING:
     from ui.kensei.battle import BattleFlow
 
-MELEE_ORDERS = frozenset({"charge", "fight", "fight_reaction", "opportunity_charge",
+MELEE_ORDERS = frozenset({"charge", "fight", "opportunity_charge",
                           "challenge"})
 SHOOT_ORDERS = frozenset({"shoot", "stand_and_shoot"})
+OFFERING_ROLLS = (("order", "the order roll"), ("combat", "the combat dice"),
+                  ("wound", "the wound dice"), ("honour", "the honour roll"))
+"""The rolls an offering may be made on, as players name them."""
+REACTION_ORDERS = ("fight_reaction", "flee", "opportunity_charge", "stand_and_shoot")
 ACTION_ORDERS = ("move", "run", "charge", "fight", "shoot", "disengage", "regroup", "reload",
                  "take_cover", "interact", "empower", "challenge", "leave_unit")
 
@@ -46,6 +51,7 @@ class Turn:
     def __init__(self, flow: BattleFlow) -> None:
         self.flow = flow
         self.order_side: Side | None = None
+        self.order_troop: str | None = None
         self.order_kind: str | None = None
         self.target: str | None = None
         self.situation: dict[str, bool] = {}
@@ -119,8 +125,9 @@ class Turn:
         from companion.games.kensei.battle.deck import card_value
 
         f = self.flow
-        buttons = [Button(f"Put under: card worth {card_value(c)}",
-                          partial(self.under.append, c)) for c in cards if c not in self.under]
+        buttons = [Button(f"Put card {i} under: worth {card_value(c)}",
+                          partial(self.under.append, c))
+                   for i, c in enumerate(cards, 1) if c not in self.under]
         return Page("kensei-private", f"{f.name(side)}: choose {bw.plural(extra, 'card')} "
                     "to put under the deck", [Line("NIVEL DE COMANDANTE", "B14", th.DIM)],
                     buttons, [Button("Back", f.back)], columns=2)
@@ -160,6 +167,20 @@ class Turn:
             return self.between_pairs(lines, bar, holder)
         buttons: list[Button] = []
         troops = act["troops"]
+        pair = []
+        for side in ("a", "b"):
+            tid = troops.get(side)
+            if tid is None:
+                continue
+            state = f"{snap.troop(tid)['name']}"
+            if side in act["orders"]:
+                state += (f": {bw.plural(act['left'].get(side, 0), 'order')} left of "
+                          f"{act['orders'][side]}" + (", ki" if act["ki"].get(side) else ""))
+            else:
+                state += ": order roll to come"
+            pair.append(f"{f.name(side)}: {state}")
+        if pair:
+            lines.insert(1, Line(" · ".join(pair), "B3.3", bold=True))
         for side in ("a", "b"):
             tid = troops.get(side)
             if tid is None:
@@ -178,6 +199,10 @@ class Turn:
                                       f"({bw.plural(left, 'order')} left)",
                                       partial(self.start_order, side) if left else None))
         rolled = set(act["orders"]) == set(troops)
+        if rolled:
+            buttons.append(Button("A reaction order", partial(f.open, self.reactor_page)))
+            buttons.append(Button("An offering to the gods", partial(f.open,
+                                                                   self.offering_page)))
         buttons.append(Button("End of activation", partial(f.submit, EndActivation())
                               if rolled else None))
         return Page("kensei-turn", f"Turn {view['turn']}: activation", lines, buttons, bar,
@@ -246,8 +271,8 @@ class Turn:
 
         f = self.flow
         hand = [c["card"] for c in f.control.private(side)["hand"]["hand"]]
-        buttons = [Button(f"Card worth {card_value(c)}", partial(self._toggle_bid, c),
-                          selected=c in self.bid) for c in hand]
+        buttons = [Button(f"Card {i}: worth {card_value(c)}", partial(self._toggle_bid, c),
+                          selected=c in self.bid) for i, c in enumerate(hand, 1)]
         total = sum(card_value(c) for c in self.bid)
         lines = [Line(f"Your bid: {bw.plural(len(self.bid), 'card')}, worth {total}",
                       "B9.1 DUELO DE MANDO", th.GOLD, bold=True), *f.feed_lines(1)]
@@ -275,10 +300,57 @@ class Turn:
         else:
             f.back()
 
+    # ------------------------------------------------------------------ offerings
+
+    def offering_page(self) -> Page:
+        """OFRENDA A LOS DIOSES (B9.1): one card per player per roll; the player without the
+        initiative declares first. Which card is chosen on a private step."""
+        f = self.flow
+        deck = f.snap.view["deck"]
+        buttons = []
+        for side in ("a", "b"):
+            for roll, words in OFFERING_ROLLS:
+                buttons.append(Button(f"{f.name(side)}: on {words}", partial(
+                    self.start_offering, side, roll) if deck[side]["hand"] else None))
+        return Page("kensei-turn", "An offering: who, and on which roll?", [Line(
+            "A card spent to re-roll a die (discarded face down) or to add its value to a "
+            "die of your own roll (shown). Re-roll or add as you enter the dice.",
+            "B9.1 OFRENDA A LOS DIOSES", th.DIM), *f.feed_lines(1)], buttons,
+            [Button("Back", f.back)], columns=2, line_size="small")
+
+    def start_offering(self, side: Side, roll: str) -> None:
+        f = self.flow
+        f.private(side, partial(self.offering_cards, side, roll),
+                  "Which card is offered stays secret unless its value is added (B9.1).")
+
+    def offering_cards(self, side: Side, roll: str) -> Page:
+        from companion.games.kensei.battle.deck import card_value
+
+        f = self.flow
+        hand = [c["card"] for c in f.control.private(side)["hand"]["hand"]]
+        buttons = []
+        for i, c in enumerate(hand, 1):
+            value = card_value(c)
+            buttons.append(Button(f"Card {i} (worth {value}): re-roll", partial(
+                self._offer, side, c, "reroll", roll)))
+            buttons.append(Button(f"Card {i}: add {value}", partial(
+                self._offer, side, c, "add", roll)))
+        return Page("kensei-private", f"{f.name(side)}: which card?", [
+            *f.feed_lines(1)], buttons, [Button("Back", f.back)], columns=2)
+
+    def _offer(self, side: Side, card: str, kind: str, roll: str) -> None:
+        f = self.flow
+        on = f"turn {f.snap.view['turn']} troop {len(f.control.state.activated)} {roll}"
+        if f.submit(Offering(side=side, card=card, kind=kind,  # type: ignore[arg-type]
+                             on=on)):
+            f.back()
+
     # ------------------------------------------------------------------ orders
 
-    def start_order(self, side: Side) -> None:
+    def start_order(self, side: Side, troop: str | None = None) -> None:
+        """An order for ``side``'s active troop, or a reaction by ``troop`` (B4)."""
         self.order_side = side
+        self.order_troop = troop
         self.order_kind = None
         self.target = None
         self.situation = {}
@@ -288,11 +360,31 @@ class Turn:
         f = self.flow
         side = self.order_side
         assert side is not None
-        buttons = [Button(bw.ORDERS[k], partial(self._kind, k)) for k in ACTION_ORDERS]
-        return Page("kensei-turn", f"{f.name(side)}: which order?", [Line(
+        kinds = ACTION_ORDERS if self.order_troop is None else REACTION_ORDERS
+        buttons = [Button(bw.ORDERS[k], partial(self._kind, k)) for k in kinds]
+        tid = self._ordered_troop()
+        return Page("kensei-turn", f"{f.name(side)}'s {f.snap.troop(tid)['name']}: which "
+                    "order?", [Line(
             "Run, Empower and a challenge cost two orders; one combat order per activation; "
             "a Used troop may only fight.", "B3.3 USO DE LAS ÓRDENES", th.DIM)], buttons,
             [Button("Back", f.back)], columns=3)
+
+    def _ordered_troop(self) -> str:
+        if self.order_troop is not None:
+            return self.order_troop
+        assert self.order_side is not None
+        return str(self.flow.snap.view["activation"]["troops"][self.order_side])
+
+    def reactor_page(self) -> Page:
+        """A troop not activated reacts (Huir, Combatir, Carga de oportunidad, Aguantar y
+        disparar: B4)."""
+        f = self.flow
+        buttons = [Button(f"{f.name(t['side'])}'s {t['name']}", partial(
+            self.start_order, t["side"], t["id"])) for t in f.snap.troops()
+            if t["alive"] and t["inside"] is None and not t["in_reserve"]]
+        return Page("kensei-turn", "Which troop reacts?", [Line(
+            "A reaction answers an enemy's order: a charge, a move through its zone of "
+            "control.", "B4", th.DIM)], buttons, [Button("Back", f.back)], columns=2)
 
     def _kind(self, kind: str) -> None:
         self.order_kind = kind
@@ -325,7 +417,9 @@ class Turn:
         lines = [Line("Say what the table shows, then give the order.", "B4", th.DIM)]
         if f.control.feed and f.control.feed[-1].kind == "refused":
             lines += f.feed_lines(1)
-        return Page("kensei-turn", f"{bw.ORDERS[kind]}: the situation", lines, buttons,
+        who = f.snap.troop(self._ordered_troop())["name"]
+        against = f" against {f.snap.troop(self.target)['name']}" if self.target else ""
+        return Page("kensei-turn", f"{who}: {bw.ORDERS[kind]}{against}", lines, buttons,
                     [Button("Back", partial(f.open, self.order_page)),
                      Button(f"Give the order: {bw.ORDERS[kind]}", self.give, th.ACCEPT)],
                     columns=3, line_size="small")
@@ -337,11 +431,10 @@ class Turn:
         f = self.flow
         side, kind = self.order_side, self.order_kind
         assert side is not None and kind is not None
-        act = f.snap.view["activation"]
-        tid = act["troops"][side]
+        tid = self._ordered_troop()
         stunned = f.snap.troop(tid)["stunned"] > 0
         situation = Situation(stunned=stunned, **self.situation)
-        if not f.submit(Order(side=side, troop=tid, order=kind,  # type: ignore[arg-type]
+        if not f.submit(Order(side=side, troop=tid, order=kind,
                               target=self.target, situation=situation)):
             return
         f.back()
@@ -357,16 +450,18 @@ class Turn:
 
         f = self.flow
         data = f.control.melee_prefill(attacker, defender, order)
+        troops = {s: data[s].pop("troop") for s in ("a", "b")}
         form = MeleeForm(data, names=dict(f.control.names), seed=f.control.rng.randrange(2**31))
-        self._calculate(form, lambda data: Melee(input=data))
+        self._calculate(form, lambda data: Melee(input=_named(data, troops)))
 
     def open_shot(self, shooter: str, target: str) -> None:
         from ui.kensei.forms import ShootForm
 
         f = self.flow
         data = f.control.shoot_prefill(shooter, target)
+        troops = {s: data[s].pop("troop") for s in ("shooter", "target")}
         form = ShootForm(data, names=dict(f.control.names), seed=f.control.rng.randrange(2**31))
-        self._calculate(form, lambda data: Shoot(input=data))
+        self._calculate(form, lambda data: Shoot(input=_named(data, troops)))
 
     def _calculate(self, form: Any, command: Callable[[dict[str, Any]], Any]) -> None:
         f = self.flow
@@ -418,9 +513,15 @@ class Turn:
                 f"{word}: {'on' if on else 'off'}")
             value = True if m == "stunned" else not on
             buttons.append(Button(label, partial(f.submit, SetMarker(
-                troop=tid, marker=m, on=value)), selected=on))  # type: ignore[arg-type]
+                troop=tid, marker=m, on=value)), selected=on))
         return Page("kensei-roster", f"{t['name']}: markers", [
             Line(bw.troop_state(t), bold=True),
             Line("Place or clear a marker the app does not follow itself.", "B1.1", th.DIM),
             *f.feed_lines(1)], buttons,
             [Button("Back", partial(f.open, self.roster_page))], columns=2)
+
+
+def _named(data: dict[str, Any], troops: dict[str, str]) -> dict[str, Any]:
+    """The calculator's input with each side's troop named, as the battle's command takes it
+    (the calculator itself knows no troops)."""
+    return {**data, **{key: {**data[key], "troop": tid} for key, tid in troops.items()}}

@@ -14,6 +14,8 @@ GAME = GameDescriptor(
     commands={"kensei": "companion.games.kensei.cli:register"},
     table="companion.games.kensei.table:TABLE",
     ui="ui.kensei:UI",
+    records="companion.games.kensei.explain:RECORDS",
+    tournament="companion.games.kensei.tournament:FEED",
     hardware="companion.games.kensei.data",
 )
 """The referee's calculators (``companion kensei melee|shoot|duel``) and their screens
