@@ -241,7 +241,11 @@ class KenseiSessionRules:
         return Ready((), "; ".join(self.casualty_line(t) for t in troops.values()))
 
     def _lay_on_pad(self, side: Side, move: ProposedMove) -> Outcome:
+        """B3.3 and B2.7: a unit leader's base names the unit he leads."""
+        state = self.state
         troops = {t.id: t for p in move.block_ids if (t := self.troop_of(p)) is not None}
+        troops = {t.inside or i: state.troops[t.inside] if t.inside else t
+                  for i, t in troops.items()}
         if len(troops) != 1:
             return Hold(f"lay one troop at a time on {self.table.label(place_id('command', side))}")
         troop = next(iter(troops.values()))

@@ -205,12 +205,14 @@ def test_b3_3_a_troop_laid_on_its_command_pad_when_due_is_activated() -> None:
     game = _game_at(lambda s: s.phase == "activation" and s.activation is None)
     rules = _session(game)
     assert rules.must_activate("a") and rules.must_activate("b")
-    ready = [t for t in game.state.side_troops("a") if t.deployed and t.inside is None]
-    outcome = _laid(rules, (troop_tag(ready[0].id),), place_id("command", "a"))
+    # the leader's base names the unit he leads (B2.7): the unit is activated
+    led = next(t for t in game.state.side_troops("a") if t.leader and t.deployed
+               and game.state.troops[t.leader].inside == t.id)
+    outcome = _laid(rules, (troop_tag(led.leader or ""),), place_id("command", "a"))
     assert isinstance(outcome, Ready)
-    assert outcome.commands == (Activate(side="a", troop=ready[0].id),)
+    assert outcome.commands == (Activate(side="a", troop=led.id),)
     assert isinstance(game.submit(outcome.commands[0]), Accepted)
-    assert not rules.must_activate("a") and rules.picked("a") == ready[0].id
+    assert not rules.must_activate("a") and rules.picked("a") == led.id
     # an enemy troop laid on the same pad only selects it (a target)
     enemy = next(t for t in game.state.side_troops("b") if t.deployed and t.id in rules.models)
     outcome = _laid(rules, rules.models[enemy.id][:1], place_id("command", "a"))
