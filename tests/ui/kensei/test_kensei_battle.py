@@ -1,0 +1,175 @@
+"""The Kensei battle screens: a user's list refused in plain words with its section (B14), an
+order refused in words with its heading (B4), a hand seen only past the cover, and the roster
+with every troop's state and the markers placed by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from kensei_taps import make, screen, shown, tap
+
+from companion.games.kensei.battle.commands import Side
+from ui.kensei.app import KenseiApp
+from ui.kensei.demo import KenseiDemo
+
+NO_GENERAL = """\
+name: Ana's Kuge
+clan: kuge
+commander_level: hatamoto
+size: 200
+entries:
+  - {profile: kuge-hero-naginata, models: 1, joins: 2}
+  - {profile: yari-ashigaru, models: 10, banner: true}
+  - {profile: onna-bushi, models: 5}
+"""
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KenseiApp:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    lists = tmp_path / "data" / "sekigahara-companion" / "kensei" / "lists"
+    lists.mkdir(parents=True)
+    (lists / "ana.yaml").write_text(NO_GENERAL, "utf-8")
+    (lists / "broken.yaml").write_text("name: [\n", "utf-8")
+    return make(tmp_path, seed=5)
+
+
+def test_a_refused_list_is_said_with_its_section_and_cannot_begin(app: KenseiApp) -> None:
+    try:
+        tap(app, "New battle")
+        tap(app, "First player's list")
+        words = shown(app)
+        assert "Kuge vanguard (example list, not from the book)" in words
+        assert "broken.yaml is not valid YAML" in words  # a file that cannot be read, said
+        broken = app.app.find("broken: ")
+        assert broken is not None and broken.action is None
+        tap(app, "Ana's Kuge (your list)")
+        tap(app, "Second player's list")
+        tap(app, "Buke vanguard")
+        words = shown(app)
+        assert "Refused: " in words and "(B14 General" in words
+        begin = app.app.find("Begin the battle")
+        assert begin is not None and begin.action is None
+    finally:
+        app.close()
+
+
+def _active(demo: KenseiDemo) -> Side | None:
+    act = demo.flow.control.state.activation
+    return next((s for s in ("a", "b") if act is not None and s in act.orders), None)
+
+
+def test_an_order_refused_in_words_with_its_heading(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: _active(demo) is not None)
+        side = _active(demo)
+        assert side is not None
+        name = demo.names()[side]
+        tap(app, f"Give an order: {name}'s ")
+        tap(app, "Charge")
+        tap(app, "Against ")
+        tap(app, "Out of coherence: no")
+        before = len(demo.flow.control.events)
+        tap(app, "Give the order: Charge")
+        words = shown(app)
+        assert len(demo.flow.control.events) == before
+        assert screen(app) == "kensei-turn"
+        assert "Refused: " in words and "out of coherence" in words
+        assert "FUERA DE COHERENCIA" in words
+        assert "a1" not in words.split() and "order_given" not in words
+    finally:
+        app.close()
+
+
+def test_a_hand_is_shown_only_past_the_cover(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "maintenance")
+        name = demo.names()["a"]
+        tap(app, f"Deal {name}'s command cards")
+        assert screen(app) == "kensei-cover"
+        assert "Your hand" not in shown(app)
+        assert "a" not in demo.flow.control.state.drawn  # nothing dealt before the player looks
+        tap(app, f"{name}: show me")
+        assert screen(app) == "kensei-private"
+        assert "Your hand: " in shown(app)
+        tap(app, "Hide")
+        assert screen(app) == "kensei-turn"
+        assert "Your hand" not in shown(app)
+        assert f"{name}: cards dealt" in shown(app)
+    finally:
+        app.close()
+
+
+def test_the_roster_shows_every_troop_and_takes_markers(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "initiative")
+        tap(app, "Troops")
+        words = shown(app)
+        assert screen(app) == "kensei-roster"
+        assert ("Yari Ashigaru: 10 models · banner · led by Kuge hero with naginata "
+                "(general)") in words
+        tap(app, "Yari Ashigaru: ")
+        tap(app, "Parapeted: off")
+        assert demo.flow.control.state.troops["a2"].parapeted
+        assert "Parapeted: on" in shown(app)
+        tap(app, "Back")
+        assert "Parapeted" in shown(app)
+        tap(app, "Buke vanguard's troops")
+        assert "Samurai" in shown(app)
+    finally:
+        app.close()
+
+
+def test_a_troop_not_activated_reacts(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: (act := demo.flow.control.state.activation) is not None
+                 and len(act.orders) == 2)
+        state = demo.flow.control.state
+        assert state.activation is not None
+        active = set(state.activation.troops.values())
+        reactor = next(t for t in state.troops.values() if t.alive and t.deployed
+                       and t.inside is None and t.id not in active and t.side == "b")
+        name = demo.flow.snap.troop(reactor.id)["name"]
+        tap(app, "A reaction order")
+        tap(app, f"{demo.names()['b']}'s {name}")
+        assert "Fight (reaction)" in shown(app) and "Move" not in shown(app).split()
+        tap(app, "Flee (reaction)")
+        tap(app, "Give the order: Flee (reaction)")
+        assert "Refused: Only the target of a charge flees. (B4" in shown(app)
+        tap(app, "It is the target of a charge: no")
+        tap(app, "Give the order: Flee (reaction)")
+        last = demo.flow.control.events[-1]
+        assert last.type == "order_given" and last.troop == reactor.id  # type: ignore[attr-defined]
+        assert f"{name}: Flee (reaction)" in shown(app)
+    finally:
+        app.close()
+
+
+def test_an_offering_is_chosen_in_private_and_said_without_its_card(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: (act := demo.flow.control.state.activation) is not None
+                 and len(act.orders) == 2)
+        holder = demo.flow.control.state.initiative
+        assert holder is not None
+        caller = "b" if holder == "a" else "a"
+        name = demo.names()[caller]
+        held = len(demo.flow.control.state.command_decks.side(caller).hand)
+        tap(app, "An offering to the gods")
+        tap(app, f"{name}: on the order roll")
+        assert screen(app) == "kensei-cover"
+        tap(app, f"{name}: show me")
+        assert screen(app) == "kensei-private"
+        tap(app, "Card 1 (worth ")
+        assert screen(app) == "kensei-turn"
+        assert len(demo.flow.control.state.command_decks.side(caller).hand) == held - 1
+        words = shown(app)
+        assert "a re-roll, the card discarded face down" in words
+        assert "worth" not in words
+    finally:
+        app.close()

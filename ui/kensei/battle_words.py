@@ -1,0 +1,125 @@
+"""The battle's words on the shared screen: scenarios, secondary missions, orders, markers and a
+troop's state, in the game's own terms (B1.1, B3, B4, B15). Nothing here names a card id."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+SCENARIOS = {1: "Encuentro y aniquilación", 2: "Lucha de fronteras", 3: "Romped el frente",
+             4: "Vías de suministros", 5: "Control estratégico", 6: "Defensa de la aldea"}
+"""B15: the scenario table, 1D6."""
+
+MISSIONS = {
+    1: ("Caza de cabezas", "+1 per enemy leader killed; +1 more if the enemy general is killed"),
+    2: ("Espías en la retaguardia", "+1 per friendly leader in the enemy deployment zone"),
+    3: ("Infiltración de élite", "+1 per friendly leader or unit of 3 or more models in the "
+        "enemy deployment zone; +1 if no enemy leader or unit of 3 or more is in your zone"),
+    4: ("Limpiad el terreno", "+1 if the enemy has no model in your half"),
+    5: ("Control de bajas", "+1 per friendly unit of 6 or more models still on the table"),
+    6: ("Expulsad al enemigo", "+1 per enemy unit completely destroyed or in retreat at the "
+        "end"),
+}
+"""B15: each scenario's secondary mission, which a player's secret 1D6 names. SECRET until the
+end: shown only on a private step, and on the score."""
+
+ORDERS: dict[str, str] = {
+    "move": "Move", "run": "Run", "regroup": "Regroup", "fight": "Fight", "charge": "Charge",
+    "disengage": "Disengage", "challenge": "Challenge to a duel", "shoot": "Shoot",
+    "empower": "Empower", "reload": "Reload", "take_cover": "Take cover",
+    "interact": "Interact", "flee": "Flee (reaction)", "fight_reaction": "Fight (reaction)",
+    "opportunity_charge": "Opportunity charge (reaction)",
+    "stand_and_shoot": "Stand and shoot (reaction)", "leave_unit": "Leave the unit",
+}
+"""B4's orders (MOVER, CORRER, REAGRUPAR, COMBATIR, CARGAR, ...)."""
+TARGETED = frozenset({"fight", "charge", "challenge", "shoot", "fight_reaction",
+                      "opportunity_charge", "stand_and_shoot"})
+"""The orders given against an enemy troop."""
+
+SITUATION: dict[str, str] = {
+    "in_contact": "Base in contact with the target",
+    "in_melee": "Locked in a melee",
+    "charged": "It is the target of a charge",
+    "in_zoc_of_enemy": "In an enemy's zone of control",
+    "enemy_crossed_zoc": "An enemy crossed its zone of control",
+    "difficult_terrain": "Starts in difficult terrain",
+    "out_of_coherence": "Out of coherence",
+    "out_of_formation": "Out of formation",
+    "target_in_melee_with_friend": "Target in melee with a friend",
+    "disengaged_from_target": "The target disengaged from it this turn",
+    "obstacle_blocks": "An obstacle blocks the move",
+}
+"""The players' assertions an order is checked with (B4); ``stunned`` comes from the troop."""
+
+MARKERS = {"used": "Used", "stunned": "Stunned", "retreat": "Retreat",
+           "dishonoured": "Dishonoured", "parapeted": "Parapeted", "unloaded": "Unloaded",
+           "ran": "Ran"}
+"""B1.1's markers as the players call them."""
+HAND_MARKERS = ("parapeted", "unloaded", "ran", "stunned", "retreat", "dishonoured")
+"""The markers players may place or clear by hand on the roster."""
+
+ROLES = {"attacker": "attacker", "defender": "defender"}
+LEVELS = {"hatamoto": "Hatamoto", "taisho": "Taisho", "daimyo": "Daimyo"}
+ORDER_ITEMS = {"base_ini": "INI", "leader_ini": "the leader's INI", "dishonoured": "Dishonoured",
+               "general_dead": "general dead", "banner": "Hata-Jurushi"}
+SCORE_LINES = {"more_points": "more army points on the table",
+               "destroyed": "enemy troops destroyed",
+               "half_lost": "enemy units with half their models lost"}
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def army(names: Mapping[str, str], side: str) -> str:
+    return names.get(side, "")
+
+
+def mission(die: int) -> str:
+    name, what = MISSIONS[die]
+    return f"{name}: {what}"
+
+
+def troop_state(t: Mapping[str, Any], leader: Mapping[str, Any] | None = None) -> str:
+    """One troop's line on the roster: models, wounds and every marker on it (B1.1)."""
+    if not t.get("alive"):
+        return "destroyed"
+    parts = [plural(t["models"], "model") if t["models_start"] > 1 else "single model"]
+    if t["models_start"] > 1 and t["models"] < t["models_start"]:
+        parts[0] += f" of {t['models_start']}"
+    if t.get("wound_markers"):
+        parts.append(plural(t["wound_markers"], "wound"))
+    if t.get("stunned"):
+        parts.append("Stunned" if t["stunned"] == 1 else f"Stunned ×{t['stunned']}")
+    parts += [MARKERS[m] for m in ("used", "retreat", "dishonoured", "parapeted", "unloaded",
+                                   "ran") if t.get(m)]
+    if t.get("general"):
+        parts.append("general")
+    if t.get("banner"):
+        parts.append("banner")
+    if t.get("in_reserve"):
+        parts.append("in the reserve tray")
+    if leader is not None and leader.get("alive"):
+        led = f"led by {leader['name']}"
+        if leader.get("general"):
+            led += " (general)"
+        if leader.get("wound_markers"):
+            led += f", {plural(leader['wound_markers'], 'wound')}"
+        parts.append(led)
+    return " · ".join(parts)
+
+
+def order_sum(die: int, items: list[dict[str, Any]], total: int) -> str:
+    """The order roll's arithmetic (TIRADA DE ÓRDENES): "die 4 + INI 2 + Hata-Jurushi 1 = 7"."""
+    terms = [f"die {die}"]
+    for item in items:
+        value = item["value"]
+        sign = "+" if value >= 0 else "−"
+        terms.append(f"{sign} {ORDER_ITEMS.get(item['id'], item['id'])} {abs(value)}")
+    return " ".join(terms) + f" = {total}"
+
+
+def orders_result(orders: int, fumble: bool, ki: bool) -> str:
+    if fumble:
+        return "a natural 1: one order"
+    return plural(orders, "order") + (" and ki" if ki else "")

@@ -1,0 +1,366 @@
+"""The one part of the Kensei app that holds the battle.
+
+:class:`KenseiControl` runs the core's :class:`~companion.core.game.Game` with
+:class:`~companion.games.kensei.battle.rules.KenseiRules`. Every die is given as rolled or
+rolled here on request ("Roll for me", the app's seeded Random: the engine never rolls), and the
+virtual command deck deals from a seeded Random of its own per side (``deck.deal``). Screens get
+a :class:`Snapshot`: the public view (:func:`~companion.games.kensei.battle.views.public_view`:
+no hand, no face-down card, no secondary mission before the end) and the rulings feed, never
+the state. What one player alone may see comes from :meth:`KenseiControl.private`, which only
+a private step calls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.core.events import Command, Event
+from companion.core.game import Accepted, Game, Rejection
+from companion.games.kensei.armylist import ArmyList
+from companion.games.kensei.battle import deck
+from companion.games.kensei.battle.commands import Army, Side
+from companion.games.kensei.battle.rules import KenseiRules
+from companion.games.kensei.battle.state import State
+from companion.games.kensei.battle.troops import leader_of, profile
+from companion.games.kensei.battle.views import public_view, side_view
+from companion.games.kensei.profiles import Profile
+from ui.kensei import battle_words as bw
+
+KenseiGame = Game[State, Any, Any]
+
+
+@dataclass(frozen=True)
+class FeedLine:
+    """One line of the rulings feed: ``kind`` ruling or refused; ``rule`` what it cites."""
+
+    kind: str
+    text: str
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    view: dict[str, Any]
+    """The public view: what the whole table may see."""
+    feed: tuple[FeedLine, ...]
+    names: dict[str, str]
+    """Each side's army name ("Kuge vanguard"); never "a"."""
+
+    @property
+    def phase(self) -> str:
+        return str(self.view["phase"])
+
+    def troops(self, side: str | None = None) -> list[dict[str, Any]]:
+        return [t for t in self.view["troops"] if side is None or t["side"] == side]
+
+    def troop(self, tid: str) -> dict[str, Any]:
+        return next(t for t in self.view["troops"] if t["id"] == tid)
+
+    def eligible(self, side: str) -> list[dict[str, Any]]:
+        """Troops ``side`` may name for an activation (B3.3 step 1): on the table (or leaving
+        the reserve tray from turn 2), alive, not Used, not inside a unit."""
+        turn = int(self.view["turn"])
+        return [t for t in self.troops(side) if t["alive"] and not t["used"]
+                and t["inside"] is None and (not t["in_reserve"] or turn >= 2)]
+
+
+def army_of(lst: ArmyList, profiles: Mapping[str, Profile]) -> Army:
+    """The list and every profile it names, so the record stands on its own."""
+    return Army(list=lst, profiles={e.profile: profiles[e.profile] for e in lst.entries
+                                    if e.profile in profiles})
+
+
+class KenseiControl:
+    """See the module docstring."""
+
+    def __init__(self, seed: int = 0, rules: KenseiRules | None = None) -> None:
+        self.rules = rules or KenseiRules()
+        self.rng = random.Random(seed)
+        self.dealers: dict[Side, random.Random] = {"a": random.Random(seed * 2 + 1),
+                                                   "b": random.Random(seed * 2 + 2)}
+        """The virtual deck's shuffles, one per side (a record holds the cards dealt)."""
+        self.rng_secret = random.Random(seed * 7 + 3)
+        """"Roll for me" on a private step (a secret die never shares the public dice)."""
+        self.game: KenseiGame = Game(self.rules)
+        self.feed: list[FeedLine] = []
+        self.names: dict[str, str] = {}
+
+    def follow(self, game: KenseiGame) -> None:
+        self.game = game
+        self.feed = []
+        state = game.state
+        self.names = {s: a.list.name for s, a in state.armies.items()}
+        _distinct_names(self.names)
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.game.events
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(public_view(self.state), tuple(self.feed[-6:]), dict(self.names))
+
+    def private(self, side: Side) -> dict[str, Any]:
+        """One player's secrets (their hand, their secondary-mission die): for a private step
+        alone, never for the shared screen."""
+        view = side_view(self.state, side)
+        return {"hand": view["hand"], "secondary_die": view["secondary_die"]}
+
+    def deployer(self) -> Side | None:
+        """Whose deployment it is (B1.3 step 5: alternation, a side with none left passes)."""
+        from companion.games.kensei.battle.pregame import deployer
+
+        return deployer(self.state)
+
+    def deployable(self, side: Side) -> list[tuple[str, str]]:
+        """The troops ``side`` may deploy now (units first), as (id, name): the lists are
+        open, so this is for everyone to see (a held-back troop is named only to its owner)."""
+        from companion.games.kensei.battle.pregame import waiting
+
+        return [(t.id, public_troop_name(self.state, t.id)) for t in waiting(self.state, side)]
+
+    def holds_back(self, side: Side) -> bool:
+        """The clans that may keep a troop in the reserve tray (B12)."""
+        from companion.games.kensei.battle.pregame import HOLDERS
+
+        return self.state.army(side).list.clan in HOLDERS and not any(
+            t.held_back for t in self.state.side_troops(side))
+
+    # ------------------------------------------------------------------ commands
+
+    def submit(self, command: Command, say: str | None = None) -> Rejection | None:
+        """Submit ``command``; a refusal goes to the feed in plain words, citing its rule
+        (a hidden refusal only in its public words)."""
+        if isinstance(command, Command) and command.type == "begin":
+            self.names = {s: a.list.name for s, a in command.armies.items()}  # type: ignore[attr-defined]
+            _distinct_names(self.names)
+        result = self.game.submit(command)
+        if isinstance(result, Rejection):
+            self.feed.append(FeedLine("refused", sentence(result.message), result.rule))
+            return result
+        assert isinstance(result, Accepted)
+        if say:
+            self.feed.append(FeedLine("ruling", say))
+        for event in result.events:
+            line = self.describe(event)
+            if line is not None:
+                self.feed.append(line)
+        return None
+
+    def describe(self, event: Event) -> FeedLine | None:
+        """An event in public words, citing its rule (never a card id, never a mission)."""
+        n = self.names
+        kind = event.type
+        if kind in _DECK_EVENTS:
+            text = deck.public_words(event, n)
+            words, _, rule = text.rpartition(" (")
+            return FeedLine("ruling", sentence(words), rule.rstrip(")") or None)
+        data = event.model_dump()
+        state = self.state
+        if kind == "scenario_rolled":
+            return FeedLine("ruling", f"Scenario {data['scenario']}: "
+                            f"{bw.SCENARIOS[data['scenario']]}.", "B15")
+        if kind == "strategy_rolled":
+            totals = data["totals"]
+            text = (f"Strategy roll: {n['a']} {data['dice']['a']} + level = {totals['a']}, "
+                    f"{n['b']} {data['dice']['b']} + level = {totals['b']}: ")
+            text += (f"{n[data['winner']]} wins." if data["winner"] else "a tie, roll again.")
+            return FeedLine("ruling", text, "B1.3 TIRADA DE ESTRATEGIA")
+        if kind == "side_chosen":
+            return FeedLine("ruling", f"{n[data['side']]} is the {data['role']}.", "B1.3")
+        if kind == "scenery_rolled":
+            return FeedLine("ruling", f"Scenery: die {data['die']} + 1 = {data['generic']} "
+                            f"generic pieces, {sum(data['extra'].values())} more for the "
+                            "commanders.", "B1.3 ESCENOGRAFÍA")
+        if kind == "secondary_rolled":
+            return FeedLine("ruling", f"{n[data['side']]} rolled a secondary mission in "
+                            "secret.", "B15")
+        if kind == "troop_deployed":
+            return FeedLine("ruling", f"{n[data['side']]} deploys "
+                            f"{_troop_name(state, data['troop'])}.", "B1.3 DESPLIEGUE")
+        if kind == "troop_held_back":
+            what = ("a troop" if data["hidden"] else _troop_name(state, data["troop"]))
+            return FeedLine("ruling", f"{n[data['side']]} keeps {what} in the reserve tray.",
+                            "B12")
+        if kind == "turn_begun":
+            return FeedLine("ruling", f"Turn {data['turn']} begins.", "B3")
+        if kind == "retreat_rolled":
+            word = "passes" if data["passed"] else "fails: the troop is removed"
+            return FeedLine("ruling", f"{_troop_name(state, data['troop'])}: honour roll "
+                            f"{', '.join(map(str, data['dice']))} against {data['target']}, "
+                            f"{word}.", "B3.1 FASE DE MANTENIMIENTO")
+        if kind == "markers_cleared":
+            return FeedLine("ruling", "Used and Stunned markers cleared.", "B3.1")
+        if kind == "initiative_rolled":
+            holder = data["holder"]
+            return FeedLine("ruling", f"Initiative roll: {n['a']} {data['dice']['a']}, "
+                            f"{n['b']} {data['dice']['b']}: " + (
+                                f"{n[holder]} holds the initiative." if holder
+                                else "a tie, roll again."), "B3.2 FASE DE INICIATIVA")
+        if kind == "troop_activated":
+            return FeedLine("ruling", f"{n[data['side']]} activates "
+                            f"{_troop_name(state, data['troop'])}.", "B3.3")
+        if kind == "order_rolled":
+            return FeedLine("ruling", f"Order roll, {_troop_name(state, data['troop'])}: "
+                            f"{bw.order_sum(data['die'], data['items'], data['total'])}: "
+                            f"{bw.orders_result(data['orders'], data['fumble'], data['ki'])}.",
+                            "B3.3 TIRADA DE ÓRDENES")
+        if kind == "order_given":
+            return FeedLine("ruling", f"{_troop_name(state, data['troop'])}: "
+                            f"{bw.ORDERS[data['order']]}"
+                            + (f" against {_troop_name(state, data['target'])}"
+                               if data["target"] else "")
+                            + f" ({bw.plural(data['cost'], 'order')}).", "B4")
+        if kind in ("melee_fought", "shot_fired"):
+            parts = [_change_words(state, c) for c in data["changes"]]
+            what = "Melee" if kind == "melee_fought" else "Shot"
+            return FeedLine("ruling", f"{what}: " + "; ".join(p for p in parts if p) + ".",
+                            "B7")
+        if kind == "activation_ended":
+            return FeedLine("ruling", f"{bw.plural(len(data['used']), 'troop')} now Used.",
+                            "B3.3")
+        if kind == "extra_activation":
+            return FeedLine("ruling", f"{n[data['side']]} activates one more troop alone.",
+                            "B3.3 FIN DEL TURNO")
+        if kind == "turn_ended":
+            return FeedLine("ruling", f"Turn {data['turn']} ends.", "B3.3 FIN DEL TURNO")
+        if kind == "army_routed":
+            return FeedLine("ruling", f"{n[data['side']]} is routed: {data['lost']} of "
+                            f"{data['starting']} points lost.", "B3.1")
+        if kind == "battle_ended":
+            return FeedLine("ruling", "The battle is over.", "B15")
+        if kind == "marker_set":
+            word = bw.MARKERS[data["marker"]]
+            return FeedLine("ruling", f"{_troop_name(state, data['troop'])}: {word} "
+                            f"{'placed' if data['on'] else 'removed'}.", "B1.1")
+        if kind == "conceded":
+            return FeedLine("ruling", f"{n[data['side']]} concedes.", "B15")
+        return None
+
+    def roll(self, count: int = 1) -> list[int]:
+        """"Roll for me": the app's seeded dice."""
+        return [self.rng.randint(1, 6) for _ in range(count)]
+
+    def deal(self, side: Side) -> tuple[list[str], int]:
+        """The cards the virtual deck gives ``side`` this maintenance (hand size and the
+        commander level's extras, B9.1, B14) and how many go under the deck."""
+        lst = self.state.army(side).list
+        extra = deck.extra_draws(lst.commander_level)
+        count = deck.hand_size(lst.size) + extra
+        decks = self.state.decks
+        assert decks is not None, "the deck comes with the battle"
+        return list(deck.deal(decks, side, count, self.dealers[side])), extra
+
+    # ------------------------------------------------------------------ calculator prefill
+
+    def melee_prefill(self, attacker: str, defender: str, order: str) -> dict[str, Any]:
+        """The melee calculator's input as the battle knows it (B5): each troop's class,
+        models, weapon, markers and leader; the players add what the table shows."""
+        state = self.state
+        a, b = state.troops[attacker], state.troops[defender]
+        sides = {a.side: (a, order), b.side: (b, "fight_reaction" if order == "charge"
+                                              else "fight")}
+        data: dict[str, Any] = {"turn_initiative": state.initiative}
+        for side, (troop, given) in sides.items():
+            p = profile(state, troop)
+            entry: dict[str, Any] = {
+                "troop": troop.id, "order": given, **_common(state, troop),
+                "at": p.at, "ho": p.ho, "models": troop.models, "weapon": p.weapon,
+                "skirmishers": p.troop_type == "skirmishers", "stunned": troop.stunned,
+                "used": troop.used, "retreat_marker": troop.retreat,
+                "parapeted": troop.parapeted}
+            leader = leader_of(state, troop)
+            if leader is not None:
+                lp = profile(state, leader)
+                entry["leader"] = {"class": lp.cls, "contact": "direct", "in_front": True,
+                                   "at": lp.at, "ho": lp.ho, "hr": lp.hr,
+                                   "wounds": leader.wound_markers, "general": leader.general}
+            data[side] = entry
+        return data
+
+    def shoot_prefill(self, shooter: str, target: str) -> dict[str, Any]:
+        """The shoot calculator's input as the battle knows it (B6)."""
+        state = self.state
+        s, t = state.troops[shooter], state.troops[target]
+        p = profile(state, s)
+        sh: dict[str, Any] = {"troop": s.id, "class": p.cls, "at": p.at_ranged,
+                              "single": s.models_start == 1, "weapon": p.ranged,
+                              "unloaded": s.unloaded, "parapeted": s.parapeted,
+                              "distance_cm": 20, "models_with_los": s.models}
+        lead = leader_of(state, s)
+        if lead is not None:
+            sh["leader"] = {"class": profile(state, lead).cls, "los": True,
+                            "at": profile(state, lead).at_ranged}
+        q = profile(state, t)
+        tg: dict[str, Any] = {"troop": t.id, **_common(state, t), "ho": q.ho,
+                              "models": t.models, "visible": t.models,
+                              "parapeted": t.parapeted, "ran": t.ran}
+        tlead = leader_of(state, t)
+        if tlead is not None:
+            lp = profile(state, tlead)
+            tg["leader"] = {"class": lp.cls, "in_front": True, "affected": False, "ho": lp.ho,
+                            "hr": lp.hr, "wounds": tlead.wound_markers,
+                            "general": tlead.general}
+        return {"shooter": sh, "target": tg}
+
+
+_DECK_EVENTS = frozenset({"cards_drawn", "hand_discarded", "deck_reshuffled", "duel_bid",
+                          "duel_revealed", "offering_made", "commander_activated",
+                          "deck_pair_reset"})
+
+
+def _troop_name(state: State, tid: str | None) -> str:
+    if tid is None or tid not in state.troops:
+        return "a troop"
+    return str(public_troop_name(state, tid))
+
+
+def public_troop_name(state: State, tid: str) -> str:
+    from companion.games.kensei.battle.troops import name
+
+    return name(state, state.troops[tid])
+
+
+def _change_words(state: State, c: dict[str, Any]) -> str:
+    who = _troop_name(state, c["troop"])
+    bits = []
+    if c["casualties"]:
+        bits.append(bw.plural(c["casualties"], "casualty", "casualties"))
+    if c["wiped_out"]:
+        bits.append("wiped out")
+    if c["leader_killed"]:
+        bits.append("its leader killed")
+    bits += [bw.MARKERS[m] for m in c["markers"]]
+    if c["unloaded"]:
+        bits.append("Unloaded")
+    return f"{who} " + (", ".join(bits) if bits else "unharmed")
+
+
+def _common(state: State, troop: Any) -> dict[str, Any]:
+    p = profile(state, troop)
+    return {"class": p.cls, "hr": p.hr, "single": troop.models_start == 1, "trait": p.trait,
+            "mounted": p.mounted, "armour": p.armour == "samurai",
+            "dishonoured": troop.dishonoured,
+            "general_dead": bool(state.general_dead.get(troop.side)),
+            "wound_markers": troop.wound_markers}
+
+
+def _distinct_names(names: dict[str, str]) -> None:
+    """Two armies of one name are told apart by their side of the table."""
+    if len(set(names.values())) < len(names):
+        for side in list(names):
+            names[side] = f"{names[side]} ({'first' if side == 'a' else 'second'} player)"
+
+
+def sentence(message: str) -> str:
+    """An engine message as a sentence on the screen."""
+    text = message.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+

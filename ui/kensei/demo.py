@@ -1,0 +1,319 @@
+"""``companion run --game kensei --headless --demo``: a seeded 200-pe battle played on the screens.
+
+Two seeded players (this module's Random) choose as people at the table would and do it by
+tapping the screens: the two bundled example lists, the strategy and scenery dice ("Roll for
+me"), each secret mission on its private step, deployment in alternation, then turn after
+turn: hands dealt on private steps, the initiative, now and then a command duel with bids laid
+on private steps, activation pairs, order rolls, an order each (shoot, charge or move, with the
+situation asserted) and the combat it starts through the calculators' forms, to the score.
+Nothing is submitted to the engine directly.
+
+``swap``: each player's secrets are the other's (mission dice and the virtual deck's shuffles
+change places) while every public choice stays the same: the swapped-world test compares the
+two runs' public frames. Duels reveal the bids, so a swapped-world run plays without them
+(``duels=False``).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.core.records import LogRefused
+from companion.games.kensei.battle.commands import Side
+from companion.games.kensei.battle.state import SIDES
+from companion.games.kensei.records import check
+from ui.kensei.app import KenseiApp
+from ui.kensei.battle import BattleFlow
+from ui.kensei.battle_words import ORDERS
+from ui.kensei.forms import get
+from ui.shell.app import FrameRecorder
+from ui.tableapp import TableOptions
+
+MAX_TAPS = 4000
+COMBAT_ODDS = 0.6
+DUEL_ODDS = 0.3
+
+
+class DemoError(RuntimeError):
+    """The screens did not follow what the players did."""
+
+
+class KenseiDemo:
+    def __init__(self, kensei: KenseiApp, seed: int, swap: bool = False,
+                 duels: bool = True) -> None:
+        self.kensei = kensei
+        self.app = kensei.app
+        self.rng = random.Random(seed)
+        secret = random.Random(seed + 7919)
+        self.missions = {"a": secret.randint(1, 6), "b": secret.randint(1, 6)}
+        self.swap = swap
+        if swap:
+            self.missions = {"a": self.missions["b"], "b": self.missions["a"]}
+        self.duels = duels
+        self.taps = 0
+        self.ordered: set[Side] = set()
+        self.refusal = ""
+
+    @property
+    def flow(self) -> BattleFlow:
+        flow = getattr(self.kensei, "battle", None)
+        if not isinstance(flow, BattleFlow):
+            raise DemoError("no battle on the screen")
+        return flow
+
+    def labels(self) -> list[str]:
+        self.app.draw()
+        return [t.label for t in self.app.targets if t.action is not None]
+
+    def tap(self, label: str) -> None:
+        self.taps += 1
+        if self.taps > MAX_TAPS:
+            raise DemoError("the battle did not finish")
+        self.app.pump()
+        self.app.draw()
+        if not self.app.tap(label):
+            raise DemoError(f"no button {label!r} on the {self.app.painter.screen} screen "
+                            f"(shown: {', '.join(self.labels())})")
+        self.app.draw()
+
+    def has(self, label: str) -> bool:
+        return any(x.startswith(label) for x in self.labels())
+
+    def names(self) -> dict[str, str]:
+        return self.flow.control.names
+
+    # ------------------------------------------------------------------ the battle
+
+    def run(self, until: Callable[[], bool] | None = None) -> None:
+        """From the home screen to the score (or until ``until()`` holds)."""
+        self.begin()
+        self.play(until)
+
+    def play(self, until: Callable[[], bool] | None = None) -> None:
+        while self.flow.control.state.phase != "over" and not (until and until()):
+            self.step()
+
+    def begin(self) -> None:
+        self.app.draw()
+        self.tap("New battle")
+        if self.swap:
+            control = self.flow.control
+            control.dealers = {"a": control.dealers["b"], "b": control.dealers["a"]}
+        self.tap("First player's list")
+        self.tap("Kuge vanguard")
+        self.tap("Second player's list")
+        self.tap("Buke vanguard")
+        self.tap("Begin the battle")
+
+    def step(self) -> None:
+        phase = self.flow.control.state.phase
+        n = self.names()
+        if phase == "scenario":
+            self.tap("Roll the scenario die")
+            self.tap("Roll for me")
+        elif phase == "strategy":
+            self.tap("Enter the strategy dice")
+            self.tap("Roll for me")
+            self.tap("Roll for me")
+        elif phase == "side":
+            self.tap(self.rng.choice([x for x in self.labels()
+                                      if x.endswith(" attacks") or x.endswith(" defends")]))
+        elif phase == "scenery":
+            self.tap("Roll the scenery die")
+            self.tap("Roll for me")
+        elif phase == "secondary":
+            side = next(s for s in ("a", "b")
+                        if s not in self.flow.control.snapshot().view["secondary"]
+                        or not self.flow.control.snapshot().view["secondary"][s])
+            self.tap(f"{n[side]}: roll the secret mission")
+            self.tap(f"{n[side]}: show me")
+            self.tap(str(self.missions[side]))
+            self.tap("Hide")
+        elif phase == "deployment":
+            self.tap(self.rng.choice([x for x in self.labels() if x.startswith("Deploy ")]))
+        elif phase == "maintenance":
+            self.maintenance()
+        elif phase == "initiative":
+            self.tap("Enter the initiative dice")
+            self.tap("Roll for me")
+            self.tap("Roll for me")
+        elif phase == "activation":
+            self.activation()
+        elif phase == "scoring":
+            self.tap("Score the battle")
+
+    def maintenance(self) -> None:
+        n = self.names()
+        for side in ("a", "b"):
+            if self.has(f"Deal {n[side]}'s command cards"):
+                self.tap(f"Deal {n[side]}'s command cards")
+                self.tap(f"{n[side]}: show me")
+                self.tap("Hide")
+                return
+        honour = [x for x in self.labels() if x.startswith("Honour roll: ")]
+        if honour:
+            self.tap(honour[0])
+            self.tap("Roll for me")
+            return
+        raise DemoError("maintenance is stuck")
+
+    def activation(self) -> None:
+        n = self.names()
+        labels = self.labels()
+        if any(x.startswith("Command duel: ") for x in labels) and self.duels \
+                and self.rng.random() < DUEL_ODDS:
+            self.duel(next(x for x in labels if x.startswith("Command duel: ")))
+            return
+        for side in ("a", "b"):
+            if f"{n[side]}: activate a troop" in labels:
+                self.tap(f"{n[side]}: activate a troop")
+                self.tap(self.rng.choice([x for x in self.labels()
+                                          if x not in ("Back",) and not x.startswith("The ")
+                                          ]))
+                return
+        rolls = [x for x in labels if x.startswith("Order roll: ")]
+        if rolls:
+            self.tap(rolls[0])
+            self.tap("Roll for me")
+            return
+        for side in SIDES:
+            label = next((x for x in labels
+                          if x.startswith(f"Give an order: {n[side]}'s ")), None)
+            if label is not None and side not in self.ordered:
+                self.ordered.add(side)
+                self.order(side, label)
+                return
+        if "End of activation" in labels:
+            self.ordered = set()
+            self.tap("End of activation")
+            return
+        if "End the turn" in labels:
+            self.tap("End the turn")
+            return
+        raise DemoError(f"the activation is stuck: {', '.join(labels)}")
+
+    def duel(self, label: str) -> None:
+        self.tap(label)
+        for _ in range(2):
+            shown = next(x for x in self.labels() if x.endswith(": show me"))
+            self.tap(shown)
+            cards = [x for x in self.labels() if x.startswith("Card ") and ": worth " in x]
+            if cards:
+                self.tap(cards[0])
+            self.tap("Lay the bid face down")
+            if not any(x.endswith(": show me") for x in self.labels()):
+                break
+
+    def order(self, side: Side, label: str) -> None:
+        """One order for the active troop: a shot if it can, else a charge or a move."""
+        self.tap(label)
+        state = self.flow.control.state
+        act = state.activation
+        assert act is not None
+        troop = state.troops[act.troops[side]]
+        profile = state.army(side).profiles[troop.profile]
+        combat = self.rng.random() < COMBAT_ODDS and not act.combat_order.get(side)
+        if combat and profile.ranged is not None and not troop.unloaded:
+            kind = "shoot"
+        elif combat and profile.weapon is not None:
+            kind = "charge"
+        else:
+            kind = "move"
+        self.tap(ORDERS[kind])
+        if kind != "move":
+            targets = [x for x in self.labels() if x.startswith("Against ")]
+            self.tap(self.rng.choice(targets))
+            if kind == "charge":
+                self.tap("Base in contact with the target")
+        self.tap(f"Give the order: {ORDERS[kind]}")
+        screen = self.app.painter.screen
+        if screen in ("kensei-melee", "kensei-shoot"):
+            self.combat()
+        elif screen == "kensei-turn" and self.has("Back"):
+            self.tap("Back")  # refused: the refusal was shown in words
+            self.tap("Back")
+
+    def combat(self) -> None:
+        """The calculator's form, prefilled from the troops: the dice rolled for each side,
+        then "Rule it"; honour dice when the ruling asks for them."""
+        screen = self.kensei.app.screen
+        form = getattr(screen, "form", None)
+        if form is None:
+            raise DemoError("no calculator form")
+        for attempt in range(3):
+            for i, page in enumerate(form.pages):
+                if "dice as rolled" not in page.title:
+                    continue
+                screen.turn(i)  # type: ignore[union-attr]
+                for f in page.fields:
+                    if f.kind != "list" or f.roll not in ("combat", "wound", "shoot", "honour"):
+                        continue
+                    have = len(get(form.data, f.path) or [])
+                    need = form.needs(f)
+                    if f.roll == "honour":
+                        if attempt == 0 or have or not self.asked_honour(f.path):
+                            continue
+                    elif need is None or need == have:
+                        continue
+                    button = next((x for x in self.labels()
+                                   if x.startswith(f"{f.label}:")), None)
+                    if button is None:
+                        continue
+                    self.tap(button)
+                    self.tap("Roll for me")
+                    self.tap("Done")
+            self.tap("Rule it")
+            screen_name = self.app.painter.screen
+            if screen_name == "kensei-ruling":
+                self.tap("Done")
+                return
+            if screen_name == "kensei-refusal":
+                self.refusal = " ".join(t for s_, t in self.app.drawn)
+                self.tap("Back to the form")
+                continue
+            return
+        self.tap("Back")
+
+    def asked_honour(self, path: tuple[str, ...]) -> bool:
+        """The last refusal asked for this side's honour die."""
+        words = self.refusal
+        return "give its die" in words and (
+            path[0] not in ("a", "b") or self.names()[path[0]] in words)
+
+
+def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bool = True,
+             swap: bool = False, duels: bool = True) -> int:
+    options.seed = seed
+    scratch: Path | None = None
+    if options.db is None:  # a demo is not a game to keep
+        scratch = Path(tempfile.mkdtemp(prefix="kensei-demo-"))
+        options.db = scratch / "games.sqlite"
+    kensei = KenseiApp(options)
+    if record is not None:
+        kensei.app.recorder = FrameRecorder(record, pictures)
+    try:
+        demo = KenseiDemo(kensei, seed, swap=swap, duels=duels)
+        demo.run()
+        store = kensei.saved.store
+        if store is None or kensei.game_id is None:
+            raise DemoError("the battle was not saved")
+        check(store.load(kensei.game_id))  # LogRefused if the record does not hold
+        state = demo.flow.control.state
+        n = demo.names()
+        winner = n[state.winner] if state.winner else "nobody: a draw"
+        print(f"demo: seed {seed}, {n['a']} {state.vp.get('a', 0)}, {n['b']} "
+              f"{state.vp.get('b', 0)} after {state.turn} turns "
+              f"({len(demo.flow.control.events)} events, record verified); winner {winner}")
+        return 0
+    except (DemoError, LogRefused) as exc:
+        print(f"companion run --demo: error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        kensei.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
