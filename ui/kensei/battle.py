@@ -24,6 +24,7 @@ from companion.core.store import StoreError
 from companion.games.kensei import records
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import other
+from ui.kensei import battle_words as bw
 from ui.kensei.battle_page import Button, Line, Page, PageScreen
 from ui.kensei.control import KenseiControl, Snapshot
 from ui.shell import theme as th
@@ -146,10 +147,12 @@ class BattleFlow:
         previous = self.overlay
 
         def build() -> Page:
-            return Page("kensei-rule", f"The rule: {line.rule}", [
-                Line(line.text), Line(f"Rulebook: {line.rule}", bold=True, colour=th.GOLD),
-                Line("The heading is the Spanish rulebook's; the section is the digest's "
-                     "(docs/kensei.md).", colour=th.DIM)],
+            rule = line.rule or ""
+            summary = bw.rule_summary(rule)
+            return Page("kensei-rule", f"The rule: {rule}", [
+                Line(line.text, bold=True), *([Line(summary, colour=th.GOLD)] if summary else []),
+                Line("Section numbers are docs/kensei.md's; headings in capitals are the "
+                     "Spanish rulebook's.", colour=th.DIM)],
                 bar=[Button("Back", partial(self.open, previous), th.ACCEPT)])
 
         self.open(build)

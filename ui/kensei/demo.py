@@ -58,6 +58,7 @@ class KenseiDemo:
         self.taps = 0
         self.ordered: set[Side] = set()
         self.refusal = ""
+        self.looked = False
 
     @property
     def flow(self) -> BattleFlow:
@@ -139,6 +140,8 @@ class KenseiDemo:
         elif phase == "maintenance":
             self.maintenance()
         elif phase == "initiative":
+            if self.flow.control.state.turn == 1 and not self.looked:
+                self.look_around()
             self.tap("Enter the initiative dice")
             self.tap("Roll for me")
             self.tap("Roll for me")
@@ -146,6 +149,22 @@ class KenseiDemo:
             self.activation()
         elif phase == "scoring":
             self.tap("Score the battle")
+
+    def look_around(self) -> None:
+        """What players do between rolls: the roster of each army, a rule behind a ruling,
+        their own hand."""
+        self.looked = True
+        n = self.names()
+        self.tap("Troops")
+        self.tap(f"{n['b']}'s troops")
+        self.tap("Back")
+        rule = next(x for x in self.labels() if x.startswith("The rule: "))
+        self.tap(rule)
+        self.tap("Back")
+        self.tap("Look at a hand")
+        self.tap(f"{n['a']}'s hand")
+        self.tap(f"{n['a']}: show me")
+        self.tap("Hide")
 
     def maintenance(self) -> None:
         n = self.names()

@@ -170,21 +170,21 @@ class Score:
             vp = view["vp"].get(side, 0)
             lines.append(Line(f"{f.name(side)}: {bw.plural(vp, 'victory point')}", "B15",
                               bold=True))
-            parts = []
             if scored is not None:
                 for line in scored.lines[side]:  # type: ignore[attr-defined]
-                    what = bw.SCORE_LINES.get(line.id, "secondary mission")
-                    parts.append(f"{line.vp} for {what}")
+                    what = bw.SCORE_LINES.get(line.id, "the secondary mission")
+                    detail = f" ({line.detail})" if line.id == "more_points" else ""
+                    lines.append(Line(f"+{line.vp} for {what}{detail}", line.rule, th.DIM))
             if die:
-                parts.append(f"mission: {bw.MISSIONS[die][0]}")
-            lines.append(Line("   " + ("; ".join(parts) or "nothing scored"), colour=th.DIM))
+                name, what = bw.MISSIONS[die]
+                lines.append(Line(f"Secondary mission: {name} ({what})", "B15", th.DIM))
         winner = view["winner"]
         title = f"{f.name(winner)} wins" if winner else "A draw"
         seal = self.seal()
         if seal:
             lines.append(Line(seal, colour=th.GOLD))
         back = f.kensei.show_start if f.kensei is not None else None
-        return Page("kensei-score", title, lines, [],
+        return Page("kensei-score", title, lines, [], line_size="small", bar=
                     [Button("Troops", partial(f.open, f.turn.roster_page)),
                      Button("Home", back, th.ACCEPT)])
 

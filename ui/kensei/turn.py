@@ -28,7 +28,7 @@ from companion.games.kensei.battle.commands import (
     Side,
     Situation,
 )
-from companion.games.kensei.battle.state import other
+from companion.games.kensei.battle.state import SIDES, other
 from ui.kensei import battle_words as bw
 from ui.kensei.battle_page import Button, Line, Page
 from ui.shell import theme as th
@@ -65,13 +65,12 @@ class Turn:
     def page(self, phase: str) -> Page:
         f = self.flow
         view = f.snap.view
-        head = [Line(f"Turn {view['turn']} of 5 · {f.name('a')} against {f.name('b')}",
-                     bold=True)]
+        head: list[Line] = []
         bar = f.common_bar()
         if phase == "maintenance":
             return self.maintenance(head, bar)
         if phase == "initiative":
-            return Page("kensei-turn", f"Turn {view['turn']}: initiative", [
+            return Page("kensei-turn", f"Turn {view['turn']} of 5: initiative", [
                 *head, *f.feed_lines(2), Line("Both roll 1D6; the higher holds the initiative "
                                               "this turn, a tie is rolled again.",
                                               "B3.2 FASE DE INICIATIVA", th.DIM)],
@@ -86,7 +85,7 @@ class Turn:
         f = self.flow
         state = f.control.state
         buttons = []
-        for side in ("a", "b"):
+        for side in SIDES:
             if side in state.drawn:
                 buttons.append(Button(f"{f.name(side)}: cards dealt", None))
             else:
@@ -97,7 +96,7 @@ class Turn:
             if t["alive"] and t["retreat"] and t["side"] in state.drawn:
                 buttons.append(Button(f"Honour roll: {t['name']} (Retreat)", partial(
                     self.retreat_roll, t["id"])))
-        return Page("kensei-turn", f"Turn {f.snap.view['turn']}: maintenance", [
+        return Page("kensei-turn", f"Turn {f.snap.view['turn']} of 5: maintenance", [
             *head, Line("1. Rout check: done at the end of each turn.", "B3.1", th.DIM),
             Line("2. Each player is dealt a new hand; 3. troops in Retreat roll honour; "
                  "4. Used and Stunned markers are cleared.", "B3.1 FASE DE MANTENIMIENTO",
@@ -168,7 +167,7 @@ class Turn:
         buttons: list[Button] = []
         troops = act["troops"]
         pair = []
-        for side in ("a", "b"):
+        for side in SIDES:
             tid = troops.get(side)
             if tid is None:
                 continue
@@ -180,8 +179,8 @@ class Turn:
                 state += ": order roll to come"
             pair.append(f"{f.name(side)}: {state}")
         if pair:
-            lines.insert(1, Line(" · ".join(pair), "B3.3", bold=True))
-        for side in ("a", "b"):
+            lines.insert(0, Line(" · ".join(pair), "B3.3", bold=True))
+        for side in SIDES:
             tid = troops.get(side)
             if tid is None:
                 if act["solo"] is None:
@@ -205,7 +204,7 @@ class Turn:
                                                                    self.offering_page)))
         buttons.append(Button("End of activation", partial(f.submit, EndActivation())
                               if rolled else None))
-        return Page("kensei-turn", f"Turn {view['turn']}: activation", lines, buttons, bar,
+        return Page("kensei-turn", f"Turn {view['turn']} of 5: activation", lines, buttons, bar,
                     columns=1 if len(buttons) <= 3 else 2)
 
     def between_pairs(self, lines: list[Line], bar: list[Button], holder: Side) -> Page:
@@ -214,7 +213,7 @@ class Turn:
         deck = snap.view["deck"]
         buttons = []
         have = {s: bool(snap.eligible(s)) for s in ("a", "b")}
-        for side in ("a", "b"):
+        for side in SIDES:
             if have[side]:
                 buttons.append(Button(f"{f.name(side)}: activate a troop", partial(
                     f.open, partial(self.activate_page, side)), th.ACCEPT))
@@ -223,12 +222,12 @@ class Turn:
             buttons.append(Button(f"Command duel: {f.name(caller)} calls", partial(
                 self.start_duel, caller)))
         if not all(have.values()):
-            for side in ("a", "b"):
+            for side in SIDES:
                 if have[side] and deck[side]["hand"]:
                     buttons.append(Button(f"Commander activation: {f.name(side)}", partial(
                         f.submit, CommanderActivation(side=side))))
             buttons.append(Button("End the turn", partial(f.submit, EndTurn())))
-        return Page("kensei-turn", f"Turn {snap.view['turn']}: name the next troops", [
+        return Page("kensei-turn", f"Turn {snap.view['turn']} of 5: the next pair", [
             *lines, Line(self._left(snap), "B3.3", th.DIM)], buttons, bar,
             columns=1 if len(buttons) <= 3 else 2)
 
@@ -308,7 +307,7 @@ class Turn:
         f = self.flow
         deck = f.snap.view["deck"]
         buttons = []
-        for side in ("a", "b"):
+        for side in SIDES:
             for roll, words in OFFERING_ROLLS:
                 buttons.append(Button(f"{f.name(side)}: on {words}", partial(
                     self.start_offering, side, roll) if deck[side]["hand"] else None))
@@ -341,7 +340,7 @@ class Turn:
     def _offer(self, side: Side, card: str, kind: str, roll: str) -> None:
         f = self.flow
         on = f"turn {f.snap.view['turn']} troop {len(f.control.state.activated)} {roll}"
-        if f.submit(Offering(side=side, card=card, kind=kind,  # type: ignore[arg-type]
+        if f.submit(Offering(side=side, card=card, kind=kind,
                              on=on)):
             f.back()
 
