@@ -210,8 +210,11 @@ class SimulatedTable:
             self.put(block, destination)
 
     def populate(self) -> None:
-        """Every piece on the map, every location occupied (pieces dealt round the locations)."""
-        locations = [p.id for p in self.table.places().values() if p.kind is PlaceKind.LOCATION]
+        """Every piece on the map, every location occupied (pieces dealt round the locations);
+        a table with no map (Kensei's trays and pads) deals them round its trays."""
+        places = self.table.places().values()
+        locations = ([p.id for p in places if p.kind is PlaceKind.LOCATION]
+                     or [p.id for p in places if p.kind is PlaceKind.TRAY])
         for i, piece in enumerate(self.table.pieces()):
             self.put(piece.id, locations[i % len(locations)])
 

@@ -12,9 +12,12 @@ GAME = GameDescriptor(
     title="Kensei",
     line="Zenit Miniatures · 2 players · a miniatures skirmish",
     commands={"kensei": "companion.games.kensei.cli:register"},
+    table="companion.games.kensei.table:TABLE",
     ui="ui.kensei:UI",
     records="companion.games.kensei.explain:RECORDS",
     tournament="companion.games.kensei.tournament:FEED",
+    hardware="companion.games.kensei.data",
 )
 """The referee's calculators (``companion kensei melee|shoot|duel``) and their screens
-(``companion run --game kensei``: :mod:`ui.kensei`); no reader table yet."""
+(``companion run --game kensei``: :mod:`ui.kensei`); the reader table's trays and pads
+(:mod:`companion.games.kensei.table`)."""

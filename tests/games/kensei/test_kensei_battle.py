@@ -10,7 +10,7 @@ import pytest
 
 from companion.core.events import Command, Event
 from companion.core.game import Game, Rejection
-from companion.games.kensei.battle import deck
+from companion.games.kensei.battle import deck, views
 from companion.games.kensei.battle.commands import (
     Activate,
     Army,
@@ -268,6 +268,9 @@ def test_both_troops_are_activated_before_the_order_rolls() -> None:
     game = in_turn()
     submit(game, Activate(side="a", troop="a3"))
     assert refused(game, OrderRoll(side="a", die=4)).rule == "B3.3 TIRADA DE ÓRDENES"
+    submit(game, Activate(side="b", troop="b3"))
+    submit(game, OrderRoll(side="a", die=4))
+    assert refused(game, order("a", "a3", "move")).rule == "B3.3 TIRADA DE ÓRDENES"
 
 
 # --- orders (B4) -------------------------------------------------------------------------
@@ -275,7 +278,7 @@ def test_both_troops_are_activated_before_the_order_rolls() -> None:
 def test_run_needs_two_orders_and_no_stun() -> None:
     game = activated(dice=(2, 5))   # a: 1 order, b: 2
     rejection = refused(game, order("a", "a3", "run"))
-    assert rejection.rule == "B4 USO DE LAS ÓRDENES" and "two orders" in rejection.message
+    assert rejection.rule == "B3.3 USO DE LAS ÓRDENES" and "two orders" in rejection.message
     assert refused(game, order("b", "b3", "run", stunned=True)).rule == "B4 CORRER"
     assert refused(game, order("b", "b3", "run", difficult_terrain=True)).rule == "B4 CORRER"
     submit(game, order("b", "b3", "run"))
@@ -351,7 +354,7 @@ def test_trait_bans_undead_do_not_run_spirits_do_not_flee() -> None:
     for cmd in (order("a", "a3", "run"), order("a", "a4", "flee", charged=True)):
         with pytest.raises(Exception) as caught:
             RULES.handle(state, cmd)
-        assert "TRATOS" in str(caught.value.rule)  # type: ignore[attr-defined]
+        assert caught.value.rule == "B9.3 TRATOS"  # type: ignore[attr-defined]
 
 
 def test_out_of_coherence_only_moves() -> None:
@@ -378,6 +381,8 @@ def test_melee_refuses_an_input_that_contradicts_the_state() -> None:
     rejection = refused(game, Melee(input=melee_input(
         {"troop": "a4", "models": 4}, {"troop": "b4"})))
     assert "a.models" in rejection.message
+    rejection = refused(game, Melee(input=melee_input({"troop": "b4"}, {"troop": "a4"})))
+    assert "of Ana's Kuge" in rejection.message
     rejection = refused(game, Melee(input=melee_input(
         {"troop": "a4"}, {"troop": "b4", "weapon": 3})))
     assert "b.weapon" in rejection.message
@@ -623,7 +628,7 @@ def test_empower_takes_two_orders_with_its_attack() -> None:
 def test_no_charge_out_of_coherence_and_no_flight_from_melee() -> None:
     game = activated()
     assert refused(game, order("a", "a3", "charge", "b3", out_of_coherence=True)).rule == \
-        "B4 FUERA DE COHERENCIA"
+        "B2.6 FUERA DE COHERENCIA"
     assert refused(game, order("b", "b4", "flee", charged=True, in_melee=True)).rule == \
         "B4 HUIR"
 
@@ -641,3 +646,26 @@ def test_other_scenarios_are_scored_from_the_tables_inputs() -> None:
     with pytest.raises(Exception, match="clear"):
         RULES.handle(state, Score(inputs={"primary": {"a": {"strips": 1, "clear": 2}}}))
     assert refused(game, Score(inputs={})).rule == "B15 Misiones"
+
+
+def test_the_views_say_what_the_battle_waits_for() -> None:
+    game = Game(RULES)
+    submit(game, Begin(armies=armies(), scenario=1))
+    submit(game, StrategyRoll(dice={"a": 1, "b": 6}))
+    assert views.due(game.state) == {"commands": ["choose_side"], "sides": ["b"]}
+    game = in_turn()
+    submit(game, CommandDuel(side="b", cards=[game.state.command_decks.b.hand[0]]))
+    assert views.public_view(game.state)["due"] == {"commands": ["command_duel"],
+                                                    "sides": ["a"]}
+    game = activated()
+    assert views.due(game.state)["commands"][0] == "order"
+
+
+def test_markers_set_by_hand_and_stunned_counts_up() -> None:
+    game = in_turn()
+    submit(game, SetMarker(troop="b2", marker="stunned", on=True))
+    submit(game, SetMarker(troop="b2", marker="stunned", on=True))
+    submit(game, SetMarker(troop="b2", marker="poisoned", on=True))
+    assert game.state.troops["b2"].stunned == 2 and game.state.troops["b2"].poisoned
+    submit(game, SetMarker(troop="b2", marker="dishonoured", on=True))
+    assert refused(game, SetMarker(troop="b2", marker="dishonoured", on=False)).rule == "B4 HUIR"

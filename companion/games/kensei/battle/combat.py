@@ -24,8 +24,8 @@ def _troop(state: State, side: dict[str, Any], where: str, owner: Side | None) -
     troop = state.troops.get(tid) if isinstance(tid, str) else None
     if troop is None or not troop.alive or troop.inside is not None or (
             owner is not None and troop.side != owner):
-        raise RuleViolation(RULE, f"{where}.troop: name a troop on the table"
-                            + (f" of side {owner}" if owner else ""))
+        army = f" of {state.army(owner).list.name}" if owner else ""
+        raise RuleViolation(RULE, f"{where}.troop: name a troop{army} on the table")
     return troop
 
 

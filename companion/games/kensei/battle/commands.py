@@ -25,8 +25,10 @@ OrderKind = Literal[
 """B4's orders: Mover, Correr, Reagrupar, Combatir, Cargar, Destrabar, Retar a duelo, Disparar,
 Potenciar, Recargar, Parapetar, Interactuar, Huir, Combatir as a reaction, Carga de oportunidad,
 Aguantar y disparar, and leaving a unit (B2.7)."""
-MarkerName = Literal["used", "stunned", "retreat", "dishonoured", "parapeted", "unloaded", "ran"]
-"""The markers a troop can carry (B1.1); wound markers are counts, kept apart."""
+MarkerName = Literal["used", "stunned", "retreat", "dishonoured", "parapeted", "unloaded", "ran",
+                     "immobilised", "poisoned", "cursed"]
+"""The markers a troop can carry (B1.1, K13); wound markers are counts, kept apart. The last
+three come from skills the players apply by hand."""
 
 
 class Army(BaseModel):

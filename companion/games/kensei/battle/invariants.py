@@ -40,6 +40,10 @@ def violations(state: State) -> list[str]:
                 found.append(f"{side}: {held} cards in hand (B9.1)")
     public = public_view(state)
     text = json.dumps(public)
+    shown = {t["id"] for t in public["troops"]}
+    for t in state.troops.values():
+        if t.held_back and state.army(t.side).list.clan == "kuroi-te" and t.id in shown:
+            found.append(f"the public view shows the hidden troop {t.id} (B17)")
     if state.phase not in ("scoring", "over"):
         for side in state.secondary:
             if public["secondary"][side] != "rolled":

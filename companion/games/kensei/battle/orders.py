@@ -37,8 +37,14 @@ SECTION: dict[OrderKind, str] = {"regroup": "B2.7", "leave_unit": "B2.7",
                                  "challenge": "B9.4"}
 
 
+HEADING_SECTION = {"USO DE LAS ÓRDENES": "B3.3", "TIRADA DE ÓRDENES": "B3.3",
+                   "FUERA DE COHERENCIA": "B2.6", "TRATOS": "B9.3", "LÍDER DE UNIDAD": "B2.7"}
+
+
 def refuse(order: OrderKind, message: str, heading: str | None = None) -> RuleViolation:
-    return RuleViolation(f"{SECTION.get(order, 'B4')} {heading or HEADING[order]}", message)
+    """A refusal citing the section and the heading: the order's own unless ``heading``."""
+    section = HEADING_SECTION.get(heading or "", SECTION.get(order, "B4"))
+    return RuleViolation(f"{section} {heading or HEADING[order]}", message)
 
 
 def check(state: State, cmd: Order) -> OrderGiven:
@@ -51,8 +57,8 @@ def check(state: State, cmd: Order) -> OrderGiven:
         raise refuse(cmd.order, "give orders to a troop of your own army on the table",
                      "USO DE LAS ÓRDENES")
     me = name(state, troop)
-    if cmd.side in act.troops and cmd.side not in act.orders:
-        raise refuse(cmd.order, "the order roll comes first", "TIRADA DE ÓRDENES")
+    if set(act.orders) != set(act.troops):
+        raise refuse(cmd.order, "both order rolls come first", "TIRADA DE ÓRDENES")
     active = act.troops.get(cmd.side) == troop.id
     left = act.left.get(cmd.side, 0)
     given = act.given.get(cmd.side, ())

@@ -27,6 +27,7 @@ from companion.games.kensei.battle.commands import (
     DrawCards,
     EndActivation,
     EndTurn,
+    HoldBack,
     InitiativeRoll,
     Melee,
     Offering,
@@ -44,7 +45,7 @@ from companion.games.kensei.battle.commands import (
     StrategyRoll,
 )
 from companion.games.kensei.battle.events import KenseiEvent
-from companion.games.kensei.battle.examples import buke, kuge
+from companion.games.kensei.battle.examples import buke, kuge, kuroi_te
 from companion.games.kensei.battle.invariants import violations
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import SIDES, State, Troop, other
@@ -96,7 +97,8 @@ class RandomCommanders:
             return self.queue.pop(0)
         rng, phase = self.rng, state.phase
         if phase == "setup":
-            return Begin(armies={"a": kuge(), "b": buke()}, scenario=rng.choice([None, 1]))
+            return Begin(armies={"a": kuge(), "b": rng.choice([buke(), kuroi_te()])},
+                         scenario=rng.choice([None, 1]))
         if phase == "scenario":
             return ScenarioRoll(die=d6(rng))
         if phase == "strategy":
@@ -113,7 +115,11 @@ class RandomCommanders:
         if phase == "deployment":
             due = pregame.deployer(state)
             assert due is not None
-            return Deploy(side=due, troop=rng.choice(pregame.waiting(state, due)).id)
+            troop = rng.choice(pregame.waiting(state, due)).id
+            if (state.army(due).list.clan in pregame.HOLDERS and rng.random() < 0.4
+                    and not any(t.held_back for t in state.side_troops(due))):
+                return HoldBack(side=due, troop=troop)
+            return Deploy(side=due, troop=troop)
         if phase == "maintenance":
             return self._maintenance(state)
         if phase == "initiative":

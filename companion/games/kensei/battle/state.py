@@ -59,6 +59,9 @@ class Troop(BaseModel):
     parapeted: bool = False
     unloaded: bool = False
     ran: bool = False
+    immobilised: bool = False
+    poisoned: bool = False
+    cursed: bool = False
 
     @property
     def alive(self) -> bool:

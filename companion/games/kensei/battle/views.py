@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.events import Event
-from companion.games.kensei.battle import deck
+from companion.games.kensei.battle import deck, pregame, turn
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.events import SecondaryRolled, TroopHeldBack
 from companion.games.kensei.battle.state import SIDES, State, Troop
-from companion.games.kensei.battle.troops import name
+from companion.games.kensei.battle.troops import eligible, name
 
 ENDED = ("scoring", "over")
 
@@ -23,6 +23,7 @@ def _troop(state: State, t: Troop) -> dict[str, Any]:
         "wound_markers": t.wound_markers, "stunned": t.stunned, "used": t.used,
         "retreat": t.retreat, "dishonoured": t.dishonoured, "parapeted": t.parapeted,
         "unloaded": t.unloaded, "ran": t.ran, "leader": t.leader, "inside": t.inside,
+        "immobilised": t.immobilised, "poisoned": t.poisoned, "cursed": t.cursed,
         "general": t.general, "banner": t.banner, "in_reserve": t.held_back,
     }
 
@@ -57,6 +58,7 @@ def public_view(state: State) -> dict[str, Any]:
         "secondary": {s: (state.secondary.get(s) if state.phase in ENDED else
                           "rolled" if s in state.secondary else None) for s in SIDES},
         "deck": None if state.decks is None else deck.public(state.decks),
+        "due": due(state),
     }
     return view
 
@@ -102,3 +104,51 @@ def public_event(event: Event) -> dict[str, Any]:
     if isinstance(event, TroopHeldBack) and event.hidden:
         return {"type": event.type, "side": event.side, "hidden": True}
     return data
+
+
+def due(state: State) -> dict[str, Any]:
+    """What the battle waits for: the commands that may come next and who gives them, for the
+    screens to offer (never a secret: only sides, public troop ids and counts)."""
+    phase = state.phase
+    simple = {"setup": "begin", "scenario": "scenario_roll", "strategy": "strategy_roll",
+              "scenery": "scenery_roll", "initiative": "initiative_roll", "scoring": "score"}
+    if phase in simple:
+        return {"commands": [simple[phase]], "sides": []}
+    if phase == "side":
+        return {"commands": ["choose_side"], "sides": [state.strategy_winner]}
+    if phase == "secondary":
+        return {"commands": ["secondary_mission"],
+                "sides": [s for s in SIDES if s not in state.secondary]}
+    if phase == "deployment":
+        side = pregame.deployer(state)
+        return {"commands": ["deploy", "hold_back"], "sides": [side] if side else []}
+    if phase == "maintenance":
+        draw = [s for s in SIDES if s not in state.drawn]
+        retreat = [t.id for t in state.troops.values() if t.alive and t.retreat
+                   and not _hidden(state, t)]
+        return {"commands": ["draw_cards"] if draw else ["retreat_honour"],
+                "sides": draw, "troops": retreat}
+    if phase == "activation":
+        return _activation_due(state)
+    return {"commands": [], "sides": []}
+
+
+def _activation_due(state: State) -> dict[str, Any]:
+    decks, act = state.command_decks, state.activation
+    if decks.duel is not None:
+        return {"commands": ["command_duel"], "sides": [state.initiative]}
+    if act is None:
+        ready = [s for s in SIDES if any(eligible(state, t) for t in state.side_troops(s))]
+        extra = turn.extra_due(state)
+        if len(ready) == 2:
+            return {"commands": ["activate", "command_duel"], "sides": ready}
+        commands = (["activate"] if extra or state.extra else []) + ["commander_activation",
+                                                                      "end_turn"]
+        return {"commands": commands, "sides": ready}
+    if act.solo is None and len(act.troops) < 2:
+        return {"commands": ["activate"], "sides": [s for s in SIDES if s not in act.troops]}
+    rolls = [s for s in act.troops if s not in act.orders]
+    if rolls:
+        return {"commands": ["order_roll"], "sides": rolls}
+    return {"commands": ["order", "melee", "shoot", "offering", "marker", "end_activation"],
+            "sides": [s for s in SIDES if act.left.get(s, 0) > 0]}
