@@ -53,9 +53,11 @@ SITUATION: dict[str, str] = {
 
 MARKERS = {"used": "Used", "stunned": "Stunned", "retreat": "Retreat",
            "dishonoured": "Dishonoured", "parapeted": "Parapeted", "unloaded": "Unloaded",
-           "ran": "Ran"}
+           "ran": "Ran", "immobilised": "Immobilised", "poisoned": "Poisoned",
+           "cursed": "Cursed"}
 """B1.1's markers as the players call them."""
-HAND_MARKERS = ("parapeted", "unloaded", "ran", "stunned", "retreat", "dishonoured")
+HAND_MARKERS = ("parapeted", "unloaded", "ran", "stunned", "retreat", "dishonoured",
+                "immobilised", "poisoned", "cursed")
 """The markers players may place or clear by hand on the roster."""
 
 ROLES = {"attacker": "attacker", "defender": "defender"}
@@ -92,7 +94,7 @@ def troop_state(t: Mapping[str, Any], leader: Mapping[str, Any] | None = None) -
     if t.get("stunned"):
         parts.append("Stunned" if t["stunned"] == 1 else f"Stunned ×{t['stunned']}")
     parts += [MARKERS[m] for m in ("used", "retreat", "dishonoured", "parapeted", "unloaded",
-                                   "ran") if t.get(m)]
+                                   "ran", "immobilised", "poisoned", "cursed") if t.get(m)]
     if t.get("general"):
         parts.append("general")
     if t.get("banner"):

@@ -196,7 +196,9 @@ class Turn:
                 left = act["left"].get(side, 0)
                 buttons.append(Button(f"Give an order: {f.name(side)}'s {name} "
                                       f"({bw.plural(left, 'order')} left)",
-                                      partial(self.start_order, side) if left else None))
+                                      partial(self.start_order, side)
+                                      if left and set(act["orders"]) == set(troops)
+                                      else None))
         rolled = set(act["orders"]) == set(troops)
         if rolled:
             buttons.append(Button("A reaction order", partial(f.open, self.reactor_page)))

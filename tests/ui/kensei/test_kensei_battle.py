@@ -56,8 +56,11 @@ def test_a_refused_list_is_said_with_its_section_and_cannot_begin(app: KenseiApp
 
 
 def _active(demo: KenseiDemo) -> Side | None:
+    """A side whose troop may be given orders: both order rolls are in (B3.3)."""
     act = demo.flow.control.state.activation
-    return next((s for s in ("a", "b") if act is not None and s in act.orders), None)
+    if act is None or len(act.orders) < 2:
+        return None
+    return next((s for s in ("a", "b") if act.left.get(s)), None)
 
 
 def test_an_order_refused_in_words_with_its_heading(app: KenseiApp) -> None:
