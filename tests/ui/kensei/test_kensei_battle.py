@@ -176,3 +176,34 @@ def test_an_offering_is_chosen_in_private_and_said_without_its_card(app: KenseiA
         assert "worth" not in words
     finally:
         app.close()
+
+
+def test_another_scenario_asks_the_table_at_the_end(app: KenseiApp) -> None:
+    """Scenario 2 agreed on the lists page; a concession ends the battle; the score page asks
+    the strips controlled, and the answers given are what is scored (B15)."""
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        tap(app, "New battle")
+        tap(app, "First player's list")
+        tap(app, "Kuge vanguard")
+        tap(app, "Second player's list")
+        tap(app, "Buke vanguard")
+        tap(app, "Scenario 1: ")
+        tap(app, "2: Lucha de fronteras")
+        tap(app, "Begin the battle")
+        demo.play(until=lambda: demo.flow.control.state.phase == "maintenance")
+        tap(app, "Concede")
+        tap(app, "Buke vanguard concedes")
+        assert screen(app) == "kensei-score"
+        words = shown(app)
+        assert "Lucha de fronteras" in words and "Buke vanguard concedes" in words
+        tap(app, "Kuge vanguard: strips controlled: ", times=3)
+        assert "Kuge vanguard: strips controlled: 3" in shown(app)
+        tap(app, "Score the battle")
+        state = demo.flow.control.state
+        assert state.phase == "over" and state.winner == "a"
+        scored = demo.flow.control.events[-1]
+        assert scored.inputs["primary"]["a"]["strips"] == 3  # type: ignore[attr-defined]
+        assert "Kuge vanguard wins" in shown(app)
+    finally:
+        app.close()

@@ -18,6 +18,7 @@ from companion.games.kensei import records
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle_words import MISSIONS
 from ui.kensei.demo import KenseiDemo, run_demo
+from ui.shell import legibility as lg
 from ui.shell.app import FrameRecorder
 from ui.tableapp import TableOptions
 
@@ -122,3 +123,10 @@ def test_swapped_hands_and_missions_draw_the_same_public_frames(tmp_path: Path) 
     assert first.secondary["a"] != first.secondary["b"] or hands[0] != hands[1]
     assert len(plain) > 100
     assert plain == swapped
+
+
+def test_every_battle_frame_is_legible(battle: Path) -> None:
+    """The demo's frames at 800x480 pass the shell's lint as a player at arm's length reads
+    them: no text under 14 px, no overlap, nothing cut, plain words, 9 mm targets."""
+    problems = lg.check_run(battle / "rec")
+    assert not problems, "\n".join(lg.describe(p, n) for p, n in lg.distinct(problems))
