@@ -167,13 +167,14 @@ class BattleFlow:
         lines = [*pad.lines, Line(f"{'Die' if pad.count == 1 else 'Dice'} as rolled: {got}",
                                   bold=True),
                  Line(f"Rule: {pad.rule}", pad.rule, th.DIM)]
-        buttons = [Button(str(v), partial(self._pad_add, pad, v)) for v in range(1, 7)]
+        buttons = [Button(str(v), partial(self._pad_add, pad, v), big=True)
+                   for v in range(1, 7)]
         bar = [Button("Back", self.back),
                Button("Take back the last", partial(self._pad_undo, pad) if pad.values
                       else None),
                Button("Roll for me", partial(self._pad_roll, pad), th.ACCEPT)]
         return Page("kensei-private" if pad.private else "kensei-dice", pad.title, lines,
-                    buttons, bar, columns=6 if not self._portrait() else 3)
+                    buttons, bar, columns=6 if not self._portrait() else 3, tall=3.0)
 
     def _portrait(self) -> bool:
         return self.kensei is not None and self.kensei.app.theme.portrait
