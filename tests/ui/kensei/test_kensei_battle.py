@@ -207,3 +207,27 @@ def test_another_scenario_asks_the_table_at_the_end(app: KenseiApp) -> None:
         assert "Kuge vanguard wins" in shown(app)
     finally:
         app.close()
+
+
+def test_a_saved_battle_resumes_where_it_stopped(tmp_path: Path, app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "initiative")
+        events = len(demo.flow.control.events)
+        drawn = dict(demo.flow.control.private("a")["hand"])
+    finally:
+        app.close()
+    again = make(tmp_path, seed=9)
+    try:
+        tap(again, "Saved battles")
+        target = next(t for t in again.app.targets if "started" in t.label)
+        again.app.touch(target.rect.center)
+        again.app.pump()
+        assert screen(again) == "kensei-turn"
+        assert "of 5: initiative" in shown(again)
+        flow = again.battle  # type: ignore[attr-defined]
+        assert len(flow.control.events) == events
+        assert flow.control.names == {"a": "Kuge vanguard", "b": "Buke vanguard"}
+        assert flow.control.private("a")["hand"] == drawn
+    finally:
+        again.close()
