@@ -213,8 +213,14 @@ class Turn:
         f = self.flow
         snap = f.snap
         deck = snap.view["deck"]
+        if deck["duel"] is not None:  # called, and the holder has yet to answer
+            return Page("kensei-turn", f"Turn {snap.view['turn']} of 5: a command duel", [
+                *lines, Line(f"{f.name(other(holder))} called a command duel.",
+                             "B9.1 DUELO DE MANDO", th.DIM)],
+                [Button(f"Command duel: {f.name(holder)} answers", partial(
+                    self.answer_duel, holder), th.ACCEPT)], bar, columns=1)
         buttons = []
-        have = {s: bool(snap.eligible(s)) for s in ("a", "b")}
+        have = {s: bool(snap.eligible(s)) for s in SIDES}
         for side in SIDES:
             if have[side]:
                 buttons.append(Button(f"{f.name(side)}: activate a troop", partial(
@@ -266,6 +272,11 @@ class Turn:
         self.bid = []
         self.flow.private(caller, partial(self.bid_page, caller),
                           "A command duel's bid is laid face down (B9.1).")
+
+    def answer_duel(self, holder: Side) -> None:
+        self.bid = []
+        self.flow.private(holder, partial(self.bid_page, holder),
+                          "Answer the command duel with a bid laid face down (B9.1).")
 
     def bid_page(self, side: Side) -> Page:
         from companion.games.kensei.battle.deck import card_value

@@ -231,3 +231,34 @@ def test_a_saved_battle_resumes_where_it_stopped(tmp_path: Path, app: KenseiApp)
         assert flow.control.private("a")["hand"] == drawn
     finally:
         again.close()
+
+
+def test_a_command_duel_is_bid_in_private_and_revealed_in_sums(app: KenseiApp) -> None:
+    """B9.1: the caller's bid and the holder's answer are laid on private steps (the holder
+    may answer later, from the page that waits for it); the reveal shows the sums only."""
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "activation")
+        holder = demo.flow.control.state.initiative
+        assert holder is not None
+        caller: Side = "b" if holder == "a" else "a"
+        n = demo.names()
+        tap(app, f"Command duel: {n[caller]} calls")
+        tap(app, f"{n[caller]}: show me")
+        tap(app, "Card 1: worth ")
+        tap(app, "Lay the bid face down")
+        assert screen(app) == "kensei-cover"
+        tap(app, "Back")  # the holder is not at the table yet
+        words = shown(app)
+        assert f"{n[caller]} bids 1 command card, face down" in words
+        assert "worth" not in words
+        tap(app, f"Command duel: {n[holder]} answers")
+        tap(app, f"{n[holder]}: show me")
+        tap(app, "Card 2: worth ")
+        tap(app, "Lay the bid face down")
+        words = shown(app)
+        assert screen(app) == "kensei-turn"
+        assert f"Command duel: {n['a']} " in words and "initiative" in words
+        assert "worth" not in words and "Card 2" not in words
+    finally:
+        app.close()
