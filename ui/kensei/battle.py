@@ -24,6 +24,8 @@ from companion.core.store import StoreError
 from companion.games.kensei import records
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import other
+from firmware_bridge.tablelink import TableLink, default_workdir, open_readers
+from firmware_bridge.zones import active_table, use_table
 from ui.kensei import battle_words as bw
 from ui.kensei.battle_page import Button, Line, Page, PageScreen
 from ui.kensei.control import KenseiControl, Snapshot
@@ -32,6 +34,13 @@ from ui.shell.sealing import SCORE_SHEET, SealWatch
 
 if TYPE_CHECKING:
     from ui.kensei.app import KenseiApp
+    from ui.kensei.virtual_table import VirtualTable
+
+SIM_HUBS = 2
+"""The simulated hubs of Kensei's trays and pads (two 16-antenna hubs)."""
+MISSING_S = 0.5
+"""A tag gone from its tray is taken as lifted off to the field after this long: the field is
+not read, so every deployment is a tag seen nowhere (B18)."""
 
 Build = Callable[[], Page]
 
@@ -62,6 +71,10 @@ class BattleFlow:
         self.notice: list[Line] = []
         self.on_over: Callable[[], None] | None = None
         """Called once the battle is scored (the store marks it finished)."""
+        self.on_begin: Callable[[], None] | None = None
+        """Called once the battle begins (the reader table's tags are given out)."""
+        self.virtual: VirtualTable | None = None
+        """The virtual table, when the battle is played at the simulated reader table."""
         from ui.kensei.pregame import Pregame
         from ui.kensei.score import Score
         from ui.kensei.turn import Turn
@@ -132,6 +145,8 @@ class BattleFlow:
             return False
         if taken and self.control.state.phase == "over" and self.on_over is not None:
             self.on_over()
+        if taken and getattr(command, "type", "") == "begin" and self.on_begin is not None:
+            self.on_begin()
         return taken
 
     def common_bar(self, *extra: Button) -> list[Button]:
@@ -262,6 +277,39 @@ def _finished(app: KenseiApp, flow: BattleFlow) -> None:
             app.app.say(f"Not saved: {exc.message}")
 
 
+def _reader_table(app: KenseiApp, flow: BattleFlow) -> None:
+    """With ``--hubs sim`` (the demo): the battle at the simulated reader table (B18), the
+    virtual table's trays and pads read by simulated hubs through the bridge and the table
+    session, which deploys a troop lifted off its reserve tray."""
+    options = app.options
+    if list(options.hubs) != ["sim"]:
+        return
+    served = active_table()
+    use_table("kensei")
+    flow.control.on_stop.append(partial(use_table, served))
+    workdir = options.workdir or default_workdir("kensei-table-")
+    readers = open_readers(options.hubs, options.config, workdir, options.rate_hz,
+                           options.seed, sim_hubs=SIM_HUBS)
+    link = TableLink(readers, flow.control.game, settle_s=options.settle_s,
+                     debounce_missing_s=MISSING_S).start()
+    link.on_change = app.app.wake
+    flow.control.attach(link)
+    simulated = readers.simulated
+    assert simulated is not None
+    from ui.kensei.virtual_table import VirtualTable
+
+    virtual = VirtualTable(simulated)
+    flow.virtual = virtual
+    app.app.panel = virtual
+
+    def laid_out() -> None:
+        session = link.session
+        session.tell(lambda rules: rules.assign_in_order())  # type: ignore[attr-defined]
+        virtual.lay_out(session.rules)  # type: ignore[arg-type]
+
+    flow.on_begin = laid_out
+
+
 def open_battle(app: KenseiApp) -> None:
     """"New battle" on the home screen: a battle recorded in the store (when it can be
     opened; said when not), the lists first."""
@@ -276,7 +324,9 @@ def open_battle(app: KenseiApp) -> None:
             app.game_id = None
     else:
         app.game_id = None
-    _attach(app, BattleFlow(app, control))
+    flow = BattleFlow(app, control)
+    _reader_table(app, flow)
+    _attach(app, flow)
     if app.game_id is None:
         app.app.say(f"Not saving this battle: {app.saved.problem or 'no store'}")
 

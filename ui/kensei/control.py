@@ -13,7 +13,7 @@ a private step calls.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from companion.games.kensei.battle.state import State
 from companion.games.kensei.battle.troops import leader_of, profile
 from companion.games.kensei.battle.views import public_view, side_view
 from companion.games.kensei.profiles import Profile
+from firmware_bridge.tablelink import TableLink
 from ui.kensei import battle_words as bw
 
 KenseiGame = Game[State, Any, Any]
@@ -84,16 +85,42 @@ class KenseiControl:
         """The virtual deck's shuffles, one per side (a record holds the cards dealt)."""
         self.rng_secret = random.Random(seed * 7 + 3)
         """"Roll for me" on a private step (a secret die never shares the public dice)."""
-        self.game: KenseiGame = Game(self.rules)
+        self._game: KenseiGame = Game(self.rules)
         self.feed: list[FeedLine] = []
         self.names: dict[str, str] = {}
+        self.link: TableLink | None = None
+        """The readers, the bridge and the table session (B18), when the battle is played at
+        the reader table: a troop lifted off its reserve tray deploys, one laid on the
+        command pad activates (:mod:`companion.games.kensei.table_session`)."""
+        self._described = 0
+        self.on_stop: list[Callable[[], object]] = []
+
+    @property
+    def game(self) -> KenseiGame:
+        return self.link.game if self.link is not None else self._game
+
+    def attach(self, link: TableLink) -> None:
+        """Play at the reader table: ``link`` follows this battle from now on."""
+        self.link = link
+        link.follow(self._game)
 
     def follow(self, game: KenseiGame) -> None:
-        self.game = game
+        self._game = game
+        if self.link is not None:
+            self.link.follow(game)
         self.feed = []
+        self._described = len(game.events)
         state = game.state
         self.names = {s: a.list.name for s, a in state.armies.items()}
         _distinct_names(self.names)
+
+    def stop(self) -> None:
+        if self.link is not None:
+            self.link.stop()  # the simulated readers with it
+            self.link = None
+        for undo in self.on_stop:
+            undo()
+        self.on_stop = []
 
     @property
     def state(self) -> State:
@@ -104,7 +131,18 @@ class KenseiControl:
         return self.game.events
 
     def snapshot(self) -> Snapshot:
+        self._catch_up()
         return Snapshot(public_view(self.state), tuple(self.feed[-6:]), dict(self.names))
+
+    def _catch_up(self) -> None:
+        """The rulings feed gets every event in public words, whoever caused it (a tap on the
+        screen, or a tag the readers saw)."""
+        events = self.game.events
+        for event in events[self._described:]:
+            line = self.describe(event)
+            if line is not None:
+                self.feed.append(line)
+        self._described = len(events)
 
     def private(self, side: Side) -> dict[str, Any]:
         """One player's secrets (their hand, their secondary-mission die): for a private step
@@ -140,17 +178,15 @@ class KenseiControl:
         if isinstance(command, Command) and command.type == "begin":
             self.names = {s: a.list.name for s, a in command.armies.items()}  # type: ignore[attr-defined]
             _distinct_names(self.names)
-        result = self.game.submit(command)
+        result = (self.link.submit(command) if self.link is not None
+                  else self.game.submit(command))
         if isinstance(result, Rejection):
             self.feed.append(FeedLine("refused", sentence(result.message), result.rule))
             return result
         assert isinstance(result, Accepted)
+        self._catch_up()
         if say:
             self.feed.append(FeedLine("ruling", say))
-        for event in result.events:
-            line = self.describe(event)
-            if line is not None:
-                self.feed.append(line)
         return None
 
     def describe(self, event: Event) -> FeedLine | None:

@@ -20,6 +20,7 @@ import random
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from companion.core.records import LogRefused
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import SIDES
 from companion.games.kensei.records import check
+from companion.games.kensei.table import FIELD, troop_tag
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
@@ -35,6 +37,10 @@ from ui.shell.app import FrameRecorder
 from ui.tableapp import TableOptions
 
 MAX_TAPS = 4000
+STEP_TIMEOUT_S = 20.0
+DEMO_SETTLE_S = 0.1
+"""The demo's hands never pause on the way, so a short settle keeps it quick."""
+DEMO_RATE_HZ = 50
 COMBAT_ODDS = 0.6
 DUEL_ODDS = 0.3
 
@@ -59,6 +65,8 @@ class KenseiDemo:
         self.ordered: set[Side] = set()
         self.refusal = ""
         self.looked = False
+        self.at_table = 0
+        """Troops deployed at the reader table (lifted off the virtual reserve tray)."""
 
     @property
     def flow(self) -> BattleFlow:
@@ -136,7 +144,11 @@ class KenseiDemo:
             self.tap(str(self.missions[side]))
             self.tap("Hide")
         elif phase == "deployment":
-            self.tap(self.rng.choice([x for x in self.labels() if x.startswith("Deploy ")]))
+            label = self.rng.choice([x for x in self.labels() if x.startswith("Deploy ")])
+            if self.flow.virtual is None:
+                self.tap(label)
+            else:
+                self.deploy_at_table(label.removeprefix("Deploy "))
         elif phase == "maintenance":
             self.maintenance()
         elif phase == "initiative":
@@ -165,6 +177,41 @@ class KenseiDemo:
         self.tap(f"{n['a']}'s hand")
         self.tap(f"{n['a']}: show me")
         self.tap("Hide")
+
+    def deploy_at_table(self, name: str) -> None:
+        """B1.3 step 5 at the reader table: the troop's unit card, its models and the leader
+        inside it lifted off the reserve tray onto the field; the readers see them go and the
+        table session deploys it."""
+        control = self.flow.control
+        virtual = self.flow.virtual
+        link = control.link
+        assert virtual is not None and link is not None
+        side = control.deployer()
+        assert side is not None
+        tid = next(t for t, n in control.deployable(side) if n == name)
+        rules = link.session.rules
+        models: dict[str, tuple[str, ...]] = getattr(rules, "models", {})
+        troops = [tid, *(t.id for t in control.state.troops.values() if t.inside == tid)]
+        before = len(control.events)
+        for troop in troops:
+            for tag in (troop_tag(troop), *models.get(troop, ())):
+                virtual.move(tag, FIELD)
+        self.at_table += 1
+        self.wait(lambda: any(e.type == "troop_deployed" and e.troop == tid  # type: ignore[attr-defined]
+                              for e in control.events[before:]),
+                  f"the readers to see {name} leave the reserve tray")
+
+    def wait(self, done: Callable[[], bool], what: str) -> None:
+        """Keep the app running (redraws, recording) until ``done()``."""
+        link = self.flow.control.link
+        deadline = time.monotonic() + STEP_TIMEOUT_S
+        while not done():
+            if time.monotonic() > deadline:
+                raise DemoError(f"timed out waiting for {what}")
+            if link is None or not link.rest_over():
+                self.app.pump(15)
+        self.app.pump()
+        self.app.draw()
 
     def maintenance(self) -> None:
         n = self.names()
@@ -306,8 +353,15 @@ class KenseiDemo:
 
 
 def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bool = True,
-             swap: bool = False, duels: bool = True) -> int:
+             swap: bool = False, duels: bool = True, reader_table: bool = True) -> int:
+    """0 when the screens followed the battle to the score and its record verified.
+    ``reader_table``: deploy at the simulated reader table (the virtual table's trays)."""
     options.seed = seed
+    if reader_table:
+        options.hubs = ["sim"]
+    options.rate_hz = DEMO_RATE_HZ
+    options.settle_s = DEMO_SETTLE_S
+    options.virtual_table = False
     scratch: Path | None = None
     if options.db is None:  # a demo is not a game to keep
         scratch = Path(tempfile.mkdtemp(prefix="kensei-demo-"))
@@ -327,12 +381,16 @@ def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bo
         winner = n[state.winner] if state.winner else "nobody: a draw"
         print(f"demo: seed {seed}, {n['a']} {state.vp.get('a', 0)}, {n['b']} "
               f"{state.vp.get('b', 0)} after {state.turn} turns "
-              f"({len(demo.flow.control.events)} events, record verified); winner {winner}")
+              f"({len(demo.flow.control.events)} events, record verified; "
+              f"{demo.at_table} troops deployed from the reserve trays); winner {winner}")
         return 0
     except (DemoError, LogRefused) as exc:
         print(f"companion run --demo: error: {exc}", file=sys.stderr)
         return 1
     finally:
+        battle = getattr(kensei, "battle", None)
+        if isinstance(battle, BattleFlow):
+            battle.control.stop()
         kensei.close()
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -49,9 +49,31 @@ def frames(record: Path) -> dict[int, tuple[str, list[str]]]:
 @pytest.fixture(scope="module")
 def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     tmp = tmp_path_factory.mktemp("demo")
-    code = run_demo(options(tmp), SEED, tmp / "rec", pictures=False)
+    code = run_demo(options(tmp), SEED, tmp / "rec", pictures=False, reader_table=False)
     assert code == 0
     yield tmp
+
+
+def test_the_demo_deploys_at_the_simulated_reader_table(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """Every troop of both armies lifted off its reserve tray on the virtual table, read by
+    the simulated hubs, deployed by the table session (B1.3 step 5, B18)."""
+    app = KenseiApp(options(tmp_path))
+    app.options.hubs = ["sim"]
+    app.options.rate_hz, app.options.settle_s = 50, 0.1
+    demo = KenseiDemo(app, SEED, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "maintenance")
+        assert demo.flow.virtual is not None
+        deployed = [e for e in demo.flow.control.events if e.type == "troop_deployed"]
+        units = [t for t in demo.flow.control.state.troops.values() if t.inside is None]
+        assert demo.at_table == len(deployed) == len(units) == 8  # leaders go inside
+        assert all(demo.flow.virtual.where(f"{t.side}-troop-{t.entry:02d}") == "field"
+                   for t in demo.flow.control.state.troops.values() if t.deployed)
+    finally:
+        demo.flow.control.stop()
+        app.close()
 
 
 def test_the_demo_plays_to_the_score_and_its_record_verifies(battle: Path) -> None:
