@@ -28,7 +28,7 @@ from firmware_bridge.tablelink import TableLink, default_workdir, open_readers
 from firmware_bridge.zones import active_table, use_table
 from ui.kensei import battle_words as bw
 from ui.kensei.battle_page import Button, Line, Page, PageScreen
-from ui.kensei.control import KenseiControl, Snapshot
+from ui.kensei.control import KenseiControl, Snapshot, sentence
 from ui.shell import theme as th
 from ui.shell.sealing import SCORE_SHEET, SealWatch
 
@@ -125,8 +125,10 @@ class BattleFlow:
             self.kensei.app.show(self.screen)
 
     def feed_lines(self, count: int = 3) -> list[Line]:
-        """The latest rulings, newest last; a refusal in the warning colour."""
-        lines = []
+        """The latest rulings, newest last; a refusal in the warning colour; first what the
+        reader table shows that the rulings do not."""
+        lines = [Line(f"At the table: {sentence(text)}", "B7", th.WARN)
+                 for text in self.control.table_lines()]
         for f in self.control.feed[-count:]:
             colour = th.WARN if f.kind == "refused" else th.DIM
             text = f"Refused: {f.text} ({f.rule})" if f.kind == "refused" and f.rule \

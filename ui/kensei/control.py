@@ -114,6 +114,15 @@ class KenseiControl:
         self.names = {s: a.list.name for s, a in state.armies.items()}
         _distinct_names(self.names)
 
+    def table_lines(self) -> list[str]:
+        """At the reader table: what the trays show that the rulings do not (B7: the models on
+        a casualty tray against the models removed), in public words; empty when they agree."""
+        if self.link is None:
+            return []
+        found: list[str] = self.link.session.tell(
+            lambda rules: rules.casualty_discrepancies())  # type: ignore[attr-defined]
+        return found
+
     def stop(self) -> None:
         if self.link is not None:
             self.link.stop()  # the simulated readers with it

@@ -28,7 +28,7 @@ from companion.core.records import LogRefused
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import SIDES
 from companion.games.kensei.records import check
-from companion.games.kensei.table import FIELD, troop_tag
+from companion.games.kensei.table import FIELD, place_id, troop_tag
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
@@ -66,6 +66,7 @@ class KenseiDemo:
         self.refusal = ""
         self.looked = False
         self.at_table = 0
+        self.at_pad = 0
         """Troops deployed at the reader table (lifted off the virtual reserve tray)."""
 
     @property
@@ -201,6 +202,41 @@ class KenseiDemo:
                               for e in control.events[before:]),
                   f"the readers to see {name} leave the reserve tray")
 
+    def activate_at_table(self, side: Side, tid: str) -> None:
+        """B3.3 at the reader table: the troop's unit card laid on its player's command pad
+        (the table session activates it), then taken back to the field."""
+        control = self.flow.control
+        virtual = self.flow.virtual
+        assert virtual is not None
+        before = len(control.events)
+        pad = place_id("command", side)
+        self.at_pad += 1
+        virtual.move(troop_tag(tid), pad)
+        self.wait(lambda: any(e.type == "troop_activated" and e.troop == tid  # type: ignore[attr-defined]
+                              for e in control.events[before:]),
+                  "the command pad to activate the troop")
+        virtual.move(troop_tag(tid), FIELD)
+        self.wait(lambda: virtual.where(troop_tag(tid)) == FIELD, "the card to be lifted")
+
+    def casualties_at_table(self) -> None:
+        """B7 at the reader table: the models a ruling removed go to their casualty tray (a
+        leader killed, his base), until the table session counts what the rulings say."""
+        control = self.flow.control
+        virtual = self.flow.virtual
+        link = control.link
+        if virtual is None or link is None:
+            return
+        state = control.state
+        models: dict[str, tuple[str, ...]] = getattr(link.session.rules, "models", {})
+        for troop in state.troops.values():
+            tray = place_id("casualties", troop.side)
+            tags = models.get(troop.id) or (troop_tag(troop.id),)
+            removed = troop.models_start if troop.removed else troop.models_start - troop.models
+            on_tray = [t for t in tags if virtual.where(t) == tray]
+            for tag in [t for t in tags if virtual.where(t) != tray][:removed - len(on_tray)]:
+                virtual.move(tag, tray)
+        self.wait(lambda: not control.table_lines(), "the casualty trays to match the rulings")
+
     def wait(self, done: Callable[[], bool], what: str) -> None:
         """Keep the app running (redraws, recording) until ``done()``."""
         link = self.flow.control.link
@@ -235,7 +271,12 @@ class KenseiDemo:
                 and self.rng.random() < DUEL_ODDS:
             self.duel(next(x for x in labels if x.startswith("Command duel: ")))
             return
-        for side in ("a", "b"):
+        for side in SIDES:
+            if f"{n[side]}: activate a troop" in labels and self.flow.virtual is not None \
+                    and self.flow.control.state.turn == 1:
+                eligible = self.flow.control.snapshot().eligible(side)
+                self.activate_at_table(side, self.rng.choice(eligible)["id"])
+                return
             if f"{n[side]}: activate a troop" in labels:
                 self.tap(f"{n[side]}: activate a troop")
                 self.tap(self.rng.choice([x for x in self.labels()
@@ -337,6 +378,7 @@ class KenseiDemo:
             screen_name = self.app.painter.screen
             if screen_name == "kensei-ruling":
                 self.tap("Done")
+                self.casualties_at_table()
                 return
             if screen_name == "kensei-refusal":
                 self.refusal = " ".join(t for s_, t in self.app.drawn)

@@ -54,11 +54,11 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield tmp
 
 
-def test_the_demo_deploys_at_the_simulated_reader_table(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]
-                                                        ) -> None:
+def test_the_demo_plays_at_the_simulated_reader_table(tmp_path: Path) -> None:
     """Every troop of both armies lifted off its reserve tray on the virtual table, read by
-    the simulated hubs, deployed by the table session (B1.3 step 5, B18)."""
+    the simulated hubs, deployed by the table session (B1.3 step 5, B18); in turn 1 each
+    troop activated by laying its card on the command pad (B3.3), and the models each ruling
+    removed put on the casualty trays until the session's count agrees (B7)."""
     app = KenseiApp(options(tmp_path))
     app.options.hubs = ["sim"]
     app.options.rate_hz, app.options.settle_s = 50, 0.1
@@ -71,6 +71,11 @@ def test_the_demo_deploys_at_the_simulated_reader_table(tmp_path: Path,
         assert demo.at_table == len(deployed) == len(units) == 8  # leaders go inside
         assert all(demo.flow.virtual.where(f"{t.side}-troop-{t.entry:02d}") == "field"
                    for t in demo.flow.control.state.troops.values() if t.deployed)
+        demo.play(until=lambda: demo.flow.control.state.turn >= 2)
+        events = demo.flow.control.events
+        assert demo.at_pad == sum(e.type == "troop_activated" for e in events) >= 4
+        removed = sum(t.models_start - t.models for t in demo.flow.control.state.troops.values())
+        assert removed > 0 and not demo.flow.control.table_lines()
     finally:
         demo.flow.control.stop()
         app.close()
