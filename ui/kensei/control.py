@@ -123,6 +123,15 @@ class KenseiControl:
             lambda rules: rules.casualty_discrepancies())  # type: ignore[attr-defined]
         return found
 
+    def pad_cards(self, side: Side) -> list[str]:
+        """The tagged command cards face down on ``side``'s card pad (B9.1): for that player's
+        own command only, never for the shared screen (a card id reveals its value)."""
+        if self.link is None:
+            return []
+        found: tuple[str, ...] = self.link.session.tell(
+            lambda rules: rules.pad_cards(side))  # type: ignore[attr-defined]
+        return list(found)
+
     def stop(self) -> None:
         if self.link is not None:
             self.link.stop()  # the simulated readers with it

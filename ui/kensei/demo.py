@@ -28,7 +28,7 @@ from companion.core.records import LogRefused
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import SIDES
 from companion.games.kensei.records import check
-from companion.games.kensei.table import FIELD, place_id, troop_tag
+from companion.games.kensei.table import FIELD, hand_place, place_id, troop_tag
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
@@ -67,6 +67,7 @@ class KenseiDemo:
         self.looked = False
         self.at_table = 0
         self.at_pad = 0
+        self.at_card_pad = 0
         """Troops deployed at the reader table (lifted off the virtual reserve tray)."""
 
     @property
@@ -218,6 +219,20 @@ class KenseiDemo:
         virtual.move(troop_tag(tid), FIELD)
         self.wait(lambda: virtual.where(troop_tag(tid)) == FIELD, "the card to be lifted")
 
+    def bid_at_table(self, name: str) -> None:
+        """B9.1 at the reader table: the player lays a tagged card face down on the card pad
+        and bids it; the card goes back to the hand's place once the duel has it."""
+        control = self.flow.control
+        virtual = self.flow.virtual
+        assert virtual is not None
+        side = next(s for s in SIDES if self.names()[s] == name)
+        card = control.private(side)["hand"]["hand"][0]["card"]
+        virtual.move(card, place_id("cards", side))
+        self.wait(lambda: control.pad_cards(side) == [card], "the card pad to read the bid")
+        self.at_card_pad += 1
+        self.tap("Bid the cards on the card pad")
+        virtual.move(card, hand_place(side))  # the readers let it go while play goes on
+
     def casualties_at_table(self) -> None:
         """B7 at the reader table: the models a ruling removed go to their casualty tray (a
         leader killed, his base), until the table session counts what the rulings say."""
@@ -310,9 +325,12 @@ class KenseiDemo:
             shown = next(x for x in self.labels() if x.endswith(": show me"))
             self.tap(shown)
             cards = [x for x in self.labels() if x.startswith("Card ") and ": worth " in x]
-            if cards:
-                self.tap(cards[0])
-            self.tap("Lay the bid face down")
+            if self.flow.virtual is not None and cards and self.flow.control.state.turn == 1:
+                self.bid_at_table(shown.removesuffix(": show me"))
+            else:
+                if cards:
+                    self.tap(cards[0])
+                self.tap("Lay the bid face down")
             if not any(x.endswith(": show me") for x in self.labels()):
                 break
 
@@ -424,7 +442,9 @@ def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bo
         print(f"demo: seed {seed}, {n['a']} {state.vp.get('a', 0)}, {n['b']} "
               f"{state.vp.get('b', 0)} after {state.turn} turns "
               f"({len(demo.flow.control.events)} events, record verified; "
-              f"{demo.at_table} troops deployed from the reserve trays); winner {winner}")
+              f"{demo.at_table} troops deployed from the reserve trays, {demo.at_pad} activated "
+              f"on the command pads, {demo.at_card_pad} bids read on the card pads); "
+              f"winner {winner}")
         return 0
     except (DemoError, LogRefused) as exc:
         print(f"companion run --demo: error: {exc}", file=sys.stderr)

@@ -289,9 +289,16 @@ class Turn:
         lines = [Line(f"Your bid: {bw.plural(len(self.bid), 'card')}, worth {total}",
                       "B9.1 DUELO DE MANDO", th.GOLD, bold=True), *f.feed_lines(1)]
         lay = partial(self._lay_bid, side) if self.bid or not hand else None
-        return Page("kensei-private", f"{f.name(side)}: your bid", lines, buttons,
-                    [Button("Back", f.back), Button("Lay the bid face down", lay, th.ACCEPT)],
+        bar = [Button("Back", f.back), Button("Lay the bid face down", lay, th.ACCEPT)]
+        if f.control.link is not None:  # tagged cards laid face down on the card pad
+            bar.insert(1, Button("Bid the cards on the card pad",
+                                 partial(self._pad_bid, side)))
+        return Page("kensei-private", f"{f.name(side)}: your bid", lines, buttons, bar,
                     columns=2)
+
+    def _pad_bid(self, side: Side) -> None:
+        self.bid = self.flow.control.pad_cards(side)
+        self._lay_bid(side)
 
     def _toggle_bid(self, card: str) -> None:
         if card in self.bid:

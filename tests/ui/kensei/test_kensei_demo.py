@@ -57,12 +57,13 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def test_the_demo_plays_at_the_simulated_reader_table(tmp_path: Path) -> None:
     """Every troop of both armies lifted off its reserve tray on the virtual table, read by
     the simulated hubs, deployed by the table session (B1.3 step 5, B18); in turn 1 each
-    troop activated by laying its card on the command pad (B3.3), and the models each ruling
-    removed put on the casualty trays until the session's count agrees (B7)."""
+    troop activated by laying its card on the command pad (B3.3), each duel's bids laid on
+    the card pads (B9.1), and the models each ruling removed put on the casualty trays until
+    the session's count agrees (B7)."""
     app = KenseiApp(options(tmp_path))
     app.options.hubs = ["sim"]
     app.options.rate_hz, app.options.settle_s = 50, 0.1
-    demo = KenseiDemo(app, SEED, duels=False)
+    demo = KenseiDemo(app, SEED)
     try:
         demo.run(until=lambda: demo.flow.control.state.phase == "maintenance")
         assert demo.flow.virtual is not None
@@ -76,6 +77,8 @@ def test_the_demo_plays_at_the_simulated_reader_table(tmp_path: Path) -> None:
         assert demo.at_pad == sum(e.type == "troop_activated" for e in events) >= 4
         removed = sum(t.models_start - t.models for t in demo.flow.control.state.troops.values())
         assert removed > 0 and not demo.flow.control.table_lines()
+        duels = sum(e.type == "duel_revealed" for e in events)
+        assert demo.at_card_pad == 2 * duels > 0  # each bid read off a card pad (B9.1)
     finally:
         demo.flow.control.stop()
         app.close()
