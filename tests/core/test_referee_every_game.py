@@ -49,9 +49,20 @@ def _tenka(store: Store) -> int:
     return play_stored(store, 7)
 
 
+def _kensei(store: Store) -> int:
+    from companion.games.kensei import records
+    from companion.games.kensei.tournament import SelfPlay
+
+    game_id, game = records.start(store)
+    SelfPlay(3).play(game)
+    records.finish_if_over(store, game_id, game)
+    return game_id
+
+
 CARD_ID = re.compile(r"\b[IT]-[a-z]+-")
 
-STORED: dict[str, Callable[[Store], int]] = {"sekigahara": _sekigahara, "tenka-meidou": _tenka}
+STORED: dict[str, Callable[[Store], int]] = {"sekigahara": _sekigahara, "tenka-meidou": _tenka,
+                                             "kensei": _kensei}
 """A whole stored game of each game with records. A new game that keeps records (Kensei, issue
 20) adds its own here: ``test_every_game_with_records_is_tried`` fails until it does."""
 

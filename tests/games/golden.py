@@ -125,9 +125,9 @@ PLAYTHROUGHS = (
     _t(0, "three players, basic game, to the War"),
     _t(6, "four players, advanced game (Daimyo cards, section 9), to the War"),
     _t(9, "three players, advanced game, six cards played"),
-    _k(0, "a rout in turn 4 (B3.1): 9 melees, 2 shots, a retreat roll, command duels"),
-    _k(3, "to the end of turn 5, scenario 5 rolled (B15): 12 melees, 5 shots"),
-    _k(7, "a concession in turn 1 (B15)"),
+    _k(0, "a rout in turn 4 (B3.1), a hidden Kuroi-te troop (B12), offerings, command duels"),
+    _k(6, "to the end of turn 5, scenario 1 (B15): 11 melees, 5 shots, 3 retreat rolls"),
+    _k(26, "a concession in turn 5, scenario 4 scored from the table's inputs (B15)"),
 )
 
 

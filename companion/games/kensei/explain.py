@@ -91,9 +91,12 @@ def view_text(shown: dict[str, Any]) -> str:
         hidden = (battle.get("off_table") or {}).get(side)
         off = f"; {plural(int(hidden), 'troop')} off the table" if hidden else ""
         lines.append(f"{name}{cards}{off}")
-        for troop in battle.get("troops", []):
-            if troop.get("side") == side:
-                lines.append("  " + _troop_line(troop))
+        on_view = [t for t in battle.get("troops", []) if t.get("side") == side]
+        lines += ["  " + _troop_line(troop) for troop in on_view]
+        ids = {t.get("id") for t in on_view}
+        lines += ["  " + _troop_line(troop) + " (only this army sees it)"
+                  for troop in battle.get("own_troops", [])
+                  if troop.get("side") == side and troop.get("id") not in ids]
     for key in ("hands", "hand"):
         if battle.get(key):
             lines.append(f"Cards in hand (secret): {_hands(battle[key], names)}")
@@ -108,6 +111,7 @@ def _troop_line(troop: dict[str, Any]) -> str:
               if int(troop.get("models_start") or 1) > 1 else "a single model")
     state = "" if troop.get("alive", True) else ", destroyed"
     extra = ", the general" if troop.get("general") else ""
+    extra += ", in the reserve" if troop.get("in_reserve") else ""
     return (f"{troop.get('name')}: {models}{extra}{state}"
             + (f"; {', '.join(marks)}" if marks else ""))
 

@@ -19,10 +19,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from companion.games.kensei.armylist import CLAN_NAME
 from companion.games.kensei.battle import deck
 from companion.games.kensei.battle import events as kev
 from companion.games.kensei.battle.commands import Army
 from companion.games.kensei.battle.state import State
+from companion.games.kensei.battle.troops import honour_target
 from companion.games.kensei.rules import rules
 
 Ruling = dict[str, Any]
@@ -72,21 +74,27 @@ SECONDARY_NAMES = {1: "Caza de cabezas", 2: "Espías en la retaguardia",
                    6: "Expulsad al enemigo"}
 LEVELS = {"hatamoto": "Hatamoto", "taisho": "Taisho", "daimyo": "Daimyo"}
 
-ORDERS: dict[str, tuple[str, str]] = {
-    "move": ("B4 MOVER", "move"), "run": ("B4 CORRER", "run"),
-    "regroup": ("B4 REAGRUPAR", "regroup: a leader joins a unit"),
-    "fight": ("B4 COMBATIR", "fight"), "charge": ("B4 CARGAR", "charge"),
-    "disengage": ("B4 DESTRABAR", "disengage"),
-    "challenge": ("B4 RETAR A DUELO", "challenge to an honour duel"),
-    "shoot": ("B4 DISPARAR", "shoot"), "empower": ("B4 POTENCIAR", "empower"),
-    "reload": ("B4 RECARGA", "reload"), "take_cover": ("B4 PARAPETAR", "take cover"),
-    "interact": ("B4 INTERACTUAR", "interact"), "flee": ("B4 HUIR", "flee"),
-    "fight_reaction": ("B4 COMBATIR", "fight as a reaction"),
-    "opportunity_charge": ("B4 CARGA DE OPORTUNIDAD", "charge at an opportunity"),
-    "stand_and_shoot": ("B4 AGUANTAR Y DISPARAR", "stand and shoot"),
-    "leave_unit": ("B2.7 LÍDER DE UNIDAD", "leave the unit"),
+ORDERS: dict[str, tuple[str, str, str]] = {
+    "move": ("B4 MOVER", "move", "move"), "run": ("B4 CORRER", "run", "run"),
+    "regroup": ("B4 REAGRUPAR", "regroup", "regroup: the leader joins {}"),
+    "fight": ("B4 COMBATIR", "fight", "fight {}"),
+    "charge": ("B4 CARGAR", "charge", "charge {}"),
+    "disengage": ("B4 DESTRABAR", "disengage", "disengage from {}"),
+    "challenge": ("B4 RETAR A DUELO", "challenge to an honour duel",
+                  "challenge {} to an honour duel"),
+    "shoot": ("B4 DISPARAR", "shoot", "shoot at {}"),
+    "empower": ("B4 POTENCIAR", "empower", "empower the attack on {}"),
+    "reload": ("B4 RECARGA", "reload", "reload"),
+    "take_cover": ("B4 PARAPETAR", "take cover", "take cover"),
+    "interact": ("B4 INTERACTUAR", "interact", "interact"),
+    "flee": ("B4 HUIR", "flee", "flee from {}"),
+    "fight_reaction": ("B4 COMBATIR", "fight as a reaction", "fight {} as a reaction"),
+    "opportunity_charge": ("B4 CARGA DE OPORTUNIDAD", "charge at an opportunity",
+                           "charge {} at an opportunity"),
+    "stand_and_shoot": ("B4 AGUANTAR Y DISPARAR", "stand and shoot", "stand and shoot at {}"),
+    "leave_unit": ("B2.7 LÍDER DE UNIDAD", "leave the unit", "leave the unit"),
 }
-"""Each order's rule and its plain name."""
+"""Each order's rule and its words, without a target and with one."""
 
 SITUATION = {
     "in_melee": "in melee", "stunned": "stunned", "out_of_coherence": "out of coherence",
@@ -100,7 +108,8 @@ SITUATION = {
 }
 MARKER_NAMES = {"used": "Used", "stunned": "Stunned", "retreat": "Retreat",
                 "dishonoured": "Dishonoured", "parapeted": "Parapeted", "unloaded": "Unloaded",
-                "ran": "Ran"}
+                "ran": "Ran", "immobilised": "Immobilised", "poisoned": "Poisoned",
+                "cursed": "Cursed"}
 INI_ITEMS = {"base_ini": "INI", "leader_ini": "the leader's INI, leading the unit",
              "dishonoured": "Dishonoured", "general_dead": "the general is dead",
              "banner": "the Hata-Jurushi"}
@@ -218,24 +227,48 @@ def command_words(words: Words, command: Mapping[str, Any]) -> str:
     if kind == "order_roll":
         return f"{who} rolls for orders: 1D6 {command.get('die')}"
     if kind == "order":
-        said = ORDERS.get(str(command.get("order")), ("", "an order"))[1]
         target = command.get("target")
-        on = f" on {words.owned(str(target))}" if target else ""
-        return f"{words.owned(str(command.get('troop')))}: {said}{on}"
+        said = _order_words(str(command.get("order")),
+                            words.owned(str(target)) if target else None)
+        return f"{words.owned(str(command.get('troop')))}: {said}"
     if kind == "retreat_honour" and isinstance(dice, list):
         return (f"Honour roll of {words.owned(str(command.get('troop')))}, in retreat: "
                 f"{' then '.join(map(str, dice))}")
     if kind in ("melee", "shoot"):
-        return "The " + ("melee" if kind == "melee" else "shot") + " as the players give it"
+        return _combat_words(words, kind, command.get("input"))
     if kind == "marker":
         marker = MARKER_NAMES.get(str(command.get("marker")), "a")
         placed = "placed on" if command.get("on") else "cleared from"
-        return f"A {marker} marker {placed} {words.owned(str(command.get('troop')))} by hand"
+        return (f"{_upper(_a(marker))} marker {placed} "
+                f"{words.owned(str(command.get('troop')))} by hand")
     if kind == "score":
         return "The scenario's score, from what the table shows"
     if kind in ("concede", "commander_activation"):
         return f"{who} {'concedes' if kind == 'concede' else 'calls a commander activation'}"
     return kind.replace("_", " ").capitalize()
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _a(word: str) -> str:
+    """"a Used", "an Immobilised"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def _combat_words(words: Words, kind: str, data: Any) -> str:
+    """"The melee of X and Y, dice as given", from the calculator input's ``troop`` keys."""
+    data = data if isinstance(data, Mapping) else {}
+    keys = ("a", "b") if kind == "melee" else ("shooter", "target")
+    troops = [str(part["troop"]) for key in keys
+              if isinstance(part := data.get(key), Mapping) and part.get("troop")]
+    if kind == "melee":
+        who = f" of {listed([words.owned(t) for t in troops])}" if troops else ""
+        return f"The melee{who}, with the dice and the positions the players give"
+    aimed = (f" of {words.owned(troops[0])} at {words.owned(troops[1])}"
+             if len(troops) == 2 else "")
+    return f"The shot{aimed}, with the dice and the positions the players give"
 
 
 def _values(cards: Any) -> str:
@@ -312,13 +345,13 @@ def event_rulings(words: Words, before: State, event: BaseModel, *, public: bool
         case kev.OrderGiven():
             return [_order(words, before, event)]
         case kev.MeleeFought():
-            return _melee(words, event)
+            return _melee(words, before, event)
         case kev.ShotFired():
-            return _shot(words, event)
+            return _shot(words, before, event)
         case kev.MarkerSet(troop=troop, marker=marker, on=on):
             placed = "placed on" if on else "removed from"
-            return [_r(MARKERS, f"A {MARKER_NAMES[marker]} marker is {placed} "
-                                f"{words.owned(troop)} by hand")]
+            name = _upper(_a(MARKER_NAMES.get(marker, marker)))
+            return [_r(MARKERS, f"{name} marker is {placed} {words.owned(troop)} by hand")]
         case kev.ActivationEnded(used=used):
             named = listed([words.owned(t) for t in used]) or "no troop"
             return [_r(USED, f"The activation ends: {named} "
@@ -368,7 +401,7 @@ def _begun(e: kev.BattleBegun) -> list[Ruling]:
     out = []
     for _, army in sorted(e.armies.items()):
         lst = army.list
-        out.append(_r(SETUP, f"{lst.name}: {lst.clan.replace('-', ' ').title()}, a "
+        out.append(_r(SETUP, f"{lst.name}: {CLAN_NAME.get(lst.clan, lst.clan)}, a "
                              f"{LEVELS.get(lst.commander_level, lst.commander_level)} in "
                              f"command, {plural(len(lst.entries), 'troop')} for a "
                              f"{lst.size}-point battle"))
@@ -411,7 +444,24 @@ def _retreat(words: Words, before: State, e: kev.RetreatRolled) -> Ruling:
         then = (f"fails: {gone} {'is' if len(e.removed) <= 1 else 'are'} removed, counted as "
                 "casualties caused by the enemy")
     return _r(MAINTENANCE, f"{words.owned(e.troop)} carries a Retreat marker: honour roll "
-                           f"{dice} against {e.target} or less; it {then}")
+                           f"{dice} against {_honour_terms(before, e)}or less; it {then}")
+
+
+def _honour_terms(before: State, e: kev.RetreatRolled) -> str:
+    """"3 (HO) − 1 (in melee) = 2 " as the engine reckons the target, or "2 " when the
+    battle before the roll does not give it (TIRADA DE HONOR)."""
+    troop = before.troops.get(e.troop)
+    if troop is not None:
+        for in_melee in (False, True):
+            try:
+                total, items = honour_target(before, troop, in_melee)
+            except (KeyError, ValueError):
+                break
+            if total == e.target:
+                terms = [f"{v if k == 0 else signed(v)} ({HO_ITEMS.get(i, i.replace('_', ' '))})"
+                         for k, (i, v, _) in enumerate(items)]
+                return f"{' '.join(terms)} = {e.target} "
+    return f"{e.target} "
 
 
 def _order_roll(words: Words, e: kev.OrderRolled) -> Ruling:
@@ -429,8 +479,8 @@ def _order_roll(words: Words, e: kev.OrderRolled) -> Ruling:
 
 
 def _order(words: Words, before: State, e: kev.OrderGiven) -> Ruling:
-    rule, said = ORDERS.get(e.order, (ORDERS["move"][0], e.order))
-    target = f" on {words.owned(e.target)}" if e.target else ""
+    rule = ORDERS[e.order][0] if e.order in ORDERS else "B4"
+    said = _order_words(e.order, words.owned(e.target) if e.target else None)
     cost = plural(e.cost, "order")
     kind = ", its action combat order of this activation" if e.combat else ""
     asserted = [w for k, w in SITUATION.items() if getattr(e.situation, k, False)]
@@ -443,8 +493,13 @@ def _order(words: Words, before: State, e: kev.OrderGiven) -> Ruling:
     if carried:
         marks.append("no longer " + listed([MARKER_NAMES[m] for m in carried]))
     marked = f"; {'; '.join(marks)}" if marks else ""
-    return _r(rule, f"{words.owned(e.troop)}: {said}{target}, {cost} spent{kind}{told}"
-                    f"{marked}")
+    return _r(rule, f"{words.owned(e.troop)}: {said}, {cost} spent{kind}{told}{marked}")
+
+
+def _order_words(order: str, target: str | None) -> str:
+    """"charge Ben's Buke's Yumi Samurai", "move"."""
+    _, alone, aimed = ORDERS.get(order, ("", order.replace("_", " "), "{}"))
+    return aimed.format(target) if target and "{}" in aimed else alone
 
 
 # --- melee and shooting ----------------------------------------------------------------------
@@ -502,10 +557,11 @@ def _rolls(side: str, out: Mapping[str, Any], tables: tuple[str, str, str], roll
     return text
 
 
-def _taken(words: Words, troop: str, taken: Mapping[str, Any]) -> str:
+def _taken(words: Words, troop: str, taken: Mapping[str, Any], unit: bool) -> str:
     """What a troop suffered: casualties, wound markers, the leader's wounds."""
     name = words.owned(troop)
-    parts = [plural(int(taken.get("unit_wounds", 0)), "wound") + " on the unit"]
+    on = " on the unit" if unit else ""
+    parts = [plural(int(taken.get("unit_wounds", 0)), "wound") + on]
     if taken.get("to_leader"):
         parts.append(f"{plural(int(taken['to_leader']), 'critical')} on the leader")
     if taken.get("protected"):
@@ -548,7 +604,13 @@ def _honour(words: Words, troop: str, honour: Mapping[str, Any]) -> str:
             f"{more}")
 
 
-def _melee(words: Words, e: kev.MeleeFought) -> list[Ruling]:
+def _unit(before: State, troop: str) -> bool:
+    """A troop of several models (its wounds fall on the unit, its leader's apart)."""
+    found = before.troops.get(troop)
+    return found is None or found.models_start > 1
+
+
+def _melee(words: Words, before: State, e: kev.MeleeFought) -> list[Ruling]:
     r = e.ruling
     out = []
     for side in ("a", "b"):
@@ -558,7 +620,8 @@ def _melee(words: Words, e: kev.MeleeFought) -> list[Ruling]:
                                  "combat dice", COMBAT)))
     for side in ("a", "b"):
         if side in r and side in e.troops and r[side].get("taken"):
-            out.append(_r(CASUALTIES, _taken(words, e.troops[side], r[side]["taken"])))
+            out.append(_r(CASUALTIES, _taken(words, e.troops[side], r[side]["taken"],
+                                             _unit(before, e.troops[side]))))
     loser, winner = r.get("loser"), r.get("winner")
     if loser in e.troops and winner in e.troops:
         said = (f"{words.owned(e.troops[loser])} loses the melee to "
@@ -577,7 +640,7 @@ def _melee(words: Words, e: kev.MeleeFought) -> list[Ruling]:
     return out
 
 
-def _shot(words: Words, e: kev.ShotFired) -> list[Ruling]:
+def _shot(words: Words, before: State, e: kev.ShotFired) -> list[Ruling]:
     r = e.ruling
     if r.get("out_of_range"):
         return [_r("B6 DISTANCIA DE DISPARO", f"{words.owned(e.target)} is out of range at "
@@ -586,7 +649,7 @@ def _shot(words: Words, e: kev.ShotFired) -> list[Ruling]:
               f"At {r.get('band')} range, " + _rolls(words.owned(e.shooter), r, SHOOT_TABLES,
                                                      "shooting dice", SHOOTING))]
     if r.get("taken"):
-        out.append(_r(CASUALTIES, _taken(words, e.target, r["taken"])))
+        out.append(_r(CASUALTIES, _taken(words, e.target, r["taken"], _unit(before, e.target))))
     if r.get("honour"):
         why = ("it lost half its models or more" if r.get("honour_trigger") == "half_models"
                else "a single model wounded")

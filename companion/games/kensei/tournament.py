@@ -18,8 +18,9 @@ from companion.games.kensei import records
 from companion.games.kensei.battle import simulator
 from companion.games.kensei.battle.commands import Melee, Order, Shoot
 from companion.games.kensei.battle.rules import KenseiRules
-from companion.games.kensei.battle.state import State
-from companion.games.kensei.battle.views import public_view
+from companion.games.kensei.battle.state import SIDES, State
+from companion.games.kensei.battle.turn import points_on_table, starting_points
+from companion.games.kensei.battle.views import due, public_view
 from companion.games.kensei.explain import PHASES
 from companion.games.kensei.explain_words import Words, event_rulings
 
@@ -62,32 +63,28 @@ class KenseiFeed:
         return out
 
     def score(self, state: State) -> str:
+        """The victory points once scored (B15); before, the points each army has lost as
+        the rout check counts them (B3.1: 75 % ends the battle)."""
         words = Words.of(state)
         if state.phase == "over":
             return ", ".join(f"{words.side(s)} {state.vp.get(s, 0)} VP" for s in ("a", "b"))
         if not state.armies:
             return "No battle yet"
         lost = []
-        for side in ("a", "b"):
-            troops = [t for t in state.troops.values() if t.side == side]
-            start = sum(t.points for t in troops)
-            gone = sum(t.points * (t.models_start - max(t.models, 0)) // max(t.models_start, 1)
-                       if t.alive else t.points for t in troops)
+        for side in SIDES:
+            start = starting_points(state, side)
+            gone = start - points_on_table(state, side)
             lost.append(f"{words.side(side)} has lost {gone} of {start} points")
         return "; ".join(lost)
 
     def waiting_for(self, state: State) -> str | None:
-        """The side the battle waits on, when one alone: the strategy winner choosing a side,
-        the next to deploy, the active troop that has not rolled for orders yet."""
-        if state.phase == "side":
-            return state.strategy_winner
-        if state.phase == "deployment":
-            return state.deploy_next
-        act = state.activation
-        if state.phase == "activation" and act is not None:
-            waiting = [s for s in act.troops if s not in act.orders]
-            return waiting[0] if len(waiting) == 1 else None
-        return None
+        """The side the battle waits on, when one alone gives the next command (the engine's
+        :func:`~.battle.views.due`): the strategy winner choosing a side, the next to deploy,
+        the side still to name its troop or roll for orders, the holder answering a duel."""
+        if state.phase in ("over", "setup"):
+            return None
+        sides = [s for s in due(state).get("sides", []) if s in ("a", "b")]
+        return sides[0] if len(sides) == 1 else None
 
     def board(self, state: State) -> dict[str, Any]:
         """The battle as everyone at the table sees it: the public view (never a hand, a card
@@ -130,7 +127,8 @@ class SelfPlay:
                 return game
             command = self.players.command(game.state)
             if isinstance(command, Melee | Shoot):
-                ready = simulator._complete(self.rules, game, self.rng, command)
+                ready = simulator.settle(self.rules, game.state, command,
+                                         lambda: simulator.d6(self.rng))
                 if isinstance(ready, Rejection):
                     continue
                 command = ready

@@ -11,10 +11,14 @@ from companion.games.kensei import records
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.tournament import SelfPlay
 
-TO_THE_END = 3
-"""Plays to the end of turn 5, scenario 5 rolled: 12 melees and 5 shots (a golden seed)."""
+TO_THE_END = 6
+"""Plays to the end of turn 5, scenario 1 (B15): the second army wins, 11 melees, 5 shots, 3
+retreat rolls (a golden seed)."""
 ROUTED = 0
-"""Ends in a rout in turn 4 (B3.1), scenario 1 scored from the state (B15)."""
+"""Ends in a rout in turn 4 (B3.1), scenario 1 scored from the state (B15); the Kuroi-te keep
+a troop hidden (B12), offerings and command duels (B9.1) (a golden seed)."""
+CONCEDED = 26
+"""A concession in turn 5, scenario 4 scored from the players' inputs (a golden seed)."""
 
 
 def play_stored(store: Store, seed: int, commands: int | None = None) -> int:

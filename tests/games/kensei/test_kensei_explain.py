@@ -12,7 +12,7 @@ import typing
 from pathlib import Path
 
 import pytest
-from _records_kit import ROUTED, TO_THE_END, play_stored
+from _records_kit import CONCEDED, ROUTED, TO_THE_END, play_stored
 
 from companion.cli import main
 from companion.core.explain import explain_text
@@ -24,7 +24,6 @@ from companion.games.kensei.battle.state import State
 from companion.games.kensei.explain import explain_entry
 from companion.games.kensei.explain_words import SECTIONS, Words, event_rulings
 
-CONCEDED = 7
 SEEDS = (ROUTED, TO_THE_END, CONCEDED)
 
 RAW = {
@@ -148,12 +147,13 @@ def test_a_melee_is_itemised_from_its_ruling(
 
 def test_the_score_lists_every_victory_point(
         explained: dict[tuple[int, int], dict[str, typing.Any]]) -> None:
-    names = {"a": kuge().list.name, "b": buke().list.name}
     scored = 0
-    for out in explained.values():
+    for (seed, _), out in explained.items():
         event = next((e for e in out.get("events", []) if e["type"] == "battle_scored"), None)
         if event is None:
             continue
+        begun = explained[(seed, 1)]["events"][0]
+        names = {s: army["list"]["name"] for s, army in begun["armies"].items()}
         for side, name in names.items():
             line = next(r["text"] for r in out["rulings"] if r["rule"].startswith("B15 ")
                         and r["text"].startswith(f"{name}: "))
@@ -252,3 +252,67 @@ def test_an_order_roll_in_words() -> None:
     assert ruling["text"] == (f"{kuge().list.name}'s Yari Ashigaru: 1D6 4 + 3 (the leader's "
                               "INI, leading the unit) + 1 (the Hata-Jurushi) = 8: two orders "
                               "and ki")
+
+
+def test_every_kind_of_event_has_its_own_words() -> None:
+    """No event falls through to a bare type name: each member of the event union is matched
+    by name in the words module (the seeds above do not hold every kind)."""
+    import inspect
+
+    from companion.games.kensei import explain_words
+    from companion.games.kensei.battle.commands import MarkerName
+    from companion.games.kensei.battle.events import KenseiEvent
+    from companion.games.kensei.explain_words import MARKER_NAMES
+
+    source = inspect.getsource(explain_words)
+    members = typing.get_args(typing.get_args(KenseiEvent)[0])
+    assert len(members) > 30
+    for member in members:
+        module = "deck" if member.__module__.endswith(".deck") else "kev"
+        assert f"{module}.{member.__name__}" in source, member.__name__
+    assert set(typing.get_args(MarkerName)) == set(MARKER_NAMES)
+    state = _state()
+    words = Words.of(state)
+    marker = event_rulings(words, state, kev.MarkerSet(troop="a2", marker="parapeted", on=True))
+    assert marker == [{"rule": "B1.1 MARCADORES", "text": f"A Parapeted marker is placed on "
+                       f"{kuge().list.name}'s Yari Ashigaru by hand"}]
+
+
+def test_replay_shows_a_hidden_troop_to_its_army_and_the_referee_only(
+        logs: dict[int, GameLog]) -> None:
+    from companion.games.kensei.explain import view_at, view_text
+
+    log = logs[ROUTED]
+    held = next((entry.seq, e) for entry in log.entries for e in entry.data["events"]
+                if e["type"] == "troop_held_back")
+    at, event = held
+    assert event["hidden"]
+    state = view_at(log, at, "referee")["state"]
+    name = next(t["name"] for t in state["troops"] if t["id"] == event["troop"])
+    pages = {view: view_text(view_at(log, at, view)) for view in ("public", "a", "b", "referee")}
+    owner = event["side"]
+    assert name not in pages["public"] and name not in pages["a" if owner == "b" else "b"]
+    assert f"{name}: " in pages[owner] and "only this army sees it" in pages[owner]
+    assert f"{name}: " in pages["referee"] and "in the reserve" in pages["referee"]
+    assert re.search(r"\d troops? off the table", pages["public"])
+
+
+def test_a_retreat_honour_roll_adds_up(
+        explained: dict[tuple[int, int], dict[str, typing.Any]]) -> None:
+    rolled = re.compile(r"honour roll ([\d, then,re-rolledbygh]+?) against (\d+) \(HO\)"
+                        r"((?: [+−] \d \([^)]*\))*) = (\d+) or less; it (passes|fails)")
+    found = 0
+    for out in explained.values():
+        for ruling in out["rulings"]:
+            if "carries a Retreat marker" not in ruling["text"]:
+                continue
+            match = rolled.search(ruling["text"])
+            assert match is not None, ruling["text"]
+            dice, ho, terms, target, verdict = match.groups()
+            mods = [int(v.replace("− ", "-").replace("+ ", ""))
+                    for v in re.findall(r"[+−] \d", terms)]
+            assert int(ho) + sum(mods) == int(target), ruling["text"]
+            last = int(re.findall(r"\d", dice)[-1])
+            assert (last <= int(target)) == (verdict == "passes"), ruling["text"]
+            found += 1
+    assert found >= 2

@@ -113,7 +113,7 @@ def test_a_seal_at_the_end_of_every_turn_and_of_the_battle(tmp_path: Path,
     assert [s.label for s in sheet] == ["turn 1", "turn 2", "turn 3", "turn 4", "turn 5", "game"]
     assert str(sheet[1]) == f"Seal of turn 2: {sheet[1].code}"
     assert [s.label for s in rout] == ["turn 1", "turn 2", "turn 3", "turn 4", "game"]
-    assert [s.entry for s in sheet] == sorted({s.entry for s in sheet})
+    assert [s.entry for s in sheet] == sorted(s.entry for s in sheet)
     db = str(tmp_path / "games.sqlite")
     code = main(["referee", "verify", str(full), "--db", db,
                  *[a for s in sheet for a in ("--seal", f"{s.label}={s.code}")]])
@@ -125,7 +125,7 @@ def test_a_seal_at_the_end_of_every_turn_and_of_the_battle(tmp_path: Path,
 def stored(tmp_path: Path) -> tuple[Path, int, list[Seal]]:
     db = tmp_path / "games.sqlite"
     with Store.open(db, durable=False) as store:
-        game_id = play_stored(store, TO_THE_END)
+        game_id = play_stored(store, ROUTED)
         return db, game_id, seals(store.load(game_id))
 
 
@@ -197,8 +197,9 @@ def test_an_altered_melee_ruling_is_refused(
 
 def _die_that_changes_the_result(bodies: list[dict[str, Any]]
                                  ) -> tuple[list[Any], list[list[dict[str, Any]]], str, int]:
-    """The latest melee wound die whose change still makes a legal battle, with another
-    result: the forged commands, their events, the forged result and the entry."""
+    """The latest melee die (a wound, honour or combat die made a 1 or a 6) whose change
+    still makes a legal battle, with another result: the forged commands, their events, the
+    forged result and the entry."""
     commands = [records.COMMANDS.validate_python(b["data"]["command"]) for b in bodies]
     honest = replayed(commands)
     assert honest is not None
@@ -206,17 +207,19 @@ def _die_that_changes_the_result(bodies: list[dict[str, Any]]
         if commands[k].type != "melee":
             continue
         for side in ("a", "b"):
-            dice = commands[k].input[side]["dice"]
-            for i, die in enumerate(dice.get("wound", [])):
-                for face in (1, 6):
-                    if face == die:
-                        continue
-                    data = json.loads(json.dumps(commands[k].input))
-                    data[side]["dice"]["wound"][i] = face
-                    forged = [*commands[:k], type(commands[k])(input=data), *commands[k + 1:]]
-                    again = replayed(forged)
-                    if again is not None and again[1] is not None and again[1] != honest[1]:
-                        return forged, again[0], again[1], k + 1
+            dice = commands[k].input[side].get("dice", {})
+            for kind in ("wound", "honour", "combat"):
+                for i, die in enumerate(dice.get(kind, [])):
+                    for face in (1, 6):
+                        if face == die:
+                            continue
+                        data = json.loads(json.dumps(commands[k].input))
+                        data[side]["dice"][kind][i] = face
+                        forged = [*commands[:k], type(commands[k])(input=data),
+                                  *commands[k + 1:]]
+                        again = replayed(forged)
+                        if again is not None and again[1] is not None and again[1] != honest[1]:
+                            return forged, again[0], again[1], k + 1
     raise AssertionError("no single die changes this battle's result")
 
 

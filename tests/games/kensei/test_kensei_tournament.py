@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _records_kit import TO_THE_END, play_stored
+from _records_kit import ROUTED, TO_THE_END, play_stored
 
 from companion.core.game import Game, Rejection
 from companion.core.store import CommandRecorder, Store
@@ -23,7 +23,9 @@ from companion.games.kensei.explain_words import SECTIONS, Words, event_rulings
 from companion.games.kensei.tournament import FEED, SelfPlay
 from tournament.status import Follower, feed_of
 
-SECRET = re.compile(r"\b[ab]-\d\d\b|worth|Caza|Espías|Infiltración|Limpiad|Control de bajas|"
+SHOWN = "added to a die, the card shown"
+"""An "add" offering shows its card (B9.1): its worth is public."""
+SECRET = re.compile(r"\b[ab]-\d\d\b|Caza|Espías|Infiltración|Limpiad|Control de bajas|"
                     r"Expulsad|\bNone\b|\(s\)")
 
 
@@ -48,6 +50,7 @@ def test_a_followed_battle_shows_public_lines_and_a_glance(tmp_path: Path) -> No
         if "victory point" in line["text"]:
             continue  # the secondary missions are revealed with the score (B15)
         assert not SECRET.search(line["text"].removesuffix(f" ({line['rule']})")), line
+        assert "worth" not in line["text"] or SHOWN in line["text"], line
     drawn = [x["text"] for x in lines if " draws " in x["text"]]
     assert drawn and all(re.search(r"draws \d command cards", t) for t in drawn)
     assert any("rolls the secondary-mission die in secret" in x["text"] for x in lines)
@@ -72,8 +75,8 @@ def test_self_play_for_a_simulated_table(tmp_path: Path) -> None:
 
 
 def _first_turn(seed: int) -> list[Any]:
-    """The seeded battle's commands up to its first use of a card in hand (a duel, an
-    offering, a commander activation) or the end of turn 1."""
+    """The seeded battle's commands up to its first initiative roll, its offerings left out:
+    they spend cards of a hand."""
     commands: list[Any] = []
 
     class Kept:
@@ -81,9 +84,10 @@ def _first_turn(seed: int) -> list[Any]:
             commands.append(command)
 
     SelfPlay(seed).play(Game(KenseiRules(), recorder=Kept()))
-    stop = next(i for i, c in enumerate(commands)
-                if c.type in ("command_duel", "offering", "commander_activation", "end_turn"))
-    return commands[:stop]
+    kept = [c for c in commands if c.type not in ("command_duel", "offering")]
+    rolled = next(i for i, c in enumerate(kept) if c.type == "initiative_roll"
+                  and i + 1 < len(kept) and kept[i + 1].type != "initiative_roll")
+    return kept[:rolled + 1]
 
 
 def _swapped(commands: list[Any]) -> list[Any]:
@@ -109,7 +113,7 @@ def _secrets_used(game: Game[State, Any, Any]) -> list[Any]:
     state = game.state
     assert state.initiative is not None and state.phase == "activation"
     side = other(state.initiative)
-    hand = state.decks.side(side).hand
+    hand = state.command_decks.side(side).hand
     return [Offering(side=side, card=hand[0], kind="reroll", on="the order roll"),
             CommandDuel(side=side, cards=[hand[1]])]
 
@@ -150,3 +154,38 @@ def test_swapped_hands_and_missions_give_the_same_public_lines(seed: int) -> Non
     assert glance == other_glance  # the board is the public view
     assert referee != other_referee  # the referee's words do name what differs
     assert any("face down" in text for text, _ in lines)
+
+
+def test_a_hidden_kuroi_te_troop_is_never_named_until_it_appears(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.sqlite", durable=False) as store:
+        log = store.load(play_stored(store, ROUTED))
+    held = next(e for entry in log.entries for e in entry.data["events"]
+                if e["type"] == "troop_held_back")
+    assert held["hidden"]
+    follower = Follower(FEED)
+    said: list[str] = []
+    for entry in log.entries:
+        lines = follower.advance(entry)
+        if any(e["type"] == "troop_activated" and e["troop"] == held["troop"]
+               for e in entry.data["events"]):
+            break  # it appears (B12): from now on it is on the table
+        said += [x["text"] for x in lines]
+    assert any("keeps a troop hidden" in t for t in said)
+    hidden = Words.of(follower.rebuilt.state).troop(held["troop"])
+    assert all(hidden not in t for t in said), hidden
+
+
+def test_the_glance_counts_points_lost_as_the_rout_check_does(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.sqlite", durable=False) as store:
+        log = store.load(play_stored(store, ROUTED))
+    follower = Follower(FEED)
+    for entry in log.entries:
+        routed = next((e for e in entry.data["events"] if e["type"] == "army_routed"), None)
+        if routed is not None:
+            name = Words.of(follower.rebuilt.state).side(routed["side"])
+            said = f"{name} has lost {routed['lost']} of {routed['starting']} points"
+            assert said in follower.glance()["score"]
+            break
+        follower.advance(entry)
+    else:
+        raise AssertionError("the battle was not routed")
