@@ -24,6 +24,8 @@ class Line:
     """The rule the line applies: a tap on it shows the rule and the whole line."""
     colour: th.Colour = th.INK
     bold: bool = False
+    big: bool = False
+    """A secret a player glances at (a hand, a mission): the title's size."""
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,9 @@ def draw_page(canvas: Canvas, page: Page) -> None:
     for line in page.lines:
         if y > bar.y - t.target:
             break
-        box = canvas.text(line.text, (2 * t.gap, y), size=size, colour=line.colour,
-                          bold=line.bold, width=width, max_lines=3)
+        box = canvas.text(line.text, (2 * t.gap, y), size=t.title if line.big else size,
+                          colour=line.colour, bold=line.bold or line.big, width=width,
+                          max_lines=3)
         if line.rule and page.show_rule is not None:
             canvas.tap_area(box.inflate(0, max(0, t.target - box.height)),
                             f"The rule: {line.text}", partial(page.show_rule, line))

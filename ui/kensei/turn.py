@@ -137,7 +137,7 @@ class Turn:
         f = self.flow
         hand = f.control.private(side)["hand"]["hand"]
         values = sorted(card_value(c["card"]) for c in hand)
-        lines = [Line(f"Your hand: {', '.join(map(str, values)) or 'no cards'}", bold=True,
+        lines = [Line(f"Your hand: {', '.join(map(str, values)) or 'no cards'}", big=True,
                       colour=th.GOLD),
                  Line("Card values: each card is worth 0 to 3 in a duel or an offering.",
                       "B9.1 BARAJA DE MANDO", th.DIM)]
