@@ -61,7 +61,8 @@ def _per_side(scenario: int, names: dict[str, str]) -> list[Ask]:
 
 
 def _secondary(die: int | None, side: str, names: dict[str, str]) -> list[Ask]:
-    n = names[side]
+    """The table's count for a secondary mission, revealed now the battle is over (B15)."""
+    n = f"{names[side]}, {bw.MISSIONS[die][0]}" if die in bw.MISSIONS else names[side]
     if die == 2:
         return [Ask(("secondary", side, "leaders_in_enemy_zone"),
                     f"{n}: own leaders in the enemy zone", 0, 10)]
@@ -144,7 +145,9 @@ class Score:
         buttons = [Button(self._label(a), partial(self._next, a)) for a in asks]
         lines = [Line(f"The battle is over: {self._why(view)}", "B15", bold=True),
                  Line("Tap each line until it says what the table shows (model by model, "
-                      "fully inside).", "B15", th.DIM), *f.feed_lines(1)]
+                      "fully inside).", "B15", th.DIM),
+                 *(f.feed_lines(1) if f.control.feed[-1:] and
+                   f.control.feed[-1].kind == "refused" else [])]
         return Page("kensei-score", f"Scenario {view['scenario']}: "
                     f"{bw.SCENARIOS[int(view['scenario'] or 1)]}, the table's count", lines,
                     buttons, [Button("Score the battle", partial(
