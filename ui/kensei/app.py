@@ -25,7 +25,7 @@ from ui.kensei.form_screen import FormScreen, Ruled
 from ui.kensei.forms import CalcForm, DuelForm, MeleeForm, ShootForm
 from ui.kensei.home import CalculatorsScreen, HomeScreen
 from ui.kensei.ruling import RulingScreen
-from ui.shell.app import App, Screen
+from ui.shell.app import App, Screen, panel_size
 from ui.shell.saving import SavedGames, SavedGamesScreen
 from ui.tableapp import TableOptions
 
@@ -57,9 +57,11 @@ class KenseiApp:
         self.changing = False
         self.game_id: int | None = None
         pygame.display.init()
+        virtual = list(options.hubs) == ["sim"] and options.virtual_table and not options.kiosk
         self.app = App(options.size, diagonal_in=options.diagonal_in,
                        fullscreen=options.kiosk, title="Kensei table companion",
-                       desktop=options.desktop)
+                       desktop=options.desktop,
+                       panel_size=panel_size(options.size) if virtual else None)
         if options.kiosk:
             pygame.mouse.set_visible(False)
         self.saved = SavedGames(options.db, "kensei")
@@ -147,5 +149,8 @@ class KenseiApp:
             self.close()
 
     def close(self) -> None:
+        battle = getattr(self, "battle", None)  # the battle screens' readers, if any
+        if battle is not None:
+            battle.control.stop()
         self.app.close()
         self.saved.close()

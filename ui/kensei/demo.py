@@ -450,9 +450,6 @@ def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bo
         print(f"companion run --demo: error: {exc}", file=sys.stderr)
         return 1
     finally:
-        battle = getattr(kensei, "battle", None)
-        if isinstance(battle, BattleFlow):
-            battle.control.stop()
         kensei.close()
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
