@@ -168,6 +168,17 @@ class KenseiControl:
         view = side_view(self.state, side)
         return {"hand": view["hand"], "secondary_die": view["secondary_die"]}
 
+    def honour_target(self, tid: str, in_melee: bool) -> tuple[int, list[str]]:
+        """A Retreat marker's honour roll (B3.1 step 3): the most the die may show, and its
+        terms in words ("HO 3", "in melee −1")."""
+        from companion.games.kensei.battle.troops import honour_target
+
+        target, items = honour_target(self.state, self.state.troops[tid], in_melee)
+        words = {"base_ho": "HO", "dishonoured": "Dishonoured", "general_dead": "general dead",
+                 "in_melee": "in melee"}
+        return target, [f"{words.get(i, i)} {v:+d}" if n else f"{words.get(i, i)} {v}"
+                        for n, (i, v, _rule) in enumerate(items)]
+
     def deployer(self) -> Side | None:
         """Whose deployment it is (B1.3 step 5: alternation, a side with none left passes)."""
         from companion.games.kensei.battle.pregame import deployer

@@ -275,6 +275,7 @@ class KenseiDemo:
         honour = [x for x in self.labels() if x.startswith("Honour roll: ")]
         if honour:
             self.tap(honour[0])
+            self.tap("Enter the honour die")
             self.tap("Roll for me")
             return
         raise DemoError("maintenance is stuck")

@@ -59,6 +59,7 @@ class Turn:
         self.under: list[str] = []
         self.roster_side: Side = "a"
         self.dealt: dict[Side, tuple[list[str], int]] = {}
+        self.honour: dict[str, bool] = {"in_melee": False, "general_near": False}
 
     # ------------------------------------------------------------------ phases
 
@@ -144,13 +145,47 @@ class Turn:
         return f.hidden_page(f"{f.name(side)}: your command cards", lines)
 
     def retreat_roll(self, tid: str) -> None:
+        self.honour = {"in_melee": False, "general_near": False}
+        self.flow.open(partial(self.honour_page, tid))
+
+    def honour_page(self, tid: str) -> Page:
+        """B3.1 step 3: what the table shows before the die (in melee: −1; the general near
+        may have a failed roll re-rolled, TIRADA DE HONOR)."""
+        f = self.flow
+        t = f.snap.troop(tid)
+        target, terms = f.control.honour_target(tid, self.honour["in_melee"])
+        toggles = [Button(f"{label}: {'yes' if self.honour[key] else 'no'}", partial(
+            self._flip_honour, key), selected=self.honour[key]) for key, label in (
+                ("in_melee", "Locked in a melee"),
+                ("general_near", "The general within 15 cm and in sight"))]
+        return Page("kensei-turn", f"Honour roll: {t['name']} (Retreat)", [
+            Line(f"It passes on {target} or less: {', '.join(terms)}.",
+                 "B3.1 FASE DE MANTENIMIENTO", bold=True),
+            Line("A fail removes the troop from the table.", colour=th.DIM)],
+            [*toggles, Button("Enter the honour die", partial(self._honour_die, tid, target),
+                              th.ACCEPT)], [Button("Back", f.back)], columns=1)
+
+    def _flip_honour(self, key: str) -> None:
+        self.honour[key] = not self.honour[key]
+
+    def _honour_die(self, tid: str, target: int) -> None:
         from ui.kensei.battle import Pad
 
         f = self.flow
-        t = f.snap.troop(tid)
-        f.pad(Pad(f"Honour roll: {t['name']}", "B3.1 FASE DE MANTENIMIENTO", 1,
-                  lambda d: f.submit(RetreatHonour(troop=tid, dice=d)),
-                  [Line("Roll 1D6: at most the troop's honour passes; a fail removes it.")]))
+        name = f.snap.troop(tid)["name"]
+        sit = dict(self.honour)
+
+        def first(dice: list[int]) -> None:
+            if dice[0] > target and sit["general_near"]:
+                f.pad(Pad(f"Honour roll: {name}, the general's re-roll", "TIRADA DE HONOR", 1,
+                          lambda again: f.submit(RetreatHonour(troop=tid, dice=dice + again,
+                                                               **sit)),
+                          [Line(f"The first die, {dice[0]}, failed.", colour=th.DIM)]))
+            else:
+                f.submit(RetreatHonour(troop=tid, dice=dice, **sit))
+
+        f.pad(Pad(f"Honour roll: {name}", "B3.1 FASE DE MANTENIMIENTO", 1, first,
+                  [Line(f"It passes on {target} or less.")]))
 
     # ------------------------------------------------------------------ activation
 

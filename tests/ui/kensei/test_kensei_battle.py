@@ -262,3 +262,36 @@ def test_a_command_duel_is_bid_in_private_and_revealed_in_sums(app: KenseiApp) -
         assert "worth" not in words and "Card 2" not in words
     finally:
         app.close()
+
+
+def test_a_retreat_honour_roll_with_the_generals_reroll(app: KenseiApp) -> None:
+    """B3.1 step 3: a Retreat marker set by hand in turn 1; in the next maintenance the troop's
+    honour roll shows its target with its terms, a failed die is re-rolled with the general
+    near (TIRADA DE HONOR), and the second die decides."""
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "initiative")
+        tap(app, "Troops")
+        tap(app, "Onna-Bushi: ")
+        tap(app, "Retreat: off")
+        tap(app, "Back")
+        tap(app, "Back")
+        demo.play(until=lambda: demo.flow.control.state.turn == 2)
+        demo.maintenance()
+        demo.maintenance()
+        tap(app, "Honour roll: Onna-Bushi (Retreat)")
+        tap(app, "Locked in a melee: no")
+        words = shown(app)
+        assert "It passes on 2 or less: HO 3, in melee -1." in words
+        tap(app, "The general within 15 cm and in sight: no")
+        tap(app, "Enter the honour die")
+        tap(app, "6")
+        assert "the general's re-roll" in shown(app)
+        tap(app, "2")
+        troop = next(t for t in demo.flow.control.state.troops.values()
+                     if t.side == "a" and t.profile == "onna-bushi")
+        assert troop.alive and not troop.retreat
+        assert any(f.text == "Onna-Bushi: honour roll 6, 2 against 2, passes."
+                   for f in demo.flow.control.feed)
+    finally:
+        app.close()
