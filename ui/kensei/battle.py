@@ -24,8 +24,6 @@ from companion.core.store import StoreError
 from companion.games.kensei import records
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import other
-from firmware_bridge.tablelink import TableLink, default_workdir, open_readers
-from firmware_bridge.zones import active_table, use_table
 from ui.kensei import battle_words as bw
 from ui.kensei.battle_page import Button, Line, Page, PageScreen
 from ui.kensei.control import KenseiControl, Snapshot, sentence
@@ -36,11 +34,6 @@ if TYPE_CHECKING:
     from ui.kensei.app import KenseiApp
     from ui.kensei.virtual_table import VirtualTable
 
-SIM_HUBS = 2
-"""The simulated hubs of Kensei's trays and pads (two 16-antenna hubs)."""
-MISSING_S = 0.5
-"""A tag gone from its tray is taken as lifted off to the field after this long: the field is
-not read, so every deployment is a tag seen nowhere (B18)."""
 
 Build = Callable[[], Page]
 
@@ -280,36 +273,26 @@ def _finished(app: KenseiApp, flow: BattleFlow) -> None:
 
 
 def _reader_table(app: KenseiApp, flow: BattleFlow) -> None:
-    """With ``--hubs sim`` (the demo): the battle at the simulated reader table (B18), the
-    virtual table's trays and pads read by simulated hubs through the bridge and the table
-    session, which deploys a troop lifted off its reserve tray."""
-    options = app.options
-    if list(options.hubs) != ["sim"]:
+    """At the reader table (``--hubs sim``: :mod:`ui.kensei.battle_table`, opened by the app):
+    the table session follows this battle; a troop lifted off its reserve tray deploys, one
+    laid on the command pad activates, the casualty trays are counted against the rulings."""
+    table = getattr(app, "table", None)
+    if table is None:
         return
-    served = active_table()
-    use_table("kensei")
-    flow.control.on_stop.append(partial(use_table, served))
-    workdir = options.workdir or default_workdir("kensei-table-")
-    readers = open_readers(options.hubs, options.config, workdir, options.rate_hz,
-                           options.seed, sim_hubs=SIM_HUBS)
-    link = TableLink(readers, flow.control.game, settle_s=options.settle_s,
-                     debounce_missing_s=MISSING_S).start()
+    link = table.link
     link.on_change = app.app.wake
     flow.control.attach(link)
-    simulated = readers.simulated
-    assert simulated is not None
-    from ui.kensei.virtual_table import VirtualTable
-
-    virtual = VirtualTable(simulated)
+    virtual = table.virtual
     flow.virtual = virtual
-    app.app.panel = virtual
 
     def laid_out() -> None:
         session = link.session
-        session.tell(lambda rules: rules.assign_in_order())  # type: ignore[attr-defined]
-        virtual.lay_out(session.rules)  # type: ignore[arg-type]
+        session.tell(lambda rules: rules.assign_in_order())
+        virtual.lay_out(session.rules)
 
     flow.on_begin = laid_out
+    if flow.control.state.phase != "setup":  # a battle resumed: its tags where they belong
+        laid_out()
 
 
 def open_battle(app: KenseiApp) -> None:
@@ -346,4 +329,6 @@ def resume_battle(app: KenseiApp, game_id: int) -> None:
         app.app.say(f"This battle cannot be resumed: {getattr(exc, 'message', exc)}")
         return
     control.follow(game)
-    _attach(app, BattleFlow(app, control))
+    flow = BattleFlow(app, control)
+    _reader_table(app, flow)
+    _attach(app, flow)

@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.core.events import Command, Event
 from companion.core.game import Accepted, Game, Rejection
+from companion.core.store import CommandRecorder
 from companion.games.kensei.armylist import ArmyList
 from companion.games.kensei.battle import deck
 from companion.games.kensei.battle.commands import Army, Side
@@ -102,7 +103,8 @@ class KenseiControl:
     def attach(self, link: TableLink) -> None:
         """Play at the reader table: ``link`` follows this battle from now on."""
         self.link = link
-        link.follow(self._game)
+        link.follow(self._game, self._game.recorder
+                    if isinstance(self._game.recorder, CommandRecorder) else None)
 
     def follow(self, game: KenseiGame) -> None:
         self._game = game
@@ -133,9 +135,8 @@ class KenseiControl:
         return list(found)
 
     def stop(self) -> None:
-        if self.link is not None:
-            self.link.stop()  # the simulated readers with it
-            self.link = None
+        """Leave the reader table (the app keeps its readers running for the next battle)."""
+        self.link = None
         for undo in self.on_stop:
             undo()
         self.on_stop = []

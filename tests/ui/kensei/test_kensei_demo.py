@@ -60,9 +60,9 @@ def test_the_demo_plays_at_the_simulated_reader_table(tmp_path: Path) -> None:
     troop activated by laying its card on the command pad (B3.3), each duel's bids laid on
     the card pads (B9.1), and the models each ruling removed put on the casualty trays until
     the session's count agrees (B7)."""
-    app = KenseiApp(options(tmp_path))
-    app.options.hubs = ["sim"]
-    app.options.rate_hz, app.options.settle_s = 50, 0.1
+    at_table = options(tmp_path)
+    at_table.hubs, at_table.rate_hz, at_table.settle_s = ["sim"], 50, 0.1
+    app = KenseiApp(at_table)
     demo = KenseiDemo(app, SEED)
     try:
         demo.run(until=lambda: demo.flow.control.state.phase == "maintenance")
@@ -80,7 +80,6 @@ def test_the_demo_plays_at_the_simulated_reader_table(tmp_path: Path) -> None:
         duels = sum(e.type == "duel_revealed" for e in events)
         assert demo.at_card_pad == 2 * duels > 0  # each bid read off a card pad (B9.1)
     finally:
-        demo.flow.control.stop()
         app.close()
 
 

@@ -260,7 +260,7 @@ def test_companion_run_game_kensei_headless_demo_draws_its_screens(tmp_path: Pat
                  "--record", str(record), "--db", str(tmp_path / "demo.sqlite")]) == 0
     screens = {line.split('"screen": "')[1].split('"')[0]
                for line in (record / "text.jsonl").read_text("utf-8").splitlines()}
-    assert {"kensei-home", "kensei-lists", "kensei-melee", "kensei-ruling",
+    assert {"start", "kensei-lists", "kensei-melee", "kensei-ruling",
             "kensei-score"} <= screens  # the battle demo (ui.kensei.demo)
     assert not lg.check_run(record)
 
@@ -289,7 +289,7 @@ def test_the_game_choice_opens_kensei_and_change_game_comes_back(
     monkeypatch.setattr(App, "run", run)
     assert main(["run", "--headless", "--hubs", "sim",
                  "--db", str(tmp_path / "games.sqlite")]) == 0
-    assert seen == ["choose-game", "kensei-home", "choose-game"]
+    assert seen == ["choose-game", "start", "choose-game"]
 
 
 def _keys(model: type[BaseModel], prefix: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
