@@ -11,6 +11,7 @@ from kensei_taps import make, screen, shown, tap
 
 from companion.games.kensei.battle.commands import Side
 from ui.kensei.app import KenseiApp
+from ui.kensei.battle_words import MISSIONS
 from ui.kensei.demo import KenseiDemo
 
 NO_GENERAL = """\
@@ -293,5 +294,29 @@ def test_a_retreat_honour_roll_with_the_generals_reroll(app: KenseiApp) -> None:
         assert troop.alive and not troop.retreat
         assert any(f.text == "Onna-Bushi: honour roll 6, 2 against 2, passes."
                    for f in demo.flow.control.feed)
+    finally:
+        app.close()
+
+
+def test_the_referee_sees_the_secrets_behind_the_pin_and_verifies(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "initiative")
+        app.show_referee()
+        assert screen(app) == "referee-pin"
+        assert "hand" not in shown(app) and "mission" not in shown(app)
+        for _ in range(2):  # the PIN set, then confirmed
+            for digit in "2468":
+                tap(app, digit)
+            tap(app, "OK")
+        assert screen(app) == "referee"
+        state = demo.flow.control.state
+        words = shown(app)
+        for side in ("a", "b"):
+            die = state.secondary[side]
+            assert f"secondary mission {MISSIONS[die][0]}" in words
+        assert "Kuge vanguard: hand " in words
+        tap(app, "Verify this battle")
+        assert "re-adjudicated by the rules, 0 corrections, hash chain intact" in shown(app)
     finally:
         app.close()
