@@ -15,19 +15,23 @@ import importlib.util
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from companion.core.pin import RefereePin
 from companion.core.store import GameLog
+from ui.kensei.battle_table import ReaderTable, at_reader_table, open_reader_table
 from ui.kensei.form_screen import FormScreen, Ruled
 from ui.kensei.forms import CalcForm, DuelForm, MeleeForm, ShootForm
 from ui.kensei.home import CalculatorsScreen, HomeScreen
 from ui.kensei.ruling import RulingScreen
-from ui.shell.app import App, Screen
+from ui.shell.app import App, Screen, panel_size
 from ui.shell.saving import SavedGames, SavedGamesScreen
 from ui.tableapp import TableOptions
+
+if TYPE_CHECKING:
+    from ui.kensei.virtual_table import VirtualTable
 
 BATTLE = "ui.kensei.battle"
 """The battle screens' module: ``open_battle(app: KenseiApp) -> None`` starts a new battle,
@@ -50,18 +54,26 @@ class KenseiApp:
     ask for the game choice. No reader is opened: Kensei's readers come with its table."""
 
     title = "Kensei"
-    virtual = None
+    virtual: VirtualTable | None = None
 
     def __init__(self, options: TableOptions) -> None:
         self.options = options
         self.changing = False
         self.game_id: int | None = None
         pygame.display.init()
+        virtual = at_reader_table(options) and options.virtual_table and not options.kiosk
         self.app = App(options.size, diagonal_in=options.diagonal_in,
                        fullscreen=options.kiosk, title="Kensei table companion",
-                       desktop=options.desktop)
+                       desktop=options.desktop,
+                       panel_size=panel_size(options.size) if virtual else None)
         if options.kiosk:
             pygame.mouse.set_visible(False)
+        self.table: ReaderTable | None = (open_reader_table(options)
+                                          if at_reader_table(options) else None)
+        """The simulated reader table and its virtual table (``--hubs sim``)."""
+        self.virtual = self.table.virtual if self.table is not None else None
+        if self.virtual is not None and self.app.panel_rect is not None:
+            self.app.panel = self.virtual
         self.saved = SavedGames(options.db, "kensei")
         self.pin = RefereePin(options.pin_file)
         self.seed = options.seed
@@ -124,14 +136,36 @@ class KenseiApp:
     # ------------------------------------------------------------------ the contract
 
     def show_hardware(self) -> None:
-        """No reader serves Kensei yet: the home screen, saying so."""
+        """The readers' hardware check at the reader table; without readers, the home screen
+        saying so."""
+        table = self.table
+        if table is not None:
+            from ui.hardware import HardwareScreen
+
+            self.app.show(HardwareScreen(lambda: table.link.bridge, self.show_start))
+            return
         self.show_start()
-        self.app.say("Kensei uses no readers yet: there is no hardware to check.")
+        self.app.say("Kensei uses no readers here: there is no hardware to check.")
 
     def show_referee(self) -> None:
-        """No battle is recorded yet: the home screen, saying so."""
-        self.show_start()
-        self.app.say("No battle is recorded yet: the referee's page opens with a battle.")
+        """Behind the referee PIN: the battle's secrets and "Verify this battle"
+        (:mod:`ui.kensei.battle_referee`)."""
+        from companion.games.kensei import records
+        from companion.games.kensei.battle.views import referee_view
+        from ui.kensei.battle_referee import KenseiReferee
+        from ui.shell.referee import RefereeScreen
+
+        def view() -> dict[str, Any] | None:
+            battle = getattr(self, "battle", None)
+            return None if battle is None else referee_view(battle.control.state)
+
+        def verify() -> tuple[bool, str]:
+            battle = getattr(self, "battle", None)
+            self.saved.open()
+            return self.saved.verify(self.game_id, records.check,
+                                     battle.control.events if battle is not None else ())
+
+        self.app.show(RefereeScreen(self.pin, KenseiReferee(view, verify), self.show_start))
 
     def back_to_game(self) -> None:
         self.app.show(self.play)
@@ -147,5 +181,10 @@ class KenseiApp:
             self.close()
 
     def close(self) -> None:
+        battle = getattr(self, "battle", None)
+        if battle is not None:
+            battle.control.stop()
+        if self.table is not None:
+            self.table.close()
         self.app.close()
         self.saved.close()

@@ -24,13 +24,16 @@ from companion.core.store import StoreError
 from companion.games.kensei import records
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import other
+from ui.kensei import battle_words as bw
 from ui.kensei.battle_page import Button, Line, Page, PageScreen
-from ui.kensei.control import KenseiControl, Snapshot
+from ui.kensei.control import KenseiControl, Snapshot, sentence
 from ui.shell import theme as th
 from ui.shell.sealing import SCORE_SHEET, SealWatch
 
 if TYPE_CHECKING:
     from ui.kensei.app import KenseiApp
+    from ui.kensei.virtual_table import VirtualTable
+
 
 Build = Callable[[], Page]
 
@@ -61,6 +64,10 @@ class BattleFlow:
         self.notice: list[Line] = []
         self.on_over: Callable[[], None] | None = None
         """Called once the battle is scored (the store marks it finished)."""
+        self.on_begin: Callable[[], None] | None = None
+        """Called once the battle begins (the reader table's tags are given out)."""
+        self.virtual: VirtualTable | None = None
+        """The virtual table, when the battle is played at the simulated reader table."""
         from ui.kensei.pregame import Pregame
         from ui.kensei.score import Score
         from ui.kensei.turn import Turn
@@ -111,8 +118,10 @@ class BattleFlow:
             self.kensei.app.show(self.screen)
 
     def feed_lines(self, count: int = 3) -> list[Line]:
-        """The latest rulings, newest last; a refusal in the warning colour."""
-        lines = []
+        """The latest rulings, newest last; a refusal in the warning colour; first what the
+        reader table shows that the rulings do not."""
+        lines = [Line(f"At the table: {sentence(text)}", "B7", th.WARN)
+                 for text in self.control.table_lines()]
         for f in self.control.feed[-count:]:
             colour = th.WARN if f.kind == "refused" else th.DIM
             text = f"Refused: {f.text} ({f.rule})" if f.kind == "refused" and f.rule \
@@ -131,6 +140,8 @@ class BattleFlow:
             return False
         if taken and self.control.state.phase == "over" and self.on_over is not None:
             self.on_over()
+        if taken and getattr(command, "type", "") == "begin" and self.on_begin is not None:
+            self.on_begin()
         return taken
 
     def common_bar(self, *extra: Button) -> list[Button]:
@@ -146,10 +157,12 @@ class BattleFlow:
         previous = self.overlay
 
         def build() -> Page:
-            return Page("kensei-rule", f"The rule: {line.rule}", [
-                Line(line.text), Line(f"Rulebook: {line.rule}", bold=True, colour=th.GOLD),
-                Line("The heading is the Spanish rulebook's; the section is the digest's "
-                     "(docs/kensei.md).", colour=th.DIM)],
+            rule = line.rule or ""
+            summary = bw.rule_summary(rule)
+            return Page("kensei-rule", f"The rule: {rule}", [
+                Line(line.text, bold=True), *([Line(summary, colour=th.GOLD)] if summary else []),
+                Line("Section numbers are docs/kensei.md's; headings in capitals are the "
+                     "Spanish rulebook's.", colour=th.DIM)],
                 bar=[Button("Back", partial(self.open, previous), th.ACCEPT)])
 
         self.open(build)
@@ -164,13 +177,14 @@ class BattleFlow:
         lines = [*pad.lines, Line(f"{'Die' if pad.count == 1 else 'Dice'} as rolled: {got}",
                                   bold=True),
                  Line(f"Rule: {pad.rule}", pad.rule, th.DIM)]
-        buttons = [Button(str(v), partial(self._pad_add, pad, v)) for v in range(1, 7)]
+        buttons = [Button(str(v), partial(self._pad_add, pad, v), big=True)
+                   for v in range(1, 7)]
         bar = [Button("Back", self.back),
                Button("Take back the last", partial(self._pad_undo, pad) if pad.values
                       else None),
                Button("Roll for me", partial(self._pad_roll, pad), th.ACCEPT)]
         return Page("kensei-private" if pad.private else "kensei-dice", pad.title, lines,
-                    buttons, bar, columns=6 if not self._portrait() else 3)
+                    buttons, bar, columns=6 if not self._portrait() else 3, tall=3.0)
 
     def _portrait(self) -> bool:
         return self.kensei is not None and self.kensei.app.theme.portrait
@@ -258,6 +272,29 @@ def _finished(app: KenseiApp, flow: BattleFlow) -> None:
             app.app.say(f"Not saved: {exc.message}")
 
 
+def _reader_table(app: KenseiApp, flow: BattleFlow) -> None:
+    """At the reader table (``--hubs sim``: :mod:`ui.kensei.battle_table`, opened by the app):
+    the table session follows this battle; a troop lifted off its reserve tray deploys, one
+    laid on the command pad activates, the casualty trays are counted against the rulings."""
+    table = getattr(app, "table", None)
+    if table is None:
+        return
+    link = table.link
+    link.on_change = app.app.wake
+    flow.control.attach(link)
+    virtual = table.virtual
+    flow.virtual = virtual
+
+    def laid_out() -> None:
+        session = link.session
+        session.tell(lambda rules: rules.assign_in_order())
+        virtual.lay_out(session.rules)
+
+    flow.on_begin = laid_out
+    if flow.control.state.phase != "setup":  # a battle resumed: its tags where they belong
+        laid_out()
+
+
 def open_battle(app: KenseiApp) -> None:
     """"New battle" on the home screen: a battle recorded in the store (when it can be
     opened; said when not), the lists first."""
@@ -272,7 +309,9 @@ def open_battle(app: KenseiApp) -> None:
             app.game_id = None
     else:
         app.game_id = None
-    _attach(app, BattleFlow(app, control))
+    flow = BattleFlow(app, control)
+    _reader_table(app, flow)
+    _attach(app, flow)
     if app.game_id is None:
         app.app.say(f"Not saving this battle: {app.saved.problem or 'no store'}")
 
@@ -290,4 +329,6 @@ def resume_battle(app: KenseiApp, game_id: int) -> None:
         app.app.say(f"This battle cannot be resumed: {getattr(exc, 'message', exc)}")
         return
     control.follow(game)
-    _attach(app, BattleFlow(app, control))
+    flow = BattleFlow(app, control)
+    _reader_table(app, flow)
+    _attach(app, flow)

@@ -24,6 +24,8 @@ class Line:
     """The rule the line applies: a tap on it shows the rule and the whole line."""
     colour: th.Colour = th.INK
     bold: bool = False
+    big: bool = False
+    """A secret a player glances at (a hand, a mission): the title's size."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class Button:
     action: Action | None
     colour: th.Colour = th.PANEL_HI
     selected: bool = False
+    big: bool = False
+    """A die's face on the pad: the title's size, to read at arm's length."""
 
 
 @dataclass
@@ -48,6 +52,8 @@ class Page:
     """Columns of the buttons (0: as many as fit)."""
     show_rule: Callable[[Line], None] | None = None
     line_size: str = "body"
+    tall: float = 1.5
+    """The buttons' greatest height, in touch targets."""
 
 
 class PageScreen:
@@ -78,8 +84,9 @@ def draw_page(canvas: Canvas, page: Page) -> None:
     for line in page.lines:
         if y > bar.y - t.target:
             break
-        box = canvas.text(line.text, (2 * t.gap, y), size=size, colour=line.colour,
-                          bold=line.bold, width=width, max_lines=3)
+        box = canvas.text(line.text, (2 * t.gap, y), size=t.title if line.big else size,
+                          colour=line.colour, bold=line.bold or line.big, width=width,
+                          max_lines=3)
         if line.rule and page.show_rule is not None:
             canvas.tap_area(box.inflate(0, max(0, t.target - box.height)),
                             f"The rule: {line.text}", partial(page.show_rule, line))
@@ -91,11 +98,12 @@ def draw_page(canvas: Canvas, page: Page) -> None:
         cols = page.columns or (1 if t.portrait else 2 if count <= 4 else 3)
         rows = (count + cols - 1) // cols
         room = bar.y - t.gap - y
-        height = max(t.target, min(int(t.target * 1.5), (room - t.gap * (rows - 1)) // rows))
+        height = max(t.target, min(int(t.target * page.tall),
+                                   (room - t.gap * (rows - 1)) // rows))
         area = pygame.Rect(2 * t.gap, y, width, room)
         for cell, b in zip(grid(area, count, cols, t.gap, height), page.buttons, strict=True):
             canvas.button(cell, b.label, _done(b.action), colour=ON if b.selected else b.colour,
-                          selected=b.selected)
+                          selected=b.selected, size=t.title * 3 // 2 if b.big else None)
     if page.bar:
         for cell, b in zip(row(bar, len(page.bar), t.gap), page.bar, strict=True):
             canvas.button(cell, b.label, _done(b.action), colour=b.colour)

@@ -53,9 +53,11 @@ SITUATION: dict[str, str] = {
 
 MARKERS = {"used": "Used", "stunned": "Stunned", "retreat": "Retreat",
            "dishonoured": "Dishonoured", "parapeted": "Parapeted", "unloaded": "Unloaded",
-           "ran": "Ran"}
+           "ran": "Ran", "immobilised": "Immobilised", "poisoned": "Poisoned",
+           "cursed": "Cursed"}
 """B1.1's markers as the players call them."""
-HAND_MARKERS = ("parapeted", "unloaded", "ran", "stunned", "retreat", "dishonoured")
+HAND_MARKERS = ("parapeted", "unloaded", "ran", "stunned", "retreat", "dishonoured",
+                "immobilised", "poisoned", "cursed")
 """The markers players may place or clear by hand on the roster."""
 
 ROLES = {"attacker": "attacker", "defender": "defender"}
@@ -92,7 +94,7 @@ def troop_state(t: Mapping[str, Any], leader: Mapping[str, Any] | None = None) -
     if t.get("stunned"):
         parts.append("Stunned" if t["stunned"] == 1 else f"Stunned ×{t['stunned']}")
     parts += [MARKERS[m] for m in ("used", "retreat", "dishonoured", "parapeted", "unloaded",
-                                   "ran") if t.get(m)]
+                                   "ran", "immobilised", "poisoned", "cursed") if t.get(m)]
     if t.get("general"):
         parts.append("general")
     if t.get("banner"):
@@ -123,3 +125,45 @@ def orders_result(orders: int, fumble: bool, ki: bool) -> str:
     if fumble:
         return "a natural 1: one order"
     return plural(orders, "order") + (" and ki" if ki else "")
+
+
+RULES = {
+    "B1.1": "Markers: Used, Stunned, Retreat, Dishonoured, Parapeted, Unloaded, Ran and wound "
+            "markers sit beside a troop until a rule takes them away.",
+    "B1.2": "Both players agree the battle size; both lists are built to it.",
+    "B1.3": "Before the battle: lists and scenario, the strategy roll (1D6 + commander "
+            "level; the winner picks side and role), scenery, the secret secondary missions, "
+            "then deployment one troop at a time, units first.",
+    "B3": "A turn: maintenance, initiative, then activations in pairs until the troops are "
+          "spent; at most five turns.",
+    "B3.1": "Maintenance: the rout check, new command cards, an honour roll for each troop in "
+            "Retreat (−1 in melee; a fail removes it), then Used and Stunned markers cleared.",
+    "B3.2": "Initiative: both roll 1D6, the higher holds it for the turn; a tie is rolled "
+            "again.",
+    "B3.3": "Activation: each player names a troop without a Used marker; each rolls 1D6 + "
+            "INI for orders (1 to 3: one order, 4 and 5: two, 6 or more: two and ki); then "
+            "both troops, and every troop given an order, are marked Used.",
+    "B4": "Orders: move, run, charge, fight, shoot and the rest, each with its conditions; "
+          "run, empower and a challenge cost two; one combat order per activation.",
+    "B7": "Combat resolution: casualties, wound markers, Stunned markers and the honour roll "
+          "of the troop that took losses.",
+    "B9.1": "Command deck: 24 cards worth 0 to 3; a hand each turn; duels for the initiative "
+            "and offerings on rolls.",
+    "B12": "Clan actions: the Kuroi-te and the Hattori may keep a troop in the reserve tray.",
+    "B14": "Army lists: points, commander level, leaders and general, unit sizes and the "
+           "share of each kind of troop.",
+    "B15": "Scenarios: a primary mission for both, a secret secondary mission each, five "
+           "turns, and a rout at 75 % of the army's points lost.",
+    "B17": "Hidden information: hands, face-down cards and secondary missions stay secret.",
+    "B18": "The players say what the table shows (contact, sight, range); the app keeps the "
+           "count.",
+}
+"""What each section the battle cites says, in a line (the digest's sections)."""
+
+
+def rule_summary(rule: str) -> str | None:
+    """The line for a citation such as "B3.3 TIRADA DE ÓRDENES" or "B4, HUIR"."""
+    section = rule.replace(",", " ").split()[0] if rule.strip() else ""
+    while section and section not in RULES:
+        section = section.rpartition(".")[0]
+    return RULES.get(section)

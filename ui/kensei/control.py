@@ -13,12 +13,13 @@ a private step calls.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.core.events import Command, Event
 from companion.core.game import Accepted, Game, Rejection
+from companion.core.store import CommandRecorder
 from companion.games.kensei.armylist import ArmyList
 from companion.games.kensei.battle import deck
 from companion.games.kensei.battle.commands import Army, Side
@@ -27,6 +28,7 @@ from companion.games.kensei.battle.state import State
 from companion.games.kensei.battle.troops import leader_of, profile
 from companion.games.kensei.battle.views import public_view, side_view
 from companion.games.kensei.profiles import Profile
+from firmware_bridge.tablelink import TableLink
 from ui.kensei import battle_words as bw
 
 KenseiGame = Game[State, Any, Any]
@@ -84,16 +86,60 @@ class KenseiControl:
         """The virtual deck's shuffles, one per side (a record holds the cards dealt)."""
         self.rng_secret = random.Random(seed * 7 + 3)
         """"Roll for me" on a private step (a secret die never shares the public dice)."""
-        self.game: KenseiGame = Game(self.rules)
+        self._game: KenseiGame = Game(self.rules)
         self.feed: list[FeedLine] = []
         self.names: dict[str, str] = {}
+        self.link: TableLink | None = None
+        """The readers, the bridge and the table session (B18), when the battle is played at
+        the reader table: a troop lifted off its reserve tray deploys, one laid on the
+        command pad activates (:mod:`companion.games.kensei.table_session`)."""
+        self._described = 0
+        self.on_stop: list[Callable[[], object]] = []
+
+    @property
+    def game(self) -> KenseiGame:
+        return self.link.game if self.link is not None else self._game
+
+    def attach(self, link: TableLink) -> None:
+        """Play at the reader table: ``link`` follows this battle from now on."""
+        self.link = link
+        link.follow(self._game, self._game.recorder
+                    if isinstance(self._game.recorder, CommandRecorder) else None)
 
     def follow(self, game: KenseiGame) -> None:
-        self.game = game
+        self._game = game
+        if self.link is not None:
+            self.link.follow(game)
         self.feed = []
+        self._described = len(game.events)
         state = game.state
         self.names = {s: a.list.name for s, a in state.armies.items()}
         _distinct_names(self.names)
+
+    def table_lines(self) -> list[str]:
+        """At the reader table: what the trays show that the rulings do not (B7: the models on
+        a casualty tray against the models removed), in public words; empty when they agree."""
+        if self.link is None:
+            return []
+        found: list[str] = self.link.session.tell(
+            lambda rules: rules.casualty_discrepancies())  # type: ignore[attr-defined]
+        return found
+
+    def pad_cards(self, side: Side) -> list[str]:
+        """The tagged command cards face down on ``side``'s card pad (B9.1): for that player's
+        own command only, never for the shared screen (a card id reveals its value)."""
+        if self.link is None:
+            return []
+        found: tuple[str, ...] = self.link.session.tell(
+            lambda rules: rules.pad_cards(side))  # type: ignore[attr-defined]
+        return list(found)
+
+    def stop(self) -> None:
+        """Leave the reader table (the app keeps its readers running for the next battle)."""
+        self.link = None
+        for undo in self.on_stop:
+            undo()
+        self.on_stop = []
 
     @property
     def state(self) -> State:
@@ -104,13 +150,35 @@ class KenseiControl:
         return self.game.events
 
     def snapshot(self) -> Snapshot:
+        self._catch_up()
         return Snapshot(public_view(self.state), tuple(self.feed[-6:]), dict(self.names))
+
+    def _catch_up(self) -> None:
+        """The rulings feed gets every event in public words, whoever caused it (a tap on the
+        screen, or a tag the readers saw)."""
+        events = self.game.events
+        for event in events[self._described:]:
+            line = self.describe(event)
+            if line is not None:
+                self.feed.append(line)
+        self._described = len(events)
 
     def private(self, side: Side) -> dict[str, Any]:
         """One player's secrets (their hand, their secondary-mission die): for a private step
         alone, never for the shared screen."""
         view = side_view(self.state, side)
         return {"hand": view["hand"], "secondary_die": view["secondary_die"]}
+
+    def honour_target(self, tid: str, in_melee: bool) -> tuple[int, list[str]]:
+        """A Retreat marker's honour roll (B3.1 step 3): the most the die may show, and its
+        terms in words ("HO 3", "in melee −1")."""
+        from companion.games.kensei.battle.troops import honour_target
+
+        target, items = honour_target(self.state, self.state.troops[tid], in_melee)
+        words = {"base_ho": "HO", "dishonoured": "Dishonoured", "general_dead": "general dead",
+                 "in_melee": "in melee"}
+        return target, [f"{words.get(i, i)} {v:+d}" if n else f"{words.get(i, i)} {v}"
+                        for n, (i, v, _rule) in enumerate(items)]
 
     def deployer(self) -> Side | None:
         """Whose deployment it is (B1.3 step 5: alternation, a side with none left passes)."""
@@ -140,17 +208,15 @@ class KenseiControl:
         if isinstance(command, Command) and command.type == "begin":
             self.names = {s: a.list.name for s, a in command.armies.items()}  # type: ignore[attr-defined]
             _distinct_names(self.names)
-        result = self.game.submit(command)
+        result = (self.link.submit(command) if self.link is not None
+                  else self.game.submit(command))
         if isinstance(result, Rejection):
             self.feed.append(FeedLine("refused", sentence(result.message), result.rule))
             return result
         assert isinstance(result, Accepted)
+        self._catch_up()
         if say:
             self.feed.append(FeedLine("ruling", say))
-        for event in result.events:
-            line = self.describe(event)
-            if line is not None:
-                self.feed.append(line)
         return None
 
     def describe(self, event: Event) -> FeedLine | None:

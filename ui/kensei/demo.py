@@ -20,6 +20,7 @@ import random
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from companion.core.records import LogRefused
 from companion.games.kensei.battle.commands import Side
 from companion.games.kensei.battle.state import SIDES
 from companion.games.kensei.records import check
+from companion.games.kensei.table import FIELD, hand_place, place_id, troop_tag
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
@@ -35,6 +37,10 @@ from ui.shell.app import FrameRecorder
 from ui.tableapp import TableOptions
 
 MAX_TAPS = 4000
+STEP_TIMEOUT_S = 20.0
+DEMO_SETTLE_S = 0.1
+"""The demo's hands never pause on the way, so a short settle keeps it quick."""
+DEMO_RATE_HZ = 50
 COMBAT_ODDS = 0.6
 DUEL_ODDS = 0.3
 
@@ -58,6 +64,11 @@ class KenseiDemo:
         self.taps = 0
         self.ordered: set[Side] = set()
         self.refusal = ""
+        self.looked = False
+        self.at_table = 0
+        self.at_pad = 0
+        self.at_card_pad = 0
+        """Troops deployed at the reader table (lifted off the virtual reserve tray)."""
 
     @property
     def flow(self) -> BattleFlow:
@@ -135,10 +146,16 @@ class KenseiDemo:
             self.tap(str(self.missions[side]))
             self.tap("Hide")
         elif phase == "deployment":
-            self.tap(self.rng.choice([x for x in self.labels() if x.startswith("Deploy ")]))
+            label = self.rng.choice([x for x in self.labels() if x.startswith("Deploy ")])
+            if self.flow.virtual is None:
+                self.tap(label)
+            else:
+                self.deploy_at_table(label.removeprefix("Deploy "))
         elif phase == "maintenance":
             self.maintenance()
         elif phase == "initiative":
+            if self.flow.control.state.turn == 1 and not self.looked:
+                self.look_around()
             self.tap("Enter the initiative dice")
             self.tap("Roll for me")
             self.tap("Roll for me")
@@ -146,6 +163,106 @@ class KenseiDemo:
             self.activation()
         elif phase == "scoring":
             self.tap("Score the battle")
+
+    def look_around(self) -> None:
+        """What players do between rolls: the roster of each army, a rule behind a ruling,
+        their own hand."""
+        self.looked = True
+        n = self.names()
+        self.tap("Troops")
+        self.tap(f"{n['b']}'s troops")
+        self.tap("Back")
+        rule = next(x for x in self.labels() if x.startswith("The rule: "))
+        self.tap(rule)
+        self.tap("Back")
+        self.tap("Look at a hand")
+        self.tap(f"{n['a']}'s hand")
+        self.tap(f"{n['a']}: show me")
+        self.tap("Hide")
+
+    def deploy_at_table(self, name: str) -> None:
+        """B1.3 step 5 at the reader table: the troop's unit card, its models and the leader
+        inside it lifted off the reserve tray onto the field; the readers see them go and the
+        table session deploys it."""
+        control = self.flow.control
+        virtual = self.flow.virtual
+        link = control.link
+        assert virtual is not None and link is not None
+        side = control.deployer()
+        assert side is not None
+        tid = next(t for t, n in control.deployable(side) if n == name)
+        rules = link.session.rules
+        models: dict[str, tuple[str, ...]] = getattr(rules, "models", {})
+        troops = [tid, *(t.id for t in control.state.troops.values() if t.inside == tid)]
+        before = len(control.events)
+        for troop in troops:
+            for tag in (troop_tag(troop), *models.get(troop, ())):
+                virtual.move(tag, FIELD)
+        self.at_table += 1
+        self.wait(lambda: any(e.type == "troop_deployed" and e.troop == tid  # type: ignore[attr-defined]
+                              for e in control.events[before:]),
+                  f"the readers to see {name} leave the reserve tray")
+
+    def activate_at_table(self, side: Side, tid: str) -> None:
+        """B3.3 at the reader table: the troop's unit card laid on its player's command pad
+        (the table session activates it), then taken back to the field."""
+        control = self.flow.control
+        virtual = self.flow.virtual
+        assert virtual is not None
+        before = len(control.events)
+        pad = place_id("command", side)
+        self.at_pad += 1
+        virtual.move(troop_tag(tid), pad)
+        self.wait(lambda: any(e.type == "troop_activated" and e.troop == tid  # type: ignore[attr-defined]
+                              for e in control.events[before:]),
+                  "the command pad to activate the troop")
+        virtual.move(troop_tag(tid), FIELD)
+        self.wait(lambda: virtual.where(troop_tag(tid)) == FIELD, "the card to be lifted")
+
+    def bid_at_table(self, name: str) -> None:
+        """B9.1 at the reader table: the player lays a tagged card face down on the card pad
+        and bids it; the card goes back to the hand's place once the duel has it."""
+        control = self.flow.control
+        virtual = self.flow.virtual
+        assert virtual is not None
+        side = next(s for s in SIDES if self.names()[s] == name)
+        card = control.private(side)["hand"]["hand"][0]["card"]
+        virtual.move(card, place_id("cards", side))
+        self.wait(lambda: control.pad_cards(side) == [card], "the card pad to read the bid")
+        self.at_card_pad += 1
+        self.tap("Bid the cards on the card pad")
+        virtual.move(card, hand_place(side))  # the readers let it go while play goes on
+
+    def casualties_at_table(self) -> None:
+        """B7 at the reader table: the models a ruling removed go to their casualty tray (a
+        leader killed, his base), until the table session counts what the rulings say."""
+        control = self.flow.control
+        virtual = self.flow.virtual
+        link = control.link
+        if virtual is None or link is None:
+            return
+        state = control.state
+        models: dict[str, tuple[str, ...]] = getattr(link.session.rules, "models", {})
+        for troop in state.troops.values():
+            tray = place_id("casualties", troop.side)
+            tags = models.get(troop.id) or (troop_tag(troop.id),)
+            removed = troop.models_start if troop.removed else troop.models_start - troop.models
+            on_tray = [t for t in tags if virtual.where(t) == tray]
+            for tag in [t for t in tags if virtual.where(t) != tray][:removed - len(on_tray)]:
+                virtual.move(tag, tray)
+        self.wait(lambda: not control.table_lines(), "the casualty trays to match the rulings")
+
+    def wait(self, done: Callable[[], bool], what: str) -> None:
+        """Keep the app running (redraws, recording) until ``done()``."""
+        link = self.flow.control.link
+        deadline = time.monotonic() + STEP_TIMEOUT_S
+        while not done():
+            if time.monotonic() > deadline:
+                raise DemoError(f"timed out waiting for {what}")
+            if link is None or not link.rest_over():
+                self.app.pump(15)
+        self.app.pump()
+        self.app.draw()
 
     def maintenance(self) -> None:
         n = self.names()
@@ -158,6 +275,7 @@ class KenseiDemo:
         honour = [x for x in self.labels() if x.startswith("Honour roll: ")]
         if honour:
             self.tap(honour[0])
+            self.tap("Enter the honour die")
             self.tap("Roll for me")
             return
         raise DemoError("maintenance is stuck")
@@ -169,7 +287,12 @@ class KenseiDemo:
                 and self.rng.random() < DUEL_ODDS:
             self.duel(next(x for x in labels if x.startswith("Command duel: ")))
             return
-        for side in ("a", "b"):
+        for side in SIDES:
+            if f"{n[side]}: activate a troop" in labels and self.flow.virtual is not None \
+                    and self.flow.control.state.turn == 1:
+                eligible = self.flow.control.snapshot().eligible(side)
+                self.activate_at_table(side, self.rng.choice(eligible)["id"])
+                return
             if f"{n[side]}: activate a troop" in labels:
                 self.tap(f"{n[side]}: activate a troop")
                 self.tap(self.rng.choice([x for x in self.labels()
@@ -203,9 +326,12 @@ class KenseiDemo:
             shown = next(x for x in self.labels() if x.endswith(": show me"))
             self.tap(shown)
             cards = [x for x in self.labels() if x.startswith("Card ") and ": worth " in x]
-            if cards:
-                self.tap(cards[0])
-            self.tap("Lay the bid face down")
+            if self.flow.virtual is not None and cards and self.flow.control.state.turn == 1:
+                self.bid_at_table(shown.removesuffix(": show me"))
+            else:
+                if cards:
+                    self.tap(cards[0])
+                self.tap("Lay the bid face down")
             if not any(x.endswith(": show me") for x in self.labels()):
                 break
 
@@ -271,6 +397,7 @@ class KenseiDemo:
             screen_name = self.app.painter.screen
             if screen_name == "kensei-ruling":
                 self.tap("Done")
+                self.casualties_at_table()
                 return
             if screen_name == "kensei-refusal":
                 self.refusal = " ".join(t for s_, t in self.app.drawn)
@@ -287,8 +414,15 @@ class KenseiDemo:
 
 
 def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bool = True,
-             swap: bool = False, duels: bool = True) -> int:
+             swap: bool = False, duels: bool = True, reader_table: bool = True) -> int:
+    """0 when the screens followed the battle to the score and its record verified.
+    ``reader_table``: deploy at the simulated reader table (the virtual table's trays)."""
     options.seed = seed
+    if reader_table:
+        options.hubs = ["sim"]
+    options.rate_hz = DEMO_RATE_HZ
+    options.settle_s = DEMO_SETTLE_S
+    options.virtual_table = False
     scratch: Path | None = None
     if options.db is None:  # a demo is not a game to keep
         scratch = Path(tempfile.mkdtemp(prefix="kensei-demo-"))
@@ -308,7 +442,10 @@ def run_demo(options: TableOptions, seed: int, record: Path | None, pictures: bo
         winner = n[state.winner] if state.winner else "nobody: a draw"
         print(f"demo: seed {seed}, {n['a']} {state.vp.get('a', 0)}, {n['b']} "
               f"{state.vp.get('b', 0)} after {state.turn} turns "
-              f"({len(demo.flow.control.events)} events, record verified); winner {winner}")
+              f"({len(demo.flow.control.events)} events, record verified; "
+              f"{demo.at_table} troops deployed from the reserve trays, {demo.at_pad} activated "
+              f"on the command pads, {demo.at_card_pad} bids read on the card pads); "
+              f"winner {winner}")
         return 0
     except (DemoError, LogRefused) as exc:
         print(f"companion run --demo: error: {exc}", file=sys.stderr)

@@ -60,7 +60,7 @@ class HomeScreen:
     no_saved: str = "No battle has been saved yet."
     problem: str | None = None
     """Why battles cannot be saved now (the store), said on the screen."""
-    name: str = "kensei-home"
+    name: str = "start"
 
     def tick_ms(self) -> int | None:
         return None

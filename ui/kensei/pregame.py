@@ -204,7 +204,7 @@ class Pregame:
         die = f.control.private(side)["secondary_die"]
         name, what = bw.MISSIONS[die]
         return f.hidden_page(f"{f.name(side)}: your secondary mission", [
-            Line(f"Your die: {die}", bold=True), Line(name, bold=True, colour=th.GOLD),
+            Line(f"Your die: {die}", bold=True), Line(name, big=True, colour=th.GOLD),
             Line(what), Line("Remember it; it is revealed at the score.", colour=th.DIM)])
 
     # ------------------------------------------------------------------ deployment

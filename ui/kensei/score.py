@@ -61,7 +61,8 @@ def _per_side(scenario: int, names: dict[str, str]) -> list[Ask]:
 
 
 def _secondary(die: int | None, side: str, names: dict[str, str]) -> list[Ask]:
-    n = names[side]
+    """The table's count for a secondary mission, revealed now the battle is over (B15)."""
+    n = f"{names[side]}, {bw.MISSIONS[die][0]}" if die in bw.MISSIONS else names[side]
     if die == 2:
         return [Ask(("secondary", side, "leaders_in_enemy_zone"),
                     f"{n}: own leaders in the enemy zone", 0, 10)]
@@ -144,7 +145,9 @@ class Score:
         buttons = [Button(self._label(a), partial(self._next, a)) for a in asks]
         lines = [Line(f"The battle is over: {self._why(view)}", "B15", bold=True),
                  Line("Tap each line until it says what the table shows (model by model, "
-                      "fully inside).", "B15", th.DIM), *f.feed_lines(1)]
+                      "fully inside).", "B15", th.DIM),
+                 *(f.feed_lines(1) if f.control.feed[-1:] and
+                   f.control.feed[-1].kind == "refused" else [])]
         return Page("kensei-score", f"Scenario {view['scenario']}: "
                     f"{bw.SCENARIOS[int(view['scenario'] or 1)]}, the table's count", lines,
                     buttons, [Button("Score the battle", partial(
@@ -170,21 +173,21 @@ class Score:
             vp = view["vp"].get(side, 0)
             lines.append(Line(f"{f.name(side)}: {bw.plural(vp, 'victory point')}", "B15",
                               bold=True))
-            parts = []
             if scored is not None:
                 for line in scored.lines[side]:  # type: ignore[attr-defined]
-                    what = bw.SCORE_LINES.get(line.id, "secondary mission")
-                    parts.append(f"{line.vp} for {what}")
+                    what = bw.SCORE_LINES.get(line.id, "the secondary mission")
+                    detail = f" ({line.detail})" if line.id == "more_points" else ""
+                    lines.append(Line(f"+{line.vp} for {what}{detail}", line.rule, th.DIM))
             if die:
-                parts.append(f"mission: {bw.MISSIONS[die][0]}")
-            lines.append(Line("   " + ("; ".join(parts) or "nothing scored"), colour=th.DIM))
+                name, what = bw.MISSIONS[die]
+                lines.append(Line(f"Secondary mission: {name} ({what})", "B15", th.DIM))
         winner = view["winner"]
         title = f"{f.name(winner)} wins" if winner else "A draw"
         seal = self.seal()
         if seal:
             lines.append(Line(seal, colour=th.GOLD))
         back = f.kensei.show_start if f.kensei is not None else None
-        return Page("kensei-score", title, lines, [],
+        return Page("kensei-score", title, lines, [], line_size="small", bar=
                     [Button("Troops", partial(f.open, f.turn.roster_page)),
                      Button("Home", back, th.ACCEPT)])
 

@@ -28,7 +28,7 @@ from companion.games.kensei.battle.commands import (
     Side,
     Situation,
 )
-from companion.games.kensei.battle.state import other
+from companion.games.kensei.battle.state import SIDES, other
 from ui.kensei import battle_words as bw
 from ui.kensei.battle_page import Button, Line, Page
 from ui.shell import theme as th
@@ -59,19 +59,19 @@ class Turn:
         self.under: list[str] = []
         self.roster_side: Side = "a"
         self.dealt: dict[Side, tuple[list[str], int]] = {}
+        self.honour: dict[str, bool] = {"in_melee": False, "general_near": False}
 
     # ------------------------------------------------------------------ phases
 
     def page(self, phase: str) -> Page:
         f = self.flow
         view = f.snap.view
-        head = [Line(f"Turn {view['turn']} of 5 · {f.name('a')} against {f.name('b')}",
-                     bold=True)]
+        head: list[Line] = []
         bar = f.common_bar()
         if phase == "maintenance":
             return self.maintenance(head, bar)
         if phase == "initiative":
-            return Page("kensei-turn", f"Turn {view['turn']}: initiative", [
+            return Page("kensei-turn", f"Turn {view['turn']} of 5: initiative", [
                 *head, *f.feed_lines(2), Line("Both roll 1D6; the higher holds the initiative "
                                               "this turn, a tie is rolled again.",
                                               "B3.2 FASE DE INICIATIVA", th.DIM)],
@@ -86,7 +86,7 @@ class Turn:
         f = self.flow
         state = f.control.state
         buttons = []
-        for side in ("a", "b"):
+        for side in SIDES:
             if side in state.drawn:
                 buttons.append(Button(f"{f.name(side)}: cards dealt", None))
             else:
@@ -97,7 +97,7 @@ class Turn:
             if t["alive"] and t["retreat"] and t["side"] in state.drawn:
                 buttons.append(Button(f"Honour roll: {t['name']} (Retreat)", partial(
                     self.retreat_roll, t["id"])))
-        return Page("kensei-turn", f"Turn {f.snap.view['turn']}: maintenance", [
+        return Page("kensei-turn", f"Turn {f.snap.view['turn']} of 5: maintenance", [
             *head, Line("1. Rout check: done at the end of each turn.", "B3.1", th.DIM),
             Line("2. Each player is dealt a new hand; 3. troops in Retreat roll honour; "
                  "4. Used and Stunned markers are cleared.", "B3.1 FASE DE MANTENIMIENTO",
@@ -138,20 +138,54 @@ class Turn:
         f = self.flow
         hand = f.control.private(side)["hand"]["hand"]
         values = sorted(card_value(c["card"]) for c in hand)
-        lines = [Line(f"Your hand: {', '.join(map(str, values)) or 'no cards'}", bold=True,
+        lines = [Line(f"Your hand: {', '.join(map(str, values)) or 'no cards'}", big=True,
                       colour=th.GOLD),
                  Line("Card values: each card is worth 0 to 3 in a duel or an offering.",
                       "B9.1 BARAJA DE MANDO", th.DIM)]
         return f.hidden_page(f"{f.name(side)}: your command cards", lines)
 
     def retreat_roll(self, tid: str) -> None:
+        self.honour = {"in_melee": False, "general_near": False}
+        self.flow.open(partial(self.honour_page, tid))
+
+    def honour_page(self, tid: str) -> Page:
+        """B3.1 step 3: what the table shows before the die (in melee: −1; the general near
+        may have a failed roll re-rolled, TIRADA DE HONOR)."""
+        f = self.flow
+        t = f.snap.troop(tid)
+        target, terms = f.control.honour_target(tid, self.honour["in_melee"])
+        toggles = [Button(f"{label}: {'yes' if self.honour[key] else 'no'}", partial(
+            self._flip_honour, key), selected=self.honour[key]) for key, label in (
+                ("in_melee", "Locked in a melee"),
+                ("general_near", "The general within 15 cm and in sight"))]
+        return Page("kensei-turn", f"Honour roll: {t['name']} (Retreat)", [
+            Line(f"It passes on {target} or less: {', '.join(terms)}.",
+                 "B3.1 FASE DE MANTENIMIENTO", bold=True),
+            Line("A fail removes the troop from the table.", colour=th.DIM)],
+            [*toggles, Button("Enter the honour die", partial(self._honour_die, tid, target),
+                              th.ACCEPT)], [Button("Back", f.back)], columns=1)
+
+    def _flip_honour(self, key: str) -> None:
+        self.honour[key] = not self.honour[key]
+
+    def _honour_die(self, tid: str, target: int) -> None:
         from ui.kensei.battle import Pad
 
         f = self.flow
-        t = f.snap.troop(tid)
-        f.pad(Pad(f"Honour roll: {t['name']}", "B3.1 FASE DE MANTENIMIENTO", 1,
-                  lambda d: f.submit(RetreatHonour(troop=tid, dice=d)),
-                  [Line("Roll 1D6: at most the troop's honour passes; a fail removes it.")]))
+        name = f.snap.troop(tid)["name"]
+        sit = dict(self.honour)
+
+        def first(dice: list[int]) -> None:
+            if dice[0] > target and sit["general_near"]:
+                f.pad(Pad(f"Honour roll: {name}, the general's re-roll", "TIRADA DE HONOR", 1,
+                          lambda again: f.submit(RetreatHonour(troop=tid, dice=dice + again,
+                                                               **sit)),
+                          [Line(f"The first die, {dice[0]}, failed.", colour=th.DIM)]))
+            else:
+                f.submit(RetreatHonour(troop=tid, dice=dice, **sit))
+
+        f.pad(Pad(f"Honour roll: {name}", "B3.1 FASE DE MANTENIMIENTO", 1, first,
+                  [Line(f"It passes on {target} or less.")]))
 
     # ------------------------------------------------------------------ activation
 
@@ -168,7 +202,7 @@ class Turn:
         buttons: list[Button] = []
         troops = act["troops"]
         pair = []
-        for side in ("a", "b"):
+        for side in SIDES:
             tid = troops.get(side)
             if tid is None:
                 continue
@@ -180,8 +214,8 @@ class Turn:
                 state += ": order roll to come"
             pair.append(f"{f.name(side)}: {state}")
         if pair:
-            lines.insert(1, Line(" · ".join(pair), "B3.3", bold=True))
-        for side in ("a", "b"):
+            lines.insert(0, Line(" · ".join(pair), "B3.3", bold=True))
+        for side in SIDES:
             tid = troops.get(side)
             if tid is None:
                 if act["solo"] is None:
@@ -197,7 +231,9 @@ class Turn:
                 left = act["left"].get(side, 0)
                 buttons.append(Button(f"Give an order: {f.name(side)}'s {name} "
                                       f"({bw.plural(left, 'order')} left)",
-                                      partial(self.start_order, side) if left else None))
+                                      partial(self.start_order, side)
+                                      if left and set(act["orders"]) == set(troops)
+                                      else None))
         rolled = set(act["orders"]) == set(troops)
         if rolled:
             buttons.append(Button("A reaction order", partial(f.open, self.reactor_page)))
@@ -205,16 +241,22 @@ class Turn:
                                                                    self.offering_page)))
         buttons.append(Button("End of activation", partial(f.submit, EndActivation())
                               if rolled else None))
-        return Page("kensei-turn", f"Turn {view['turn']}: activation", lines, buttons, bar,
+        return Page("kensei-turn", f"Turn {view['turn']} of 5: activation", lines, buttons, bar,
                     columns=1 if len(buttons) <= 3 else 2)
 
     def between_pairs(self, lines: list[Line], bar: list[Button], holder: Side) -> Page:
         f = self.flow
         snap = f.snap
         deck = snap.view["deck"]
+        if deck["duel"] is not None:  # called, and the holder has yet to answer
+            return Page("kensei-turn", f"Turn {snap.view['turn']} of 5: a command duel", [
+                *lines, Line(f"{f.name(other(holder))} called a command duel.",
+                             "B9.1 DUELO DE MANDO", th.DIM)],
+                [Button(f"Command duel: {f.name(holder)} answers", partial(
+                    self.answer_duel, holder), th.ACCEPT)], bar, columns=1)
         buttons = []
-        have = {s: bool(snap.eligible(s)) for s in ("a", "b")}
-        for side in ("a", "b"):
+        have = {s: bool(snap.eligible(s)) for s in SIDES}
+        for side in SIDES:
             if have[side]:
                 buttons.append(Button(f"{f.name(side)}: activate a troop", partial(
                     f.open, partial(self.activate_page, side)), th.ACCEPT))
@@ -223,12 +265,12 @@ class Turn:
             buttons.append(Button(f"Command duel: {f.name(caller)} calls", partial(
                 self.start_duel, caller)))
         if not all(have.values()):
-            for side in ("a", "b"):
+            for side in SIDES:
                 if have[side] and deck[side]["hand"]:
                     buttons.append(Button(f"Commander activation: {f.name(side)}", partial(
                         f.submit, CommanderActivation(side=side))))
             buttons.append(Button("End the turn", partial(f.submit, EndTurn())))
-        return Page("kensei-turn", f"Turn {snap.view['turn']}: name the next troops", [
+        return Page("kensei-turn", f"Turn {snap.view['turn']} of 5: the next pair", [
             *lines, Line(self._left(snap), "B3.3", th.DIM)], buttons, bar,
             columns=1 if len(buttons) <= 3 else 2)
 
@@ -266,6 +308,11 @@ class Turn:
         self.flow.private(caller, partial(self.bid_page, caller),
                           "A command duel's bid is laid face down (B9.1).")
 
+    def answer_duel(self, holder: Side) -> None:
+        self.bid = []
+        self.flow.private(holder, partial(self.bid_page, holder),
+                          "Answer the command duel with a bid laid face down (B9.1).")
+
     def bid_page(self, side: Side) -> Page:
         from companion.games.kensei.battle.deck import card_value
 
@@ -277,9 +324,16 @@ class Turn:
         lines = [Line(f"Your bid: {bw.plural(len(self.bid), 'card')}, worth {total}",
                       "B9.1 DUELO DE MANDO", th.GOLD, bold=True), *f.feed_lines(1)]
         lay = partial(self._lay_bid, side) if self.bid or not hand else None
-        return Page("kensei-private", f"{f.name(side)}: your bid", lines, buttons,
-                    [Button("Back", f.back), Button("Lay the bid face down", lay, th.ACCEPT)],
+        bar = [Button("Back", f.back), Button("Lay the bid face down", lay, th.ACCEPT)]
+        if f.control.link is not None:  # tagged cards laid face down on the card pad
+            bar.insert(1, Button("Bid the cards on the card pad",
+                                 partial(self._pad_bid, side)))
+        return Page("kensei-private", f"{f.name(side)}: your bid", lines, buttons, bar,
                     columns=2)
+
+    def _pad_bid(self, side: Side) -> None:
+        self.bid = self.flow.control.pad_cards(side)
+        self._lay_bid(side)
 
     def _toggle_bid(self, card: str) -> None:
         if card in self.bid:
@@ -308,7 +362,7 @@ class Turn:
         f = self.flow
         deck = f.snap.view["deck"]
         buttons = []
-        for side in ("a", "b"):
+        for side in SIDES:
             for roll, words in OFFERING_ROLLS:
                 buttons.append(Button(f"{f.name(side)}: on {words}", partial(
                     self.start_offering, side, roll) if deck[side]["hand"] else None))
@@ -341,7 +395,7 @@ class Turn:
     def _offer(self, side: Side, card: str, kind: str, roll: str) -> None:
         f = self.flow
         on = f"turn {f.snap.view['turn']} troop {len(f.control.state.activated)} {roll}"
-        if f.submit(Offering(side=side, card=card, kind=kind,  # type: ignore[arg-type]
+        if f.submit(Offering(side=side, card=card, kind=kind,
                              on=on)):
             f.back()
 

@@ -11,6 +11,7 @@ from kensei_taps import make, screen, shown, tap
 
 from companion.games.kensei.battle.commands import Side
 from ui.kensei.app import KenseiApp
+from ui.kensei.battle_words import MISSIONS
 from ui.kensei.demo import KenseiDemo
 
 NO_GENERAL = """\
@@ -56,8 +57,11 @@ def test_a_refused_list_is_said_with_its_section_and_cannot_begin(app: KenseiApp
 
 
 def _active(demo: KenseiDemo) -> Side | None:
+    """A side whose troop may be given orders: both order rolls are in (B3.3)."""
     act = demo.flow.control.state.activation
-    return next((s for s in ("a", "b") if act is not None and s in act.orders), None)
+    if act is None or len(act.orders) < 2:
+        return None
+    return next((s for s in ("a", "b") if act.left.get(s)), None)
 
 
 def test_an_order_refused_in_words_with_its_heading(app: KenseiApp) -> None:
@@ -171,5 +175,148 @@ def test_an_offering_is_chosen_in_private_and_said_without_its_card(app: KenseiA
         words = shown(app)
         assert "a re-roll, the card discarded face down" in words
         assert "worth" not in words
+    finally:
+        app.close()
+
+
+def test_another_scenario_asks_the_table_at_the_end(app: KenseiApp) -> None:
+    """Scenario 2 agreed on the lists page; a concession ends the battle; the score page asks
+    the strips controlled, and the answers given are what is scored (B15)."""
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        tap(app, "New battle")
+        tap(app, "First player's list")
+        tap(app, "Kuge vanguard")
+        tap(app, "Second player's list")
+        tap(app, "Buke vanguard")
+        tap(app, "Scenario 1: ")
+        tap(app, "2: Lucha de fronteras")
+        tap(app, "Begin the battle")
+        demo.play(until=lambda: demo.flow.control.state.phase == "maintenance")
+        tap(app, "Concede")
+        tap(app, "Buke vanguard concedes")
+        assert screen(app) == "kensei-score"
+        words = shown(app)
+        assert "Lucha de fronteras" in words and "Buke vanguard concedes" in words
+        tap(app, "Kuge vanguard: strips controlled: ", times=3)
+        assert "Kuge vanguard: strips controlled: 3" in shown(app)
+        tap(app, "Score the battle")
+        state = demo.flow.control.state
+        assert state.phase == "over" and state.winner == "a"
+        scored = demo.flow.control.events[-1]
+        assert scored.inputs["primary"]["a"]["strips"] == 3  # type: ignore[attr-defined]
+        assert "Kuge vanguard wins" in shown(app)
+    finally:
+        app.close()
+
+
+def test_a_saved_battle_resumes_where_it_stopped(tmp_path: Path, app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "initiative")
+        events = len(demo.flow.control.events)
+        drawn = dict(demo.flow.control.private("a")["hand"])
+    finally:
+        app.close()
+    again = make(tmp_path, seed=9)
+    try:
+        tap(again, "Saved battles")
+        target = next(t for t in again.app.targets if "started" in t.label)
+        again.app.touch(target.rect.center)
+        again.app.pump()
+        assert screen(again) == "kensei-turn"
+        assert "of 5: initiative" in shown(again)
+        flow = again.battle  # type: ignore[attr-defined]
+        assert len(flow.control.events) == events
+        assert flow.control.names == {"a": "Kuge vanguard", "b": "Buke vanguard"}
+        assert flow.control.private("a")["hand"] == drawn
+    finally:
+        again.close()
+
+
+def test_a_command_duel_is_bid_in_private_and_revealed_in_sums(app: KenseiApp) -> None:
+    """B9.1: the caller's bid and the holder's answer are laid on private steps (the holder
+    may answer later, from the page that waits for it); the reveal shows the sums only."""
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "activation")
+        holder = demo.flow.control.state.initiative
+        assert holder is not None
+        caller: Side = "b" if holder == "a" else "a"
+        n = demo.names()
+        tap(app, f"Command duel: {n[caller]} calls")
+        tap(app, f"{n[caller]}: show me")
+        tap(app, "Card 1: worth ")
+        tap(app, "Lay the bid face down")
+        assert screen(app) == "kensei-cover"
+        tap(app, "Back")  # the holder is not at the table yet
+        words = shown(app)
+        assert f"{n[caller]} bids 1 command card, face down" in words
+        assert "worth" not in words
+        tap(app, f"Command duel: {n[holder]} answers")
+        tap(app, f"{n[holder]}: show me")
+        tap(app, "Card 2: worth ")
+        tap(app, "Lay the bid face down")
+        words = shown(app)
+        assert screen(app) == "kensei-turn"
+        assert f"Command duel: {n['a']} " in words and "initiative" in words
+        assert "worth" not in words and "Card 2" not in words
+    finally:
+        app.close()
+
+
+def test_a_retreat_honour_roll_with_the_generals_reroll(app: KenseiApp) -> None:
+    """B3.1 step 3: a Retreat marker set by hand in turn 1; in the next maintenance the troop's
+    honour roll shows its target with its terms, a failed die is re-rolled with the general
+    near (TIRADA DE HONOR), and the second die decides."""
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "initiative")
+        tap(app, "Troops")
+        tap(app, "Onna-Bushi: ")
+        tap(app, "Retreat: off")
+        tap(app, "Back")
+        tap(app, "Back")
+        demo.play(until=lambda: demo.flow.control.state.turn == 2)
+        demo.maintenance()
+        demo.maintenance()
+        tap(app, "Honour roll: Onna-Bushi (Retreat)")
+        tap(app, "Locked in a melee: no")
+        words = shown(app)
+        assert "It passes on 2 or less: HO 3, in melee -1." in words
+        tap(app, "The general within 15 cm and in sight: no")
+        tap(app, "Enter the honour die")
+        tap(app, "6")
+        assert "the general's re-roll" in shown(app)
+        tap(app, "2")
+        troop = next(t for t in demo.flow.control.state.troops.values()
+                     if t.side == "a" and t.profile == "onna-bushi")
+        assert troop.alive and not troop.retreat
+        assert any(f.text == "Onna-Bushi: honour roll 6, 2 against 2, passes."
+                   for f in demo.flow.control.feed)
+    finally:
+        app.close()
+
+
+def test_the_referee_sees_the_secrets_behind_the_pin_and_verifies(app: KenseiApp) -> None:
+    demo = KenseiDemo(app, seed=5, duels=False)
+    try:
+        demo.run(until=lambda: demo.flow.control.state.phase == "initiative")
+        app.show_referee()
+        assert screen(app) == "referee-pin"
+        assert "hand" not in shown(app) and "mission" not in shown(app)
+        for _ in range(2):  # the PIN set, then confirmed
+            for digit in "2468":
+                tap(app, digit)
+            tap(app, "OK")
+        assert screen(app) == "referee"
+        state = demo.flow.control.state
+        words = shown(app)
+        for side in ("a", "b"):
+            die = state.secondary[side]
+            assert f"secondary mission {MISSIONS[die][0]}" in words
+        assert "Kuge vanguard: hand " in words
+        tap(app, "Verify this battle")
+        assert "re-adjudicated by the rules, 0 corrections, hash chain intact" in shown(app)
     finally:
         app.close()

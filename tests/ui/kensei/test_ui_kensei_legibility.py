@@ -68,7 +68,7 @@ def test_every_kensei_screen_is_legible(tmp_path: Path, size: tuple[int, int]) -
         seen.add(screen(app))
     finally:
         app.close()
-    assert seen == {"kensei-home", "kensei-calculators", "kensei-melee", "kensei-shoot",
+    assert seen == {"start", "kensei-calculators", "kensei-melee", "kensei-shoot",
                     "kensei-duel", "kensei-pad", "kensei-pick", "kensei-ruling",
                     "kensei-detail", "kensei-refusal"}
     problems = lg.check_run(record)
