@@ -5,10 +5,12 @@
                                     else `companion ARGS`)
     python3 dev.py test [PYTEST ARGS...]
                                     lint (ruff), then type-check (mypy) beside every test
-                                    (pytest on parallel workers, the slow tier and the wheel
+                                    but the slow tier (pytest on parallel workers, the wheel
                                     test included): under 5 minutes on a 2-core machine
     python3 dev.py test --full [PYTEST ARGS...]
-                                    the same and the ``emulated`` tier: the Raspberry Pi install
+                                    the same, the ``slow`` tier and the ``emulated`` tier:
+                                    self-play of a thousand games, the long fuzzing, the
+                                    exhaustive searches, and the Raspberry Pi install
                                     tried in an arm64 Debian root under qemu (root, Debian's
                                     packages, about 6 minutes more; what CI runs)
 
@@ -97,14 +99,16 @@ def pytest_command(pytest_args: list[str], full: bool) -> list[str]:
     """pytest on parallel workers (pytest-xdist: a worker a core and one more, since some
     tests wait on pseudo-terminals and subprocesses; an idle worker takes tests from a busy
     one; measured on 2 cores: 2 workers 4 min 44 s, 3 workers 3 min 41 s, 4 workers 3 min 39 s),
-    unless the caller chose ``-n`` or ``-p no:xdist``; ``full``
-    adds the ``emulated`` tier."""
+    unless the caller chose ``-n`` or ``-p no:xdist``. Unless the caller chose ``-m``, the
+    default leaves out the ``slow`` tier (exhaustive searches, thousand-game self-play, the
+    long fuzzing and the end-to-end benchmark: about 4 CPU minutes) so it stays under 5
+    minutes on 2 cores; ``full`` runs every test, the ``slow`` and ``emulated`` tiers too."""
     args = list(pytest_args)
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist"
                for a in args):
         args = ["-n", str((os.cpu_count() or 1) + 1), "--dist", "worksteal", *args]
-    if full and not any(a == "-m" or a.startswith("-m") for a in args):
-        args = ["-m", "emulated or not emulated", *args]
+    if not any(a == "-m" or a.startswith("-m") for a in args):
+        args = ["-m", "emulated or not emulated" if full else "not slow", *args]
     return [str(PYTHON), "-m", "pytest", *args]
 
 

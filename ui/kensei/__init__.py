@@ -4,15 +4,14 @@
 Where each screen lives: :mod:`.home` (the home screen, the choice of calculator),
 :mod:`.forms` (the calculators' forms: :class:`~.forms.MeleeForm`, :class:`~.forms.ShootForm`,
 :class:`~.forms.DuelForm`), :mod:`.form_screen` (a form on the screen, the dice pad, refusals),
-:mod:`.ruling` (a ruling, each modifier a tap from its rule), :mod:`.tour` (the calculators'
-headless tour); :mod:`.app` puts them in the shell. The battle screens plug in as
-``ui.kensei.battle`` (:data:`ui.kensei.app.BATTLE`).
+:mod:`.ruling` (a ruling, each modifier a tap from its rule); the battle: :mod:`.battle`,
+:mod:`.lists`, :mod:`.pregame`, :mod:`.turn`, :mod:`.score`, held by :mod:`.control`;
+:mod:`.demo` (the seeded headless battle); :mod:`.app` puts them in the shell.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 from typing import TYPE_CHECKING
 
 from ui.shell.contract import GameUI
@@ -33,17 +32,11 @@ class KenseiUI:
         return run(args, change_game)
 
     def demo(self, options: TableOptions, args: argparse.Namespace) -> int:
-        """The seeded battle demo (``ui.kensei.demo``, the battle screens') when installed;
-        until then the calculators' tour, drawn through the same screens."""
-        if importlib.util.find_spec("ui.kensei.demo") is not None:
-            from ui.kensei import demo  # type: ignore[attr-defined,unused-ignore]
+        """The seeded battle demo: a 200-pe battle from the lists to the score through the
+        screens (:mod:`ui.kensei.demo`)."""
+        from ui.kensei.demo import run_demo
 
-            code: int = demo.run_demo(options, seed=args.seed, record=args.record,
-                                      pictures=args.pictures)
-            return code
-        from ui.kensei.tour import run_tour
-
-        return run_tour(options, seed=args.seed, record=args.record, pictures=args.pictures)
+        return run_demo(options, seed=args.seed, record=args.record, pictures=args.pictures)
 
     def table_app(self, options: TableOptions) -> KenseiApp:
         from ui.kensei.app import KenseiApp

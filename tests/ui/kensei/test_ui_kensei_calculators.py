@@ -249,15 +249,18 @@ def test_the_armies_names_replace_side_a_and_b(kensei: KenseiApp) -> None:
     assert "Side A" not in shown(kensei)
 
 
+@pytest.mark.slow  # a whole 5-turn battle (35 s); test_ui_kensei_demo.py runs the demo itself
 def test_companion_run_game_kensei_headless_demo_draws_its_screens(tmp_path: Path) -> None:
-    """``companion run --game kensei --headless --demo --record DIR``: the calculators' tour
-    (until the battle screens bring their demo), every frame legible."""
+    """``companion run --game kensei --headless --demo --record DIR``: the battle demo through
+    the command line (its screens, the calculators' among them), every string legible (the
+    frames themselves are tests/ui/kensei/test_ui_kensei_demo.py's)."""
     from companion.cli import main
     from ui.shell import legibility as lg
 
     record = tmp_path / "rec"
     assert main(["run", "--game", "kensei", "--headless", "--demo", "--seed", "3",
-                 "--record", str(record), "--db", str(tmp_path / "demo.sqlite")]) == 0
+                 "--record", str(record), "--no-pictures",
+                 "--db", str(tmp_path / "demo.sqlite")]) == 0
     screens = {line.split('"screen": "')[1].split('"')[0]
                for line in (record / "text.jsonl").read_text("utf-8").splitlines()}
     assert {"start", "kensei-lists", "kensei-melee", "kensei-ruling",
