@@ -36,8 +36,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``companion kensei melee|shoot|duel FILE``."""
-    parser = subparsers.add_parser("kensei", help="Kensei: army lists, profiles, the referee calculators, self-play")
+    """Add ``companion kensei melee|shoot|duel|list|profiles|selfplay``."""
+    parser = subparsers.add_parser(
+        "kensei", help="Kensei: army lists, profiles, the referee calculators, self-play")
     inner = parser.add_subparsers(dest="kensei_command", metavar="WHAT", required=True)
     for kind, text in HELP.items():
         sub = inner.add_parser(
