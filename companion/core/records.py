@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
@@ -207,6 +208,14 @@ def last_standing(entries: Sequence[Entry]) -> Entry | None:
     undone = _undone(entries)
     return next((e for e in reversed(entries) if e.kind == "command" and e.seq not in undone),
                 None)
+
+
+def rules_version() -> str:
+    """The companion's version: the rules that adjudicated a game (every game's header)."""
+    try:
+        return version("sekigahara-companion")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"
 
 
 def _invalid(exc: ValidationError) -> str:

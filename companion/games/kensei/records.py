@@ -17,21 +17,20 @@ For the app::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from companion.core import records as core_records
 from companion.core.game import Game
-from companion.core.records import LogRefused, Rebuilt
+from companion.core.records import LogRefused, Rebuilt, rules_version
 from companion.core.store import CommandRecorder, Entry, GameLog, Store
 from companion.games.kensei.battle.commands import KenseiCommand
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import State
 
 __all__ = ["GAME", "LogRefused", "check", "finish_if_over", "progress", "result", "resume",
-           "seal_points", "start", "undo_policy"]
+           "rules_version", "seal_points", "start", "undo_policy"]
 
 GAME = "kensei"
 COMMANDS = TypeAdapter[Any](KenseiCommand)
@@ -78,12 +77,6 @@ TAKE_BACK: dict[str, str] = {
 
 ENDING = ("battle_ended", "battle_scored", "army_routed", "turn_ended")
 
-
-def rules_version() -> str:
-    try:
-        return version("sekigahara-companion")
-    except PackageNotFoundError:  # a source tree that is not installed
-        return "unknown"
 
 
 def _side_name(side: object) -> str:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from companion.core import exports
@@ -39,6 +38,7 @@ from companion.core.exports import (
     read_export,
     write_export,
 )
+from companion.core.records import rules_version
 from companion.core.store import CommandRecorder, Entry, GameLog, Store
 from companion.games.sekigahara.engine import events as ev
 from companion.games.sekigahara.engine.data import FACES
@@ -54,17 +54,10 @@ from companion.games.sekigahara.engine.state import Phase, State
 __all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "GAME", "Export", "LogRefused", "Rebuilt",
            "check", "export_lines", "export_text", "finish_if_over", "import_export",
            "open_log", "progress", "read_export", "readjudicate", "result", "resume",
-           "seal_points", "start", "step", "undo_policy", "write_export"]
+           "rules_version", "seal_points", "start", "step", "undo_policy", "write_export"]
 
 GAME = "sekigahara"
 
-
-def rules_version() -> str:
-    """The companion's version: the rules that adjudicated a game."""
-    try:
-        return version("sekigahara-companion")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "unknown"
 
 
 def manifest_hash() -> str:

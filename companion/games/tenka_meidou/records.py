@@ -16,32 +16,25 @@ For the app::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from companion.core import records as core_records
 from companion.core.game import Game
-from companion.core.records import LogRefused, Rebuilt
+from companion.core.records import LogRefused, Rebuilt, rules_version
 from companion.core.store import CommandRecorder, Entry, GameLog, Store
 from companion.games.tenka_meidou.events import TenkaCommand, TenkaEvent
 from companion.games.tenka_meidou.rules import TenkaRules
 from companion.games.tenka_meidou.state import Phase, State
 
 __all__ = ["GAME", "LogRefused", "check", "finish_if_over", "progress", "result", "resume",
-           "seal_points", "start", "undo_policy"]
+           "rules_version", "seal_points", "start", "undo_policy"]
 
 GAME = "tenka-meidou"
 COMMANDS = TypeAdapter[Any](TenkaCommand)
 TenkaGame = Game[State, TenkaCommand, TenkaEvent]
 
-
-def rules_version() -> str:
-    try:
-        return version("sekigahara-companion")
-    except PackageNotFoundError:  # a source tree that is not installed
-        return "unknown"
 
 
 def undo_policy(command: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
