@@ -327,7 +327,11 @@ class KenseiControl:
 
     def melee_prefill(self, attacker: str, defender: str, order: str) -> dict[str, Any]:
         """The melee calculator's input as the battle knows it (B5): each troop's class,
-        models, weapon, markers and leader; the players add what the table shows."""
+        models, weapon, markers and leader; the players add what the table shows.
+
+        ``models_in_melee`` opens at a starting value the players correct (contact is
+        theirs to assert, B18): the front rank that can touch the enemy, at most five
+        models of a unit (:func:`models_in_contact`)."""
         state = self.state
         a, b = state.troops[attacker], state.troops[defender]
         sides = {a.side: (a, order), b.side: (b, "fight_reaction" if order == "charge"
@@ -338,6 +342,7 @@ class KenseiControl:
             entry: dict[str, Any] = {
                 "troop": troop.id, "order": given, **_common(state, troop),
                 "at": p.at, "ho": p.ho, "models": troop.models, "weapon": p.weapon,
+                "models_in_melee": models_in_contact(troop.models, troop.models_start),
                 "skirmishers": p.troop_type == "skirmishers", "stunned": troop.stunned,
                 "used": troop.used, "retreat_marker": troop.retreat,
                 "parapeted": troop.parapeted}
@@ -374,6 +379,19 @@ class KenseiControl:
                             "hr": lp.hr, "wounds": tlead.wound_markers,
                             "general": tlead.general}
         return {"shooter": sh, "target": tg}
+
+
+FRONT_RANK = 5
+"""A unit's front rank as the demo lists deploy it: the models that can be in contact."""
+
+
+def models_in_contact(models: int, models_start: int) -> int:
+    """The starting ``models_in_melee`` of a melee form, for the players to correct: the
+    front rank of a unit (at most :data:`FRONT_RANK` models), 1 for a single model (B5, B18:
+    contact is asserted by the players, not sensed)."""
+    if models_start == 1:
+        return 1 if models else 0
+    return min(models, FRONT_RANK)
 
 
 _DECK_EVENTS = frozenset({"cards_drawn", "hand_discarded", "deck_reshuffled", "duel_bid",
