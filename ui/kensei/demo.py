@@ -17,6 +17,7 @@ two runs' public frames. Duels reveal the bids, so a swapped-world run plays wit
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -64,6 +65,9 @@ class KenseiDemo:
         self.taps = 0
         self.ordered: set[Side] = set()
         self.refusal = ""
+        self.refusals: list[tuple[int, str]] = []
+        """Each calculator refusal the demo met, with the number of the fight it came in."""
+        self.fights = 0
         self.looked = False
         self.at_table = 0
         self.at_pad = 0
@@ -371,7 +375,9 @@ class KenseiDemo:
         form = getattr(screen, "form", None)
         if form is None:
             raise DemoError("no calculator form")
-        for attempt in range(3):
+        self.refusal = ""
+        self.fights += 1
+        for attempt in range(4):
             for i, page in enumerate(form.pages):
                 if "dice as rolled" not in page.title:
                     continue
@@ -400,11 +406,47 @@ class KenseiDemo:
                 self.casualties_at_table()
                 return
             if screen_name == "kensei-refusal":
-                self.refusal = " ".join(t for s_, t in self.app.drawn)
-                self.tap("Back to the form")
+                words = " ".join(t for s_, t in self.app.drawn)
+                again, self.refusal = words == self.refusal, words
+                self.refusals.append((self.fights, words))
+                if again or not self.answer(words):
+                    if self.has("Back to the form"):
+                        self.tap("Back to the form")
+                    break
                 continue
             return
-        self.tap("Back")
+        self.tap("Back")  # a refusal the demo cannot answer: the fight is let go
+
+    def answer(self, words: str) -> bool:
+        """A refusal answered as a player would, once: "Change it" leads to the field it
+        names, which gets the die, the ranks or the choice the refusal asks for. False when
+        the demo has no answer (the refusal stays on the screen)."""
+        change = next((x for x in self.labels() if x.startswith("Change it: ")), None)
+        if change is None:
+            return False
+        self.tap(change)
+        screen = self.app.painter.screen
+        labels = self.labels()
+        bases = re.search(r"of the (\d+) bases?", words)
+        if screen == "kensei-pick":  # the weapon types the calculator rules on (reading)
+            self.tap(self.rng.choice([x for x in labels if x != "Back to the form"
+                                      and not x.startswith(("Type 6", "Type 7"))]))
+            return True
+        if screen != "kensei-pad":
+            return False
+        if "Clear" in labels:
+            self.tap("Clear")
+        if "Roll for me" in labels:
+            self.tap("Roll for me")
+        elif bases is not None:
+            left = int(bases.group(1))
+            for rank in ([left] if left < 6 else [left - left // 2, left // 2]):
+                self.tap(str(rank))
+        else:
+            self.tap("Done")
+            return False
+        self.tap("Done")
+        return True
 
     def asked_honour(self, path: tuple[str, ...]) -> bool:
         """The last refusal asked for this side's honour die."""

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+from kensei_taps import make
+
 from companion.games.kensei.battle.commands import Begin
 from companion.games.kensei.battle.examples import buke, kuge
 from ui.kensei.control import KenseiControl
+from ui.kensei.demo import KenseiDemo
 
 
 def _begun() -> KenseiControl:
@@ -26,3 +32,52 @@ def test_a_melee_form_opens_with_the_front_rank_in_contact() -> None:
     assert data["b"]["models_in_melee"] == 1
     data = control.melee_prefill(unit.id, small.id, "fight")
     assert data["b"]["models_in_melee"] == 4
+
+
+def test_the_demo_answers_each_refusal_once_and_its_melees_cost_models(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 4 (it once showed the same "ranks after" refusal twice at the end of turn 5, and
+    rolled its melees with no model in contact): every calculator refusal is answered by
+    changing the control it names, never met twice in a row in one fight; no button offers
+    an activation the end of the turn refuses (FIN DEL TURNO); melees take models."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    app = make(tmp_path, seed=4)
+    try:
+        demo = KenseiDemo(app, 4)
+        demo.run()
+        control = demo.flow.control
+        assert control.state.phase == "over"
+        pairs = zip(demo.refusals, demo.refusals[1:], strict=False)
+        assert not [a for a, b in pairs if a == b]
+        assert any("ranks after" in words for _, words in demo.refusals)
+        control.snapshot()
+        assert not [line.text for line in control.feed if "last activation" in line.text]
+        fallen = [sum(c["casualties"] for c in e.model_dump()["changes"])
+                  for e in control.events if e.type == "melee_fought"]
+        assert fallen and sum(fallen) > 0
+    finally:
+        app.close()
+
+
+def test_no_activation_is_offered_once_the_last_one_of_the_turn_is_spent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FIN DEL TURNO: a side with troops left after the other ran out activates one more,
+    once; then the screen offers the commander activation and the end of the turn, not an
+    activation the engine refuses (the seed-4 demo once tapped it a thousand times)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    app = make(tmp_path, seed=3)
+    try:
+        demo = KenseiDemo(app, 3)
+
+        def spent() -> bool:
+            snap = demo.flow.control.snapshot()
+            return (snap.phase == "activation" and snap.view["activation"] is None
+                    and any(snap.eligible(s) for s in ("a", "b"))
+                    and "activate" not in snap.view["due"]["commands"])
+
+        demo.run(until=spent)
+        assert spent()
+        assert not [x for x in demo.labels() if x.endswith(": activate a troop")]
+        assert "End the turn" in demo.labels()
+    finally:
+        app.close()

@@ -309,7 +309,7 @@ def _fix(cmd: Command, message: str, roll: Callable[[], int]) -> Command | None:
     elif path[-1] == "samurai_choice":
         where["samurai_choice"] = "stay" if roll() % 2 else "fall_back"
     elif path[-1] == "ranks_after":
-        bases = re.search(r"of the (\d+) bases", message)
+        bases = re.search(r"of the (\d+) bases?", message)
         if bases is None:
             return None
         n = int(bases.group(1))
