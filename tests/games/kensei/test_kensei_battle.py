@@ -64,10 +64,11 @@ def armies(a: Army | None = None, b: Army | None = None) -> dict[str, Army]:
     return {"a": a or kuge(), "b": b or buke()}
 
 
-def deployed(scenario: int = 1) -> Game[State, Any, Any]:
+def deployed(scenario: int = 1, forces: dict[str, Army] | None = None
+             ) -> Game[State, Any, Any]:
     """The example battle up to the first maintenance: Kuge (a) won the strategy roll."""
     game: Game[State, Any, Any] = Game(RULES)
-    submit(game, Begin(armies=armies(), scenario=scenario))
+    submit(game, Begin(armies=forces or armies(), scenario=scenario))
     submit(game, StrategyRoll(dice={"a": 6, "b": 1}))
     submit(game, ChooseSide(side="a", role="attacker"))
     submit(game, SceneryRoll(die=3))
@@ -394,17 +395,8 @@ def test_a_garbled_weapon_type_fights_as_the_players_read_it() -> None:
     and without one the melee is refused with the weapons' heading, not the battle's."""
     b = buke()
     dai_katana = b.profiles["spear-samurai"].model_copy(update={"weapon": 6})
-    game: Game[State, Any, Any] = Game(RULES)
-    submit(game, Begin(armies=armies(b=b.model_copy(
-        update={"profiles": {**b.profiles, "spear-samurai": dai_katana}})), scenario=1))
-    submit(game, StrategyRoll(dice={"a": 6, "b": 1}))
-    submit(game, ChooseSide(side="a", role="attacker"))
-    submit(game, SceneryRoll(die=3))
-    submit(game, SecondaryMission(side="a", die=1))
-    submit(game, SecondaryMission(side="b", die=5))
-    for side, troop in (("a", "a2"), ("b", "b2"), ("a", "a3"), ("b", "b3"), ("a", "a4"),
-                        ("b", "b4"), ("b", "b1")):
-        submit(game, Deploy(side=side, troop=troop))
+    game = deployed(forces=armies(b=b.model_copy(
+        update={"profiles": {**b.profiles, "spear-samurai": dai_katana}})))
     draw_both(game, random.Random(5))
     submit(game, InitiativeRoll(dice={"a": 5, "b": 2}))
     submit(game, Activate(side="a", troop="a4"))
