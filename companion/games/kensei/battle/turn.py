@@ -4,6 +4,7 @@ of the turn. The orders themselves are orders.py's."""
 from __future__ import annotations
 
 from companion.core.events import Event
+from companion.core.game import HiddenViolation
 from companion.core.rules import RuleViolation
 from companion.games.kensei.battle import cards, deck
 from companion.games.kensei.battle.commands import (
@@ -162,6 +163,9 @@ def activate(state: State, cmd: Activate) -> TroopActivated:
     if not eligible(state, troop):
         why = ("it is Used" if troop.used else "it is inside its unit" if troop.inside
                else "it is not on the table")
+        if troop.held_back and state.army(troop.side).list.clan == "kuroi-te":
+            raise HiddenViolation(ACTIVATION, "a troop kept hidden rises from turn 2",
+                                  f"{name(state, troop)} cannot be activated: {why}")
         raise RuleViolation(ACTIVATION, f"{name(state, troop)} cannot be activated: {why}")
     if state.command_decks.duel is not None:
         raise RuleViolation(DUEL, "the command duel is answered first")
