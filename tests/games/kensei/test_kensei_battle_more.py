@@ -350,6 +350,8 @@ def test_the_hidden_kuroi_te_unit_rises_used_and_takes_no_orders() -> None:
     assert hidden not in rejection.message  # the shared screen shows the message (B17)
     assert rejection.private is not None and hidden in rejection.private
     assert "cannot be activated" in rejection.private
+    rejection = refused(game, SetMarker(troop="b2", marker="parapeted", on=True))
+    assert hidden not in rejection.message and rejection.rule == "B12 Desde las profundidades"
     finish(game)
     draw_both(game, random.Random(7))
     submit(game, InitiativeRoll(dice={"a": 5, "b": 2}))

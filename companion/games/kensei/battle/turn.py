@@ -303,6 +303,9 @@ def set_marker(state: State, cmd: SetMarker) -> MarkerSet:
     troop = _troop(state, cmd.troop)
     if not troop.alive:
         raise RuleViolation("B3", f"{name(state, troop)} is no longer on the table")
+    if troop.held_back and state.army(troop.side).list.clan == "kuroi-te":
+        raise HiddenViolation("B12 Desde las profundidades", "a troop kept hidden takes no "
+                              "marker", f"{name(state, troop)} is still hidden")
     if cmd.marker == "dishonoured" and not cmd.on and troop.dishonoured:
         raise RuleViolation("B4 HUIR", "Dishonoured lasts for the rest of the battle")
     return MarkerSet(troop=troop.id, marker=cmd.marker, on=cmd.on)
