@@ -30,6 +30,7 @@ from companion.games.kensei.battle.views import public_view, side_view
 from companion.games.kensei.profiles import Profile
 from firmware_bridge.tablelink import TableLink
 from ui.kensei import battle_words as bw
+from ui.kensei import words as w
 
 KenseiGame = Game[State, Any, Any]
 
@@ -211,7 +212,10 @@ class KenseiControl:
         result = (self.link.submit(command) if self.link is not None
                   else self.game.submit(command))
         if isinstance(result, Rejection):
-            self.feed.append(FeedLine("refused", sentence(result.message), result.rule))
+            text = result.message
+            if command.type in ("melee", "shoot"):  # a key path of the form: its words
+                text = w.plain(text, self.names)
+            self.feed.append(FeedLine("refused", sentence(text), result.rule))
             return result
         assert isinstance(result, Accepted)
         self._catch_up()

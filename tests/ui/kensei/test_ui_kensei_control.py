@@ -7,7 +7,21 @@ from pathlib import Path
 import pytest
 from kensei_taps import make
 
-from companion.games.kensei.battle.commands import Begin
+from companion.games.kensei.battle.commands import (
+    Activate,
+    Begin,
+    ChooseSide,
+    Deploy,
+    DrawCards,
+    InitiativeRoll,
+    Melee,
+    Order,
+    OrderRoll,
+    SceneryRoll,
+    SecondaryMission,
+    Situation,
+    StrategyRoll,
+)
 from companion.games.kensei.battle.examples import buke, kuge
 from ui.kensei.control import KenseiControl
 from ui.kensei.demo import KenseiDemo
@@ -81,3 +95,32 @@ def test_no_activation_is_offered_once_the_last_one_of_the_turn_is_spent(
         assert "End the turn" in demo.labels()
     finally:
         app.close()
+
+
+def test_a_refused_melee_is_said_in_the_forms_words() -> None:
+    """The engine's refusal names the form's key ("b.weapon"); the feed says it as the form
+    does, with the army's name."""
+    control = _begun()
+    for command in (StrategyRoll(dice={"a": 6, "b": 1}), ChooseSide(side="a", role="attacker"),
+                    SceneryRoll(die=3), SecondaryMission(side="a", die=1),
+                    SecondaryMission(side="b", die=5)):
+        assert control.submit(command) is None
+    while (side := control.deployer()) is not None:
+        assert control.submit(Deploy(side=side, troop=control.deployable(side)[0][0])) is None
+    for side in ("a", "b"):
+        cards, extra = control.deal(side)
+        assert control.submit(DrawCards(side=side, cards=cards,
+                                        under=cards[len(cards) - extra:])) is None
+    assert control.submit(InitiativeRoll(dice={"a": 5, "b": 2})) is None
+    assert control.submit(Activate(side="a", troop="a4")) is None
+    assert control.submit(Activate(side="b", troop="b4")) is None
+    assert control.submit(OrderRoll(side="a", die=5)) is None
+    assert control.submit(OrderRoll(side="b", die=5)) is None
+    assert control.submit(Order(side="a", troop="a4", order="charge", target="b4",
+                                situation=Situation())) is None
+    data = control.melee_prefill("a4", "b4", "charge")
+    data["b"]["weapon"] = 3
+    assert control.submit(Melee(input=data)) is not None
+    said = control.feed[-1]
+    assert said.kind == "refused"
+    assert said.text.startswith("Ben's Buke, weapon: "), said.text
