@@ -22,7 +22,7 @@ from companion.core.game import Accepted, Game, Rejection
 from companion.core.store import CommandRecorder
 from companion.games.kensei.armylist import ArmyList
 from companion.games.kensei.battle import deck
-from companion.games.kensei.battle.commands import Army, Side
+from companion.games.kensei.battle.commands import Army, Begin, Side
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import State
 from companion.games.kensei.battle.troops import leader_of, profile
@@ -206,8 +206,8 @@ class KenseiControl:
     def submit(self, command: Command, say: str | None = None) -> Rejection | None:
         """Submit ``command``; a refusal goes to the feed in plain words, citing its rule
         (a hidden refusal only in its public words)."""
-        if isinstance(command, Command) and command.type == "begin":
-            self.names = {s: a.list.name for s, a in command.armies.items()}  # type: ignore[attr-defined]
+        if isinstance(command, Begin):
+            self.names = {s: a.list.name for s, a in command.armies.items()}
             _distinct_names(self.names)
         result = (self.link.submit(command) if self.link is not None
                   else self.game.submit(command))

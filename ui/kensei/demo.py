@@ -33,6 +33,7 @@ from companion.games.kensei.table import FIELD, hand_place, place_id, troop_tag
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
+from ui.kensei.form_screen import FormScreen
 from ui.kensei.forms import get
 from ui.shell.app import FrameRecorder
 from ui.tableapp import TableOptions
@@ -203,7 +204,7 @@ class KenseiDemo:
             for tag in (troop_tag(troop), *models.get(troop, ())):
                 virtual.move(tag, FIELD)
         self.at_table += 1
-        self.wait(lambda: any(e.type == "troop_deployed" and e.troop == tid  # type: ignore[attr-defined]
+        self.wait(lambda: any(e.type == "troop_deployed" and getattr(e, "troop", None) == tid
                               for e in control.events[before:]),
                   f"the readers to see {name} leave the reserve tray")
 
@@ -217,7 +218,7 @@ class KenseiDemo:
         pad = place_id("command", side)
         self.at_pad += 1
         virtual.move(troop_tag(tid), pad)
-        self.wait(lambda: any(e.type == "troop_activated" and e.troop == tid  # type: ignore[attr-defined]
+        self.wait(lambda: any(e.type == "troop_activated" and getattr(e, "troop", None) == tid
                               for e in control.events[before:]),
                   "the command pad to activate the troop")
         virtual.move(troop_tag(tid), FIELD)
@@ -372,16 +373,16 @@ class KenseiDemo:
         """The calculator's form, prefilled from the troops: the dice rolled for each side,
         then "Rule it"; honour dice when the ruling asks for them."""
         screen = self.kensei.app.screen
-        form = getattr(screen, "form", None)
-        if form is None:
+        if not isinstance(screen, FormScreen):
             raise DemoError("no calculator form")
+        form = screen.form
         self.refusal = ""
         self.fights += 1
         for attempt in range(4):
             for i, page in enumerate(form.pages):
                 if "dice as rolled" not in page.title:
                     continue
-                screen.turn(i)  # type: ignore[union-attr]
+                screen.turn(i)
                 for f in page.fields:
                     if f.kind != "list" or f.roll not in ("combat", "wound", "shoot", "honour"):
                         continue
