@@ -27,6 +27,7 @@ from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import State
 from companion.games.kensei.battle.troops import leader_of, profile
 from companion.games.kensei.battle.views import public_view, side_view
+from companion.games.kensei.explain_words import Words, event_rulings
 from companion.games.kensei.profiles import Profile
 from firmware_bridge.tablelink import TableLink
 from ui.kensei import battle_words as bw
@@ -311,6 +312,9 @@ class KenseiControl:
                             f"{'placed' if data['on'] else 'removed'}.", "B1.1")
         if kind == "conceded":
             return FeedLine("ruling", f"{n[data['side']]} concedes.", "B15")
+        if kind in _EXPLAINED:  # the record's public words, for the feed as for the referee
+            said = event_rulings(Words.of(state), state, event, public=True)
+            return FeedLine("ruling", sentence(str(said[0]["text"])), str(said[0]["rule"]))
         return None
 
     def roll(self, count: int = 1) -> list[int]:
@@ -401,6 +405,11 @@ def models_in_contact(models: int, models_start: int) -> int:
 _DECK_EVENTS = frozenset({"cards_drawn", "hand_discarded", "deck_reshuffled", "duel_bid",
                           "duel_revealed", "offering_made", "commander_activated",
                           "deck_pair_reset"})
+
+
+_EXPLAINED = frozenset({"roll_changed", "duel_answered", "regenerated", "reserve_entered",
+                        "troop_emerged"})
+"""Events the feed says in :mod:`~companion.games.kensei.explain_words`' public words."""
 
 
 def _troop_name(state: State, tid: str | None) -> str:

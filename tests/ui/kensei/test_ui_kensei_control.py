@@ -1,7 +1,9 @@
-"""The battle's hold on the calculators: what a melee form opens with (B5, B18)."""
+"""The battle's hold on the screens: what a melee form opens with (B5, B18), the feed's words, the
+demo's answers to refusals and the end of the turn (B3.3)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -22,9 +24,12 @@ from companion.games.kensei.battle.commands import (
     Situation,
     StrategyRoll,
 )
-from companion.games.kensei.battle.examples import buke, kuge
+from companion.games.kensei.battle.events import OrderRolled, RollChanged, TroopEmerged
+from companion.games.kensei.battle.examples import buke, kuge, kuroi_te
 from ui.kensei.control import KenseiControl
 from ui.kensei.demo import KenseiDemo
+
+CARD = re.compile(r"\b[ab]-\d\d\b")
 
 
 def _begun() -> KenseiControl:
@@ -124,3 +129,18 @@ def test_a_refused_melee_is_said_in_the_forms_words() -> None:
     said = control.feed[-1]
     assert said.kind == "refused"
     assert said.text.startswith("Ben's Buke, weapon: "), said.text
+
+
+def test_the_feed_says_a_hidden_troop_rising_and_a_changed_die() -> None:
+    """Events the feed once left out (B12 Desde las profundidades, B9.1 an offering's die)
+    are said in the record's public words, never a card."""
+    control = KenseiControl(seed=1)
+    assert control.submit(Begin(armies={"a": kuge(), "b": kuroi_te()}, scenario=1)) is None
+    rose = control.describe(TroopEmerged(side="b", troop="b2", troops=("b2",)))
+    assert rose is not None and "rises" in rose.text and rose.rule
+    changed = control.describe(RollChanged(
+        roll="order_roll:a", side="a", kind="reroll", die=0, before=2, after=5,
+        outcome=OrderRolled(side="a", troop="a2", die=5, items=(), total=5, orders=2,
+                            fumble=False, ki=False)))
+    assert changed is not None and "2 becomes 5" in changed.text
+    assert not CARD.search(changed.text)
