@@ -123,6 +123,7 @@ class KenseiControl:
         a casualty tray against the models removed), in public words; empty when they agree."""
         if self.link is None:
             return []
+        # the link is game-neutral: its session's rules are Kensei's table rules here
         found: list[str] = self.link.session.tell(
             lambda rules: rules.casualty_discrepancies())  # type: ignore[attr-defined]
         return found
@@ -132,6 +133,7 @@ class KenseiControl:
         own command only, never for the shared screen (a card id reveals its value)."""
         if self.link is None:
             return []
+        # as in table_lines: the session's rules are Kensei's table rules
         found: tuple[str, ...] = self.link.session.tell(
             lambda rules: rules.pad_cards(side))  # type: ignore[attr-defined]
         return list(found)
@@ -364,7 +366,9 @@ class KenseiControl:
         return data
 
     def shoot_prefill(self, shooter: str, target: str) -> dict[str, Any]:
-        """The shoot calculator's input as the battle knows it (B6)."""
+        """The shoot calculator's input as the battle knows it (B6). The distance (20 cm) and
+        the models with line of sight (all of them) are starting values the players correct:
+        the table is theirs to measure (B18)."""
         state = self.state
         s, t = state.troops[shooter], state.troops[target]
         p = profile(state, s)

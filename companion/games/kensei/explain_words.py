@@ -459,6 +459,7 @@ def _percent(part: int, whole: int) -> str:
 
 
 def _deck(words: Words, event: BaseModel, public: bool) -> Ruling:
+    # event_rulings sent only the deck's events here, which are core Events
     said = deck.public_words(event, words.names())  # type: ignore[arg-type]
     text, _, rule = said.rpartition(" (")
     text, rule = (text, rule.rstrip(")")) if text else (said, deck.USING)
