@@ -406,6 +406,7 @@ def test_a_garbled_weapon_type_fights_as_the_players_read_it() -> None:
     submit(game, order("a", "a4", "charge", "b4"))
     rejection = refused(game, Melee(input=melee_input({"troop": "a4"}, {"troop": "b4"})))
     assert rejection.rule == "ARMAS DE COMBATE CUERPO A CUERPO"
+    assert "give the type the players agree" in rejection.message
     data = melee_input({"troop": "a4", "models_in_melee": 2},
                        {"troop": "b4", "models_in_melee": 2, "weapon": 3})
     fight = settle(RULES, game.state, Melee(input=data), lambda: 4)
