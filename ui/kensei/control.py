@@ -65,10 +65,9 @@ class Snapshot:
 
     def eligible(self, side: str) -> list[dict[str, Any]]:
         """Troops ``side`` may name for an activation (B3.3 step 1): on the table (or leaving
-        the reserve tray from turn 2), alive, not Used, not inside a unit."""
-        turn = int(self.view["turn"])
-        return [t for t in self.troops(side) if t["alive"] and not t["used"]
-                and t["inside"] is None and (not t["in_reserve"] or turn >= 2)]
+        the reserve tray from turn 2), alive, not Used, not inside a unit (the engine's
+        :func:`~companion.games.kensei.battle.troops.eligible`, in the public view)."""
+        return [t for t in self.troops(side) if t["eligible"]]
 
 
 def army_of(lst: ArmyList, profiles: Mapping[str, Profile]) -> Army:
