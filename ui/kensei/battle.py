@@ -249,6 +249,7 @@ class BattleFlow:
 
 
 def _attach(app: KenseiApp, flow: BattleFlow) -> None:
+    # the shell's app holds no game's screens by type: the demo and tests find it by name
     app.battle = flow  # type: ignore[attr-defined]
     app.play = flow.screen
     watch = SealWatch(records.seal_points)
@@ -257,7 +258,7 @@ def _attach(app: KenseiApp, flow: BattleFlow) -> None:
         found = watch.latest(app.saved.store, app.game_id, len(flow.control.events))
         return None if found is None else f"{found}. {SCORE_SHEET}."
 
-    app.battle_seal = seal  # type: ignore[attr-defined]
+    app.battle_seal = seal  # type: ignore[attr-defined]  # as app.battle above
     flow.on_over = partial(_finished, app, flow)
     flow.show()
 

@@ -22,14 +22,16 @@ from companion.core.game import Accepted, Game, Rejection
 from companion.core.store import CommandRecorder
 from companion.games.kensei.armylist import ArmyList
 from companion.games.kensei.battle import deck
-from companion.games.kensei.battle.commands import Army, Side
+from companion.games.kensei.battle.commands import Army, Begin, Side
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import State
 from companion.games.kensei.battle.troops import leader_of, profile
 from companion.games.kensei.battle.views import public_view, side_view
+from companion.games.kensei.explain_words import Words, event_rulings
 from companion.games.kensei.profiles import Profile
 from firmware_bridge.tablelink import TableLink
 from ui.kensei import battle_words as bw
+from ui.kensei import words as w
 
 KenseiGame = Game[State, Any, Any]
 
@@ -63,10 +65,9 @@ class Snapshot:
 
     def eligible(self, side: str) -> list[dict[str, Any]]:
         """Troops ``side`` may name for an activation (B3.3 step 1): on the table (or leaving
-        the reserve tray from turn 2), alive, not Used, not inside a unit."""
-        turn = int(self.view["turn"])
-        return [t for t in self.troops(side) if t["alive"] and not t["used"]
-                and t["inside"] is None and (not t["in_reserve"] or turn >= 2)]
+        the reserve tray from turn 2), alive, not Used, not inside a unit (the engine's
+        :func:`~companion.games.kensei.battle.troops.eligible`, in the public view)."""
+        return [t for t in self.troops(side) if t["eligible"]]
 
 
 def army_of(lst: ArmyList, profiles: Mapping[str, Profile]) -> Army:
@@ -121,6 +122,7 @@ class KenseiControl:
         a casualty tray against the models removed), in public words; empty when they agree."""
         if self.link is None:
             return []
+        # the link is game-neutral: its session's rules are Kensei's table rules here
         found: list[str] = self.link.session.tell(
             lambda rules: rules.casualty_discrepancies())  # type: ignore[attr-defined]
         return found
@@ -130,6 +132,7 @@ class KenseiControl:
         own command only, never for the shared screen (a card id reveals its value)."""
         if self.link is None:
             return []
+        # as in table_lines: the session's rules are Kensei's table rules
         found: tuple[str, ...] = self.link.session.tell(
             lambda rules: rules.pad_cards(side))  # type: ignore[attr-defined]
         return list(found)
@@ -205,13 +208,16 @@ class KenseiControl:
     def submit(self, command: Command, say: str | None = None) -> Rejection | None:
         """Submit ``command``; a refusal goes to the feed in plain words, citing its rule
         (a hidden refusal only in its public words)."""
-        if isinstance(command, Command) and command.type == "begin":
-            self.names = {s: a.list.name for s, a in command.armies.items()}  # type: ignore[attr-defined]
+        if isinstance(command, Begin):
+            self.names = {s: a.list.name for s, a in command.armies.items()}
             _distinct_names(self.names)
         result = (self.link.submit(command) if self.link is not None
                   else self.game.submit(command))
         if isinstance(result, Rejection):
-            self.feed.append(FeedLine("refused", sentence(result.message), result.rule))
+            text = result.message
+            if command.type in ("melee", "shoot"):  # a key path of the form: its words
+                text = w.plain(text, self.names)
+            self.feed.append(FeedLine("refused", sentence(text), result.rule))
             return result
         assert isinstance(result, Accepted)
         self._catch_up()
@@ -307,6 +313,9 @@ class KenseiControl:
                             f"{'placed' if data['on'] else 'removed'}.", "B1.1")
         if kind == "conceded":
             return FeedLine("ruling", f"{n[data['side']]} concedes.", "B15")
+        if kind in _EXPLAINED:  # the record's public words, for the feed as for the referee
+            said = event_rulings(Words.of(state), state, event, public=True)
+            return FeedLine("ruling", sentence(str(said[0]["text"])), str(said[0]["rule"]))
         return None
 
     def roll(self, count: int = 1) -> list[int]:
@@ -327,7 +336,11 @@ class KenseiControl:
 
     def melee_prefill(self, attacker: str, defender: str, order: str) -> dict[str, Any]:
         """The melee calculator's input as the battle knows it (B5): each troop's class,
-        models, weapon, markers and leader; the players add what the table shows."""
+        models, weapon, markers and leader; the players add what the table shows.
+
+        ``models_in_melee`` opens at a starting value the players correct (contact is
+        theirs to assert, B18): the front rank that can touch the enemy, at most five
+        models of a unit (:func:`models_in_contact`)."""
         state = self.state
         a, b = state.troops[attacker], state.troops[defender]
         sides = {a.side: (a, order), b.side: (b, "fight_reaction" if order == "charge"
@@ -338,6 +351,7 @@ class KenseiControl:
             entry: dict[str, Any] = {
                 "troop": troop.id, "order": given, **_common(state, troop),
                 "at": p.at, "ho": p.ho, "models": troop.models, "weapon": p.weapon,
+                "models_in_melee": models_in_contact(troop.models, troop.models_start),
                 "skirmishers": p.troop_type == "skirmishers", "stunned": troop.stunned,
                 "used": troop.used, "retreat_marker": troop.retreat,
                 "parapeted": troop.parapeted}
@@ -351,7 +365,9 @@ class KenseiControl:
         return data
 
     def shoot_prefill(self, shooter: str, target: str) -> dict[str, Any]:
-        """The shoot calculator's input as the battle knows it (B6)."""
+        """The shoot calculator's input as the battle knows it (B6). The distance (20 cm) and
+        the models with line of sight (all of them) are starting values the players correct:
+        the table is theirs to measure (B18)."""
         state = self.state
         s, t = state.troops[shooter], state.troops[target]
         p = profile(state, s)
@@ -376,9 +392,27 @@ class KenseiControl:
         return {"shooter": sh, "target": tg}
 
 
+FRONT_RANK = 5
+"""A unit's front rank as the demo lists deploy it: the models that can be in contact."""
+
+
+def models_in_contact(models: int, models_start: int) -> int:
+    """The starting ``models_in_melee`` of a melee form, for the players to correct: the
+    front rank of a unit (at most :data:`FRONT_RANK` models), 1 for a single model (B5, B18:
+    contact is asserted by the players, not sensed)."""
+    if models_start == 1:
+        return 1 if models else 0
+    return min(models, FRONT_RANK)
+
+
 _DECK_EVENTS = frozenset({"cards_drawn", "hand_discarded", "deck_reshuffled", "duel_bid",
                           "duel_revealed", "offering_made", "commander_activated",
                           "deck_pair_reset"})
+
+
+_EXPLAINED = frozenset({"roll_changed", "duel_answered", "regenerated", "reserve_entered",
+                        "troop_emerged"})
+"""Events the feed says in :mod:`~companion.games.kensei.explain_words`' public words."""
 
 
 def _troop_name(state: State, tid: str | None) -> str:

@@ -17,6 +17,7 @@ two runs' public frames. Duels reveal the bids, so a swapped-world run plays wit
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -32,6 +33,7 @@ from companion.games.kensei.table import FIELD, hand_place, place_id, troop_tag
 from ui.kensei.app import KenseiApp
 from ui.kensei.battle import BattleFlow
 from ui.kensei.battle_words import ORDERS
+from ui.kensei.form_screen import FormScreen
 from ui.kensei.forms import get
 from ui.shell.app import FrameRecorder
 from ui.tableapp import TableOptions
@@ -64,6 +66,9 @@ class KenseiDemo:
         self.taps = 0
         self.ordered: set[Side] = set()
         self.refusal = ""
+        self.refusals: list[tuple[int, str]] = []
+        """Each calculator refusal the demo met, with the number of the fight it came in."""
+        self.fights = 0
         self.looked = False
         self.at_table = 0
         self.at_pad = 0
@@ -199,7 +204,7 @@ class KenseiDemo:
             for tag in (troop_tag(troop), *models.get(troop, ())):
                 virtual.move(tag, FIELD)
         self.at_table += 1
-        self.wait(lambda: any(e.type == "troop_deployed" and e.troop == tid  # type: ignore[attr-defined]
+        self.wait(lambda: any(e.type == "troop_deployed" and getattr(e, "troop", None) == tid
                               for e in control.events[before:]),
                   f"the readers to see {name} leave the reserve tray")
 
@@ -213,7 +218,7 @@ class KenseiDemo:
         pad = place_id("command", side)
         self.at_pad += 1
         virtual.move(troop_tag(tid), pad)
-        self.wait(lambda: any(e.type == "troop_activated" and e.troop == tid  # type: ignore[attr-defined]
+        self.wait(lambda: any(e.type == "troop_activated" and getattr(e, "troop", None) == tid
                               for e in control.events[before:]),
                   "the command pad to activate the troop")
         virtual.move(troop_tag(tid), FIELD)
@@ -368,14 +373,16 @@ class KenseiDemo:
         """The calculator's form, prefilled from the troops: the dice rolled for each side,
         then "Rule it"; honour dice when the ruling asks for them."""
         screen = self.kensei.app.screen
-        form = getattr(screen, "form", None)
-        if form is None:
+        if not isinstance(screen, FormScreen):
             raise DemoError("no calculator form")
-        for attempt in range(3):
+        form = screen.form
+        self.refusal = ""
+        self.fights += 1
+        for attempt in range(4):
             for i, page in enumerate(form.pages):
                 if "dice as rolled" not in page.title:
                     continue
-                screen.turn(i)  # type: ignore[union-attr]
+                screen.turn(i)
                 for f in page.fields:
                     if f.kind != "list" or f.roll not in ("combat", "wound", "shoot", "honour"):
                         continue
@@ -400,11 +407,47 @@ class KenseiDemo:
                 self.casualties_at_table()
                 return
             if screen_name == "kensei-refusal":
-                self.refusal = " ".join(t for s_, t in self.app.drawn)
-                self.tap("Back to the form")
+                words = " ".join(t for s_, t in self.app.drawn)
+                again, self.refusal = words == self.refusal, words
+                self.refusals.append((self.fights, words))
+                if again or not self.answer(words):
+                    if self.has("Back to the form"):
+                        self.tap("Back to the form")
+                    break
                 continue
             return
-        self.tap("Back")
+        self.tap("Back")  # a refusal the demo cannot answer: the fight is let go
+
+    def answer(self, words: str) -> bool:
+        """A refusal answered as a player would, once: "Change it" leads to the field it
+        names, which gets the die, the ranks or the choice the refusal asks for. False when
+        the demo has no answer (the refusal stays on the screen)."""
+        change = next((x for x in self.labels() if x.startswith("Change it: ")), None)
+        if change is None:
+            return False
+        self.tap(change)
+        screen = self.app.painter.screen
+        labels = self.labels()
+        bases = re.search(r"of the (\d+) bases?", words)
+        if screen == "kensei-pick":  # the weapon types the calculator rules on (reading)
+            self.tap(self.rng.choice([x for x in labels if x != "Back to the form"
+                                      and not x.startswith(("Type 6", "Type 7"))]))
+            return True
+        if screen != "kensei-pad":
+            return False
+        if "Clear" in labels:
+            self.tap("Clear")
+        if "Roll for me" in labels:
+            self.tap("Roll for me")
+        elif bases is not None:
+            left = int(bases.group(1))
+            for rank in ([left] if left < 6 else [left - left // 2, left // 2]):
+                self.tap(str(rank))
+        else:
+            self.tap("Done")
+            return False
+        self.tap("Done")
+        return True
 
     def asked_honour(self, path: tuple[str, ...]) -> bool:
         """The last refusal asked for this side's honour die."""

@@ -103,6 +103,7 @@ def _class_default(path: Path, of: Callable[[str, int | None], int]) -> Callable
     return lambda d: of(get(d, (*path, "class")) or "G", None)
 
 
+# The form's class is one of its class buttons ("G", "E", ...): a ProfileClass, typed str.
 def _at(ranged: bool) -> Callable[[str, int | None], int]:
     return lambda klass, at: class_attack(klass, at, ranged)  # type: ignore[arg-type]
 

@@ -256,8 +256,9 @@ class Turn:
                     self.answer_duel, holder), th.ACCEPT)], bar, columns=1)
         buttons = []
         have = {s: bool(snap.eligible(s)) for s in SIDES}
-        for side in SIDES:
-            if have[side]:
+        due = snap.view["due"]
+        for side in SIDES:  # FIN DEL TURNO: the lone side's one more activation, once
+            if have[side] and "activate" in due["commands"] and side in due["sides"]:
                 buttons.append(Button(f"{f.name(side)}: activate a troop", partial(
                     f.open, partial(self.activate_page, side)), th.ACCEPT))
         caller = other(holder)

@@ -34,7 +34,7 @@ def _orders(s: str, me: MeleeSide, foe: MeleeSide) -> list[tuple[bool, str, str]
          f"{s}.parapeted: mounted troops and skirmishers cannot be parapeted"),
         (me.weapon in (6, 7), "ARMAS DE COMBATE CUERPO A CUERPO",
          f"{s}.weapon: types 6 and 7 are garbled in the rulebook; the calculator does not "
-         "rule on them"),
+         "rule on them: give the type the players agree the weapon fights as"),
         (me.attacks == "flank" and (foe.solo or foe.skirmishers), "FRENTE, FLANCO Y RETAGUARDIA",
          f"{s}.attacks: single models and skirmishers have no flank (reading 11)"),
         (me.attacks == "rear" and foe.skirmishers, "FRENTE, FLANCO Y RETAGUARDIA",

@@ -58,6 +58,12 @@ def successes(dice: Sequence[int], goal: int, zero_pool: bool = False) -> int:
     return sum(succeeds(d, goal, zero_pool) for d in dice)
 
 
+def hits_and_dice(hits: int, given: int) -> str:
+    """A wound roll's refusal in counted words: "1 hit, 3 dice given"."""
+    return (f"{hits} {'hit' if hits == 1 else 'hits'}, "
+            f"{given} {'die' if given == 1 else 'dice'} given")
+
+
 def dice_to_roll(pool: int) -> int:
     """A pool of N <= 0 rolls exactly one die (reading 7)."""
     return max(pool, 1)

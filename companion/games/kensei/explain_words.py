@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from companion.games.kensei.armylist import CLAN_NAME
 from companion.games.kensei.battle import deck
 from companion.games.kensei.battle import events as kev
-from companion.games.kensei.battle.commands import Army
+from companion.games.kensei.battle.commands import Army, Side
 from companion.games.kensei.battle.state import State
 from companion.games.kensei.battle.troops import honour_target
 from companion.games.kensei.rules import rules
@@ -459,6 +459,7 @@ def _percent(part: int, whole: int) -> str:
 
 
 def _deck(words: Words, event: BaseModel, public: bool) -> Ruling:
+    # event_rulings sent only the deck's events here, which are core Events
     said = deck.public_words(event, words.names())  # type: ignore[arg-type]
     text, _, rule = said.rpartition(" (")
     text, rule = (text, rule.rstrip(")")) if text else (said, deck.USING)
@@ -488,11 +489,11 @@ def _begun(e: kev.BattleBegun) -> list[Ruling]:
     return out
 
 
-def _level_bonus(words: Words, e: kev.StrategyRolled, side: str) -> str:
+def _level_bonus(words: Words, e: kev.StrategyRolled, side: Side) -> str:
     army = words.armies.get(side)
     level = LEVELS.get(army.list.commander_level, "") if army else ""
-    bonus = e.totals[side] - e.dice[side]  # type: ignore[index]
-    return f"1D6 {e.dice[side]} + {bonus} ({level}) = {e.totals[side]}"  # type: ignore[index]
+    die, total = e.dice[side], e.totals[side]
+    return f"1D6 {die} + {total - die} ({level}) = {total}"
 
 
 def _strategy(words: Words, e: kev.StrategyRolled) -> Ruling:

@@ -166,8 +166,9 @@ def _outcome(s: Standing) -> Outcome:
     ranks = s.keys.ranks_after
     bases = s.models_left + s.leader_alive
     if ranks is None:
-        raise KenseiError(f"{s.keys_at}ranks_after: give the ranks of the {bases} bases left, "
-                          "front first: two complete ranks fall back, fewer retreat", RULE)
+        left = f"{bases} base" if bases == 1 else f"{bases} bases"
+        raise KenseiError(f"{s.keys_at}ranks_after: give the ranks of the {left} left, front "
+                          "first: two complete ranks fall back, fewer retreat", RULE)
     if sum(ranks) != bases:
         raise KenseiError(f"{s.keys_at}ranks_after: the ranks hold {sum(ranks)} bases but "
                           f"{bases} remain", RULE)

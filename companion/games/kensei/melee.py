@@ -12,6 +12,7 @@ from companion.games.kensei.dice import (
     ModItem,
     PoolItem,
     dice_to_roll,
+    hits_and_dice,
     mod_item,
     pool_item,
     succeeds,
@@ -158,8 +159,8 @@ def melee(inp: MeleeInput) -> MeleeRuling:
     for s, (me, _) in sides.items():
         hits = rolled[s][2]
         if len(me.dice.wound) != hits:
-            raise KenseiError(f"{s}.dice.wound: roll one die per hit: {hits} hits, "
-                              f"{len(me.dice.wound)} dice given", "Tirada de heridas")
+            raise KenseiError(f"{s}.dice.wound: roll one die per hit: "
+                              f"{hits_and_dice(hits, len(me.dice.wound))}", "Tirada de heridas")
         rolls[s] = WoundRoll.of(me.dice.wound, target(rules().success_target, wound_mods[s]))
     for s, (me, foe) in sides.items():
         rolls[s].check_to_leader(f"{s}.crits_to_leader", me.crits_to_leader, foe.leader)

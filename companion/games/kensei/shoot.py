@@ -12,6 +12,7 @@ from companion.games.kensei.dice import (
     ModItem,
     PoolItem,
     dice_to_roll,
+    hits_and_dice,
     mod_item,
     pool_item,
     successes,
@@ -159,8 +160,8 @@ def shoot(inp: ShootInput) -> ShotRuling | OutOfRange:
     hit_target = target(rules().success_target, hit_mods)
     hits = successes(dice.shoot, hit_target, zero_pool=pool <= 0)
     if len(dice.wound) != hits:
-        raise KenseiError(f"dice.wound: roll one die per hit: {hits} hits, {len(dice.wound)} "
-                          "dice given", WOUND_RULE)
+        raise KenseiError(f"dice.wound: roll one die per hit: "
+                          f"{hits_and_dice(hits, len(dice.wound))}", WOUND_RULE)
     roll = WoundRoll.of(dice.wound, target(rules().success_target, wound_mods))
     roll.check_to_leader("crits_to_leader", inp.crits_to_leader, inp.target.leader)
     taken = casualties(inp.target, roll, inp.crits_to_leader)

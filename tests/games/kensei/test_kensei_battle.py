@@ -64,10 +64,11 @@ def armies(a: Army | None = None, b: Army | None = None) -> dict[str, Army]:
     return {"a": a or kuge(), "b": b or buke()}
 
 
-def deployed(scenario: int = 1) -> Game[State, Any, Any]:
+def deployed(scenario: int = 1, forces: dict[str, Army] | None = None
+             ) -> Game[State, Any, Any]:
     """The example battle up to the first maintenance: Kuge (a) won the strategy roll."""
     game: Game[State, Any, Any] = Game(RULES)
-    submit(game, Begin(armies=armies(), scenario=scenario))
+    submit(game, Begin(armies=forces or armies(), scenario=scenario))
     submit(game, StrategyRoll(dice={"a": 6, "b": 1}))
     submit(game, ChooseSide(side="a", role="attacker"))
     submit(game, SceneryRoll(die=3))
@@ -386,6 +387,35 @@ def test_melee_refuses_an_input_that_contradicts_the_state() -> None:
     rejection = refused(game, Melee(input=melee_input(
         {"troop": "a4"}, {"troop": "b4", "weapon": 3})))
     assert "b.weapon" in rejection.message
+
+
+def test_a_garbled_weapon_type_fights_as_the_players_read_it() -> None:
+    """B19.4: types 6 and 7 are garbled, so the calculator does not rule on them; a troop
+    armed with one (the Buke sample list's dai-katana) fights with the type its players give,
+    and without one the melee is refused with the weapons' heading, not the battle's."""
+    b = buke()
+    dai_katana = b.profiles["spear-samurai"].model_copy(update={"weapon": 6})
+    game = deployed(forces=armies(b=b.model_copy(
+        update={"profiles": {**b.profiles, "spear-samurai": dai_katana}})))
+    draw_both(game, random.Random(5))
+    submit(game, InitiativeRoll(dice={"a": 5, "b": 2}))
+    submit(game, Activate(side="a", troop="a4"))
+    submit(game, Activate(side="b", troop="b4"))
+    submit(game, OrderRoll(side="a", die=5))
+    submit(game, OrderRoll(side="b", die=5))
+    submit(game, order("a", "a4", "charge", "b4"))
+    rejection = refused(game, Melee(input=melee_input({"troop": "a4"}, {"troop": "b4"})))
+    assert rejection.rule == "ARMAS DE COMBATE CUERPO A CUERPO"
+    assert "give the type the players agree" in rejection.message
+    data = melee_input({"troop": "a4", "models_in_melee": 2},
+                       {"troop": "b4", "models_in_melee": 2, "weapon": 3})
+    fight = settle(RULES, game.state, Melee(input=data), lambda: 4)
+    assert not isinstance(fight, Rejection), fight
+    [event] = [e for e in submit(game, fight) if isinstance(e, MeleeFought)]
+    assert event.input["b"]["weapon"] == 3
+    rejection = refused(game, Melee(input=melee_input({"troop": "a4", "weapon": 2},
+                                                      {"troop": "b4", "weapon": 3})))
+    assert "a.weapon" in rejection.message  # a type the calculator rules on stays the list's
 
 
 def test_a_combat_needs_its_order_first() -> None:

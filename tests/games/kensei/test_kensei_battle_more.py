@@ -50,7 +50,7 @@ from companion.games.kensei.battle.examples import kuge, kuroi_te
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.simulator import settle
 from companion.games.kensei.battle.state import State
-from companion.games.kensei.battle.troops import eligible
+from companion.games.kensei.battle.troops import eligible, name
 
 KenseiGame = Game[State, Any, Any]
 
@@ -345,7 +345,13 @@ def test_a_regenerated_unit_leader_comes_back_with_one_wound_left() -> None:
 
 def test_the_hidden_kuroi_te_unit_rises_used_and_takes_no_orders() -> None:
     game = kuroi_battle(hide="b2")
-    assert "cannot be activated" in refused(game, Activate(side="b", troop="b2")).message
+    hidden = name(game.state, game.state.troops["b2"])
+    rejection = refused(game, Activate(side="b", troop="b2"))
+    assert hidden not in rejection.message  # the shared screen shows the message (B17)
+    assert rejection.private is not None and hidden in rejection.private
+    assert "cannot be activated" in rejection.private
+    rejection = refused(game, SetMarker(troop="b2", marker="parapeted", on=True))
+    assert hidden not in rejection.message and rejection.rule == "B12 Desde las profundidades"
     finish(game)
     draw_both(game, random.Random(7))
     submit(game, InitiativeRoll(dice={"a": 5, "b": 2}))

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from _kensei_kit import ids, melee, run, side
 
+from companion.games.kensei.dice import hits_and_dice
+
 Cap = pytest.CaptureFixture[str]
 
 
@@ -211,3 +213,9 @@ def test_villagers_lose_extra_models_for_the_margin(tmp_path: Path, capsys: Cap)
     assert out["b"]["villager_extra"] == 2 and out["a"]["villager_extra"] == 0
     assert ids(out["b"]["honour"]["ho_items"]) == {"base_ho": 2, "last_model": -1}
     assert out["b"]["honour"]["passed"]
+
+
+def test_a_wound_roll_refusal_counts_in_words() -> None:
+    """One hit is "1 hit", one die "1 die" (Tirada de heridas)."""
+    assert hits_and_dice(1, 1) == "1 hit, 1 die given"
+    assert hits_and_dice(2, 0) == "2 hits, 0 dice given"

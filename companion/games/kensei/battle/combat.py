@@ -88,6 +88,12 @@ def _duel_rules(state: State, fighting: set[str]) -> None:
         raise RuleViolation("B9.4 DUELOS DE HONOR", "the duel was declined: no fight")
 
 
+UNRULED_WEAPONS = frozenset({6, 7})
+"""Weapon types the calculator does not rule on (B19.4: garbled in the rulebook). A troop
+armed with one fights with the type its players agree to read it as, given in the input;
+otherwise the calculator refuses the melee with ARMAS DE COMBATE CUERPO A CUERPO."""
+
+
 def melee(state: State, cmd: Melee) -> MeleeFought:
     """COMBATE CUERPO A CUERPO (B5) and its resolution (B7)."""
     data = dict(cmd.input)
@@ -100,11 +106,14 @@ def melee(state: State, cmd: Melee) -> MeleeFought:
         p = profile(state, troop)
         if p.weapon is None:
             raise RuleViolation(RULE, f"{s}.weapon: {name(state, troop)} has no melee weapon")
-        _fill(side, _common(state, troop) | {
+        known = _common(state, troop) | {
             "at": p.at, "ho": p.ho, "models": troop.models, "weapon": p.weapon,
             "skirmishers": p.troop_type == "skirmishers", "stunned": troop.stunned,
             "used": troop.used, "retreat_marker": troop.retreat, "parapeted": troop.parapeted,
-        }, s)
+        }
+        if p.weapon in UNRULED_WEAPONS and "weapon" in side:
+            del known["weapon"]  # the players' reading of a garbled type stands (B19.4)
+        _fill(side, known, s)
         leader = leader_of(state, troop)
         lead = _leader(state, troop, side.get("leader"), s,
                        {"contact": "none", "in_front": True}, {} if leader is None else {

@@ -234,9 +234,12 @@ def _challenge(state: State, event: OrderGiven) -> Challenge:
                      units=units)
 
 
+_ORDER_MARKERS: dict[str, tuple[MarkerName, ...]] = {
+    "run": ("ran",), "flee": ("used", "dishonoured"), "take_cover": ("parapeted",)}
+
+
 def _markers(order: OrderKind) -> tuple[MarkerName, ...]:
-    return {"run": ("ran",), "flee": ("used", "dishonoured"),
-            "take_cover": ("parapeted",)}.get(order, ())  # type: ignore[return-value]
+    return _ORDER_MARKERS.get(order, ())
 
 
 def _cleared(order: OrderKind) -> tuple[MarkerName, ...]:

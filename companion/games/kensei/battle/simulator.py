@@ -293,7 +293,7 @@ def _fix(cmd: Command, message: str, roll: Callable[[], int]) -> Command | None:
     where = data if path[0] == "dice" else data.get(path[0])
     if not isinstance(where, dict):
         return None
-    count = re.search(r"rolls (\d+)|(\d+) hits", message)
+    count = re.search(r"rolls (\d+)|(\d+) hits?\b", message)
     if "dice" in path:
         dice = dict(where.get("dice", {}))
         kind = path[path.index("dice") + 1] if len(path) > path.index("dice") + 1 else ""
@@ -309,7 +309,7 @@ def _fix(cmd: Command, message: str, roll: Callable[[], int]) -> Command | None:
     elif path[-1] == "samurai_choice":
         where["samurai_choice"] = "stay" if roll() % 2 else "fall_back"
     elif path[-1] == "ranks_after":
-        bases = re.search(r"of the (\d+) bases", message)
+        bases = re.search(r"of the (\d+) bases?", message)
         if bases is None:
             return None
         n = int(bases.group(1))

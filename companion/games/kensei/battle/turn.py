@@ -4,6 +4,7 @@ of the turn. The orders themselves are orders.py's."""
 from __future__ import annotations
 
 from companion.core.events import Event
+from companion.core.game import HiddenViolation
 from companion.core.rules import RuleViolation
 from companion.games.kensei.battle import cards, deck
 from companion.games.kensei.battle.commands import (
@@ -162,6 +163,9 @@ def activate(state: State, cmd: Activate) -> TroopActivated:
     if not eligible(state, troop):
         why = ("it is Used" if troop.used else "it is inside its unit" if troop.inside
                else "it is not on the table")
+        if troop.held_back and state.army(troop.side).list.clan == "kuroi-te":
+            raise HiddenViolation(ACTIVATION, "a troop kept hidden rises from turn 2",
+                                  f"{name(state, troop)} cannot be activated: {why}")
         raise RuleViolation(ACTIVATION, f"{name(state, troop)} cannot be activated: {why}")
     if state.command_decks.duel is not None:
         raise RuleViolation(DUEL, "the command duel is answered first")
@@ -299,6 +303,9 @@ def set_marker(state: State, cmd: SetMarker) -> MarkerSet:
     troop = _troop(state, cmd.troop)
     if not troop.alive:
         raise RuleViolation("B3", f"{name(state, troop)} is no longer on the table")
+    if troop.held_back and state.army(troop.side).list.clan == "kuroi-te":
+        raise HiddenViolation("B12 Desde las profundidades", "a troop kept hidden takes no "
+                              "marker", f"{name(state, troop)} is still hidden")
     if cmd.marker == "dishonoured" and not cmd.on and troop.dishonoured:
         raise RuleViolation("B4 HUIR", "Dishonoured lasts for the rest of the battle")
     return MarkerSet(troop=troop.id, marker=cmd.marker, on=cmd.on)

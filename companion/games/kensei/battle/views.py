@@ -25,6 +25,7 @@ def _troop(state: State, t: Troop) -> dict[str, Any]:
         "unloaded": t.unloaded, "ran": t.ran, "leader": t.leader, "inside": t.inside,
         "immobilised": t.immobilised, "poisoned": t.poisoned, "cursed": t.cursed,
         "general": t.general, "banner": t.banner, "in_reserve": t.held_back,
+        "eligible": eligible(state, t),
     }
 
 
