@@ -6,22 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-SCENARIOS = {1: "Encuentro y aniquilación", 2: "Lucha de fronteras", 3: "Romped el frente",
-             4: "Vías de suministros", 5: "Control estratégico", 6: "Defensa de la aldea"}
-"""B15: the scenario table, 1D6."""
+from companion.games.kensei import explain_words
 
-MISSIONS = {
-    1: ("Caza de cabezas", "+1 per enemy leader killed; +1 more if the enemy general is killed"),
-    2: ("Espías en la retaguardia", "+1 per friendly leader in the enemy deployment zone"),
-    3: ("Infiltración de élite", "+1 per friendly leader or unit of 3 or more models in the "
-        "enemy deployment zone; +1 if no enemy leader or unit of 3 or more is in your zone"),
-    4: ("Limpiad el terreno", "+1 if the enemy has no model in your half"),
-    5: ("Control de bajas", "+1 per friendly unit of 6 or more models still on the table"),
-    6: ("Expulsad al enemigo", "+1 per enemy unit completely destroyed or in retreat at the "
-        "end"),
-}
+SCENARIOS = explain_words.SCENARIO_NAMES
+"""B15: the scenario table, 1D6 (the one table the records' words use too)."""
+MISSIONS = explain_words.MISSIONS
 """B15: each scenario's secondary mission, which a player's secret 1D6 names. SECRET until the
 end: shown only on a private step, and on the score."""
+MARKERS = explain_words.MARKER_NAMES
+"""B1.1's markers as the players call them."""
+plural = explain_words.plural
 
 ORDERS: dict[str, str] = {
     "move": "Move", "run": "Run", "regroup": "Regroup", "fight": "Fight", "charge": "Charge",
@@ -51,26 +45,15 @@ SITUATION: dict[str, str] = {
 }
 """The players' assertions an order is checked with (B4); ``stunned`` comes from the troop."""
 
-MARKERS = {"used": "Used", "stunned": "Stunned", "retreat": "Retreat",
-           "dishonoured": "Dishonoured", "parapeted": "Parapeted", "unloaded": "Unloaded",
-           "ran": "Ran", "immobilised": "Immobilised", "poisoned": "Poisoned",
-           "cursed": "Cursed"}
-"""B1.1's markers as the players call them."""
 HAND_MARKERS = ("parapeted", "unloaded", "ran", "stunned", "retreat", "dishonoured",
                 "immobilised", "poisoned", "cursed")
 """The markers players may place or clear by hand on the roster."""
 
-ROLES = {"attacker": "attacker", "defender": "defender"}
-LEVELS = {"hatamoto": "Hatamoto", "taisho": "Taisho", "daimyo": "Daimyo"}
 ORDER_ITEMS = {"base_ini": "INI", "leader_ini": "the leader's INI", "dishonoured": "Dishonoured",
                "general_dead": "general dead", "banner": "Hata-Jurushi"}
 SCORE_LINES = {"more_points": "more army points on the table",
                "destroyed": "enemy troops destroyed",
                "half_lost": "enemy units with half their models lost"}
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def army(names: Mapping[str, str], side: str) -> str:

@@ -25,7 +25,7 @@ from companion.games.kensei.battle import deck
 from companion.games.kensei.battle.commands import Army, Begin, Side
 from companion.games.kensei.battle.rules import KenseiRules
 from companion.games.kensei.battle.state import State
-from companion.games.kensei.battle.troops import leader_of, profile
+from companion.games.kensei.battle.troops import leader_of, name, profile
 from companion.games.kensei.battle.views import public_view, side_view
 from companion.games.kensei.explain_words import Words, event_rulings
 from companion.games.kensei.profiles import Profile
@@ -194,7 +194,7 @@ class KenseiControl:
         open, so this is for everyone to see (a held-back troop is named only to its owner)."""
         from companion.games.kensei.battle.pregame import waiting
 
-        return [(t.id, public_troop_name(self.state, t.id)) for t in waiting(self.state, side)]
+        return [(t.id, name(self.state, t)) for t in waiting(self.state, side)]
 
     def holds_back(self, side: Side) -> bool:
         """The clans that may keep a troop in the reserve tray (B12)."""
@@ -418,12 +418,6 @@ _EXPLAINED = frozenset({"roll_changed", "duel_answered", "regenerated", "reserve
 def _troop_name(state: State, tid: str | None) -> str:
     if tid is None or tid not in state.troops:
         return "a troop"
-    return str(public_troop_name(state, tid))
-
-
-def public_troop_name(state: State, tid: str) -> str:
-    from companion.games.kensei.battle.troops import name
-
     return name(state, state.troops[tid])
 
 

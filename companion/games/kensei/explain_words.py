@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from companion.games.kensei.armylist import CLAN_NAME
+from companion.games.kensei.armylist import CLAN_NAME, COMMANDER_NAME
 from companion.games.kensei.battle import deck
 from companion.games.kensei.battle import events as kev
 from companion.games.kensei.battle.commands import Army, Side
@@ -72,10 +72,21 @@ SHOOT_TABLES = ("shoot_pool", "shoot_hit", "shoot_wound")
 SCENARIO_NAMES = {1: "Encuentro y aniquilación", 2: "Lucha de fronteras",
                   3: "Romped el frente", 4: "Vías de suministros", 5: "Control estratégico",
                   6: "Defensa de la aldea"}
-SECONDARY_NAMES = {1: "Caza de cabezas", 2: "Espías en la retaguardia",
-                   3: "Infiltración de élite", 4: "Limpiad el terreno", 5: "Control de bajas",
-                   6: "Expulsad al enemigo"}
-LEVELS = {"hatamoto": "Hatamoto", "taisho": "Taisho", "daimyo": "Daimyo"}
+MISSIONS = {
+    1: ("Caza de cabezas", "+1 per enemy leader killed; +1 more if the enemy general is killed"),
+    2: ("Espías en la retaguardia", "+1 per friendly leader in the enemy deployment zone"),
+    3: ("Infiltración de élite", "+1 per friendly leader or unit of 3 or more models in the "
+        "enemy deployment zone; +1 if no enemy leader or unit of 3 or more is in your zone"),
+    4: ("Limpiad el terreno", "+1 if the enemy has no model in your half"),
+    5: ("Control de bajas", "+1 per friendly unit of 6 or more models still on the table"),
+    6: ("Expulsad al enemigo", "+1 per enemy unit completely destroyed or in retreat at the "
+        "end"),
+}
+"""B15: each scenario's secondary mission, which a player's secret 1D6 names. SECRET until the
+end: shown only on a private step, and on the score."""
+
+SECONDARY_NAMES = {die: name for die, (name, _) in MISSIONS.items()}
+LEVELS = COMMANDER_NAME
 
 ORDERS: dict[str, tuple[str, str, str]] = {
     "move": ("B4 MOVER", "move", "move"), "run": ("B4 CORRER", "run", "run"),
